@@ -1,0 +1,142 @@
+package diagnostics
+
+import "slices"
+
+// Code is a machine-readable diagnostic code such as "NAME_INVALID".
+type Code string
+
+// The codes skillkit reports. The level in brackets is the default level
+// ([Code.Level]); strict validation raises some warnings to errors.
+const (
+	// NameCollision [warning]: two skill folders declare the same name; the
+	// first source wins (within a source, the first path in sorted order).
+	// Detail: winner and loser path and source.
+	NameCollision Code = "NAME_COLLISION"
+	// NameInvalid [warning]: the name breaks the specification's rules (1-64
+	// characters of a-z, 0-9 and single inner hyphens) or is missing, in which
+	// case the folder name is used.
+	NameInvalid Code = "NAME_INVALID"
+	// NameMismatch [warning]: the name differs from its folder name after NFKC.
+	NameMismatch Code = "NAME_MISMATCH"
+	// NameReserved [warning]: the name contains "anthropic" or "claude", which
+	// Anthropic's API refuses. Not a specification rule, so never an error.
+	NameReserved Code = "NAME_RESERVED"
+	// DescMissing [error]: no description, or an empty one; the skill is
+	// skipped, since the model could never know when to use it.
+	DescMissing Code = "DESC_MISSING"
+	// DescTooLong [warning]: the description is over 1024 characters.
+	DescTooLong Code = "DESC_TOO_LONG"
+	// DescHasXML [warning]: the description holds an XML-like tag, which
+	// Anthropic's API refuses. Not a specification rule, so never an error.
+	DescHasXML Code = "DESC_HAS_XML"
+	// CompatTooLong [warning]: compatibility is over 500 characters.
+	CompatTooLong Code = "COMPAT_TOO_LONG"
+	// FrontmatterInvalid [error]: SKILL.md has no frontmatter, an unclosed
+	// one, YAML that cannot be read even after repair, or YAML that is not a
+	// mapping. The skill is skipped.
+	FrontmatterInvalid Code = "FRONTMATTER_INVALID"
+	// FrontmatterRecovered [warning]: the frontmatter is not valid YAML but
+	// was read after quoting plain values that contain ": " or expanding tab
+	// indentation. The skill loads; its author should fix the file.
+	FrontmatterRecovered Code = "FRONTMATTER_RECOVERED"
+	// FieldUnknown [info]: a frontmatter or config field that no supported
+	// dialect defines. It is kept in the raw frontmatter.
+	FieldUnknown Code = "FIELD_UNKNOWN"
+	// FieldInvalid [warning]: a field has the wrong type or value, or a key is
+	// duplicated (the last value wins). The field is ignored.
+	FieldInvalid Code = "FIELD_INVALID"
+	// FileTooLarge [error]: SKILL.md or skill.config.yaml is over the size
+	// limit; the file is not read.
+	FileTooLarge Code = "FILE_TOO_LARGE"
+	// ReferenceMissing [warning]: a declared reference file does not exist.
+	ReferenceMissing Code = "REFERENCE_MISSING"
+	// EntrypointMissing [error]: the entrypoint named in skill.config.yaml does
+	// not exist; the skill cannot run.
+	EntrypointMissing Code = "ENTRYPOINT_MISSING"
+	// ConfigParseError [error]: skill.config.yaml cannot be read or breaks its
+	// schema; the skill's instructions stay readable but it cannot run.
+	ConfigParseError Code = "CONFIG_PARSE_ERROR"
+	// FingerprintChanged [info]: the skill's files differ from the
+	// fingerprint recorded at install time (edited outside an update).
+	FingerprintChanged Code = "FINGERPRINT_CHANGED"
+	// EnvNotConfigured [warning]: a required environment variable has neither
+	// a saved secret nor a default.
+	EnvNotConfigured Code = "ENV_NOT_CONFIGURED"
+	// RuntimeUnavailable [error]: the declared runtime (python, node, bash,
+	// dotnet) is not installed.
+	RuntimeUnavailable Code = "RUNTIME_UNAVAILABLE"
+	// SystemDepMissing [warning]: a system dependency's check command failed.
+	SystemDepMissing Code = "SYSTEM_DEP_MISSING"
+	// VenvMissing [warning]: the skill declares Python dependencies but has no
+	// .venv folder.
+	VenvMissing Code = "VENV_MISSING"
+	// DepsMissing [warning]: the skill declares Node packages but has no
+	// node_modules folder.
+	DepsMissing Code = "DEPS_MISSING"
+	// SkillFileLowercase [info]: the skill file is named skill.md; SKILL.md is
+	// the standard spelling.
+	SkillFileLowercase Code = "SKILL_FILE_LOWERCASE"
+	// LimitReached [warning]: a discovery limit (skills, folders, files) cut
+	// something; detail names the limit and what was left out.
+	LimitReached Code = "LIMIT_REACHED"
+	// SymlinkEscape [warning]: a symbolic link points outside its source root
+	// and was not followed.
+	SymlinkEscape Code = "SYMLINK_ESCAPE"
+	// ReadError [error]: a file or folder could not be read.
+	ReadError Code = "READ_ERROR"
+	// PromptTruncated [warning]: the catalog outgrew its character budget and
+	// left skills out; detail lists them.
+	PromptTruncated Code = "PROMPT_TRUNCATED"
+)
+
+// CodeInfo documents one code.
+type CodeInfo struct {
+	Code    Code
+	Level   Level
+	Meaning string
+}
+
+var codeTable = []CodeInfo{
+	{NameCollision, Warning, "two skills declare the same name; the first source wins"},
+	{NameInvalid, Warning, "the name breaks the specification's rules or is missing"},
+	{NameMismatch, Warning, "the name differs from its folder name"},
+	{NameReserved, Warning, `the name contains "anthropic" or "claude"`},
+	{DescMissing, Error, "no description; the skill is skipped"},
+	{DescTooLong, Warning, "the description is over 1024 characters"},
+	{DescHasXML, Warning, "the description holds an XML-like tag"},
+	{CompatTooLong, Warning, "compatibility is over 500 characters"},
+	{FrontmatterInvalid, Error, "the frontmatter is missing, unclosed, not YAML or not a mapping; the skill is skipped"},
+	{FrontmatterRecovered, Warning, "the frontmatter was read only after repairing it"},
+	{FieldUnknown, Info, "a field no supported dialect defines"},
+	{FieldInvalid, Warning, "a field has the wrong type or value, or a duplicated key"},
+	{FileTooLarge, Error, "a file is over the size limit and was not read"},
+	{ReferenceMissing, Warning, "a declared reference file does not exist"},
+	{EntrypointMissing, Error, "the entrypoint does not exist; the skill cannot run"},
+	{ConfigParseError, Error, "skill.config.yaml is invalid; the skill is readable but cannot run"},
+	{FingerprintChanged, Info, "the files differ from the fingerprint recorded at install"},
+	{EnvNotConfigured, Warning, "a required environment variable has no value and no default"},
+	{RuntimeUnavailable, Error, "the declared runtime is not installed"},
+	{SystemDepMissing, Warning, "a system dependency's check command failed"},
+	{VenvMissing, Warning, "Python dependencies are declared but .venv is missing"},
+	{DepsMissing, Warning, "Node packages are declared but node_modules is missing"},
+	{SkillFileLowercase, Info, "the skill file is named skill.md instead of SKILL.md"},
+	{LimitReached, Warning, "a discovery limit left something out"},
+	{SymlinkEscape, Warning, "a symbolic link leaves its source root and was not followed"},
+	{ReadError, Error, "a file or folder could not be read"},
+	{PromptTruncated, Warning, "the catalog left skills out to stay within its budget"},
+}
+
+// Codes returns the documentation of every code, in a fixed order.
+func Codes() []CodeInfo {
+	return slices.Clone(codeTable)
+}
+
+// Level returns the code's default level; Warning for an unknown code.
+func (c Code) Level() Level {
+	for _, info := range codeTable {
+		if info.Code == c {
+			return info.Level
+		}
+	}
+	return Warning
+}
