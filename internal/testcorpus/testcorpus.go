@@ -1,0 +1,81 @@
+// Package testcorpus finds the corpus of real published skills that tests
+// parse, validate, list and fingerprint. The corpus lives outside the module;
+// the environment variable SKILLKIT_CORPUS names it (.ci/run sets it), either
+// absolute or relative to the module root. When
+// the variable is unset, tests that need the corpus are skipped; when it is
+// set and the folder is missing, they fail, so CI cannot pass without it.
+package testcorpus
+
+import (
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"testing"
+)
+
+// EnvVar names the corpus folder.
+const EnvVar = "SKILLKIT_CORPUS"
+
+// Dir returns the corpus folder, skipping the test when EnvVar is unset and
+// failing it when the folder does not exist.
+func Dir(tb testing.TB) string {
+	tb.Helper()
+	dir := os.Getenv(EnvVar)
+	if dir == "" {
+		tb.Skipf("%s is not set; run .ci/run or set it to ../shared/corpus", EnvVar)
+	}
+	abs := dir
+	if !filepath.IsAbs(dir) {
+		abs = filepath.Join(moduleRoot(tb), dir)
+	}
+	st, err := os.Stat(abs)
+	if err != nil || !st.IsDir() {
+		tb.Fatalf("%s=%q is set but is not a folder: %v", EnvVar, dir, err)
+	}
+	return abs
+}
+
+// moduleRoot finds the folder holding go.mod above the working directory, so
+// a relative SKILLKIT_CORPUS means the same from every package.
+func moduleRoot(tb testing.TB) string {
+	dir, err := os.Getwd()
+	if err != nil {
+		tb.Fatal(err)
+	}
+	for d := dir; ; d = filepath.Dir(d) {
+		if _, err := os.Stat(filepath.Join(d, "go.mod")); err == nil {
+			return d
+		}
+		if filepath.Dir(d) == d {
+			return dir
+		}
+	}
+}
+
+// SkillDirs returns every folder of the corpus holding a SKILL.md, as slash
+// paths relative to Dir, sorted.
+func SkillDirs(tb testing.TB) (root string, dirs []string) {
+	tb.Helper()
+	root = Dir(tb)
+	err := fs.WalkDir(os.DirFS(root), ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && d.Name()[0] == '_' {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "SKILL.md" {
+			dirs = append(dirs, filepath.ToSlash(filepath.Dir(p)))
+		}
+		return nil
+	})
+	if err != nil {
+		tb.Fatalf("walking the corpus: %v", err)
+	}
+	if len(dirs) == 0 {
+		tb.Fatalf("the corpus at %s holds no SKILL.md", root)
+	}
+	slices.Sort(dirs)
+	return root, dirs
+}

@@ -1,0 +1,63 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"regexp"
+	"strings"
+)
+
+// EnvVar declares an environment variable a skill needs, from
+// skill.config.yaml "env", the seed's frontmatter "metadata.env", Hermes'
+// "required_environment_variables" or OpenClaw's "envVars".
+type EnvVar struct {
+	Name        string  `json:"name"`
+	Required    bool    `json:"required"`
+	Description string  `json:"description,omitempty"`
+	Default     *string `json:"default,omitempty"`
+}
+
+// ErrInvalidEnvName is wrapped by [ValidateEnvName] errors.
+var ErrInvalidEnvName = errors.New("invalid environment variable name")
+
+var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+
+// loaderEnvNames change how a program loads its code or which interpreter
+// runs; a skill may never set them, whatever it declares.
+var loaderEnvNames = map[string]bool{
+	"NODE_OPTIONS": true, "NODE_PATH": true,
+	"PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true, "PYTHONINSPECT": true,
+	"PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONWARNINGS": true,
+	"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "IFS": true,
+	"PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true,
+	"RUBYLIB": true, "RUBYOPT": true, "GEM_PATH": true, "GEM_HOME": true,
+	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
+	"DOTNET_STARTUP_HOOKS": true, "DOTNET_ADDITIONAL_DEPS": true, "CORECLR_PROFILER": true,
+	"CORECLR_PROFILER_PATH": true, "CORECLR_ENABLE_PROFILING": true,
+	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_GLOBAL": true,
+	"PATH": true,
+}
+
+// loaderEnvPrefixes are refused as prefixes (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...).
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_"}
+
+// ValidateEnvName checks that name can be a skill's environment variable: it
+// matches ^[A-Za-z_][A-Za-z0-9_]*$ and is not one of the names that change how
+// programs load code (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, PYTHONHOME,
+// BASH_ENV, PATH, ...), which would let a skill's configuration take over
+// every process it starts. Errors wrap [ErrInvalidEnvName].
+func ValidateEnvName(name string) error {
+	if !envNamePattern.MatchString(name) {
+		return fmt.Errorf("%w: %q must match [A-Za-z_][A-Za-z0-9_]*", ErrInvalidEnvName, name)
+	}
+	upper := strings.ToUpper(name)
+	if loaderEnvNames[upper] {
+		return fmt.Errorf("%w: %s changes how programs start and cannot be set by a skill", ErrInvalidEnvName, name)
+	}
+	for _, p := range loaderEnvPrefixes {
+		if strings.HasPrefix(upper, p) {
+			return fmt.Errorf("%w: %s* variables change how programs start and cannot be set by a skill", ErrInvalidEnvName, p)
+		}
+	}
+	return nil
+}

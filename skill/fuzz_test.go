@@ -1,0 +1,95 @@
+package skill_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"reflect"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+func FuzzParse(f *testing.F) {
+	for _, seed := range []string{
+		"---\nname: a\ndescription: b\n---\nbody",
+		"\xef\xbb\xbf---\r\nname: a\r\ndescription: Use when: x\r\n---\r\n",
+		"---\nmetadata:\n  openclaw: '{\"requires\":{\"bins\":[\"x\"]}}'\n  hermes: {tags: [a]}\n---\n",
+		"---\nname: &a x\ndescription: *a\nmetadata: {<<: {k: v}}\n---\n",
+		"---\n\tname: x\n---\n",
+		"---\nname: a\nname: b\n---\n",
+		"---\n" + aliasBomb + "---\n",
+		"---\nrequired_environment_variables: [{name: A, required: false}, B]\nplatforms: macos\n---",
+	} {
+		f.Add([]byte(seed), false)
+		f.Add([]byte(seed), true)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, strict bool) {
+		doc, diags := skill.Parse(data, &skill.ParseOptions{Strict: strict})
+		for _, d := range diags {
+			if d.Code == "" || d.Message == "" || d.Level == 0 {
+				t.Fatalf("incomplete diagnostic %#v", d)
+			}
+		}
+		if doc == nil {
+			if !diags.HasErrors() {
+				t.Fatalf("document refused without an error diagnostic: %v", diags)
+			}
+			return
+		}
+		if _, err := json.Marshal(doc.Frontmatter); err != nil {
+			t.Fatalf("frontmatter does not marshal: %v", err)
+		}
+		doc2, diags2 := skill.Parse(data, &skill.ParseOptions{Strict: strict})
+		if !reflect.DeepEqual(doc, doc2) || !reflect.DeepEqual(diags, diags2) {
+			t.Fatal("Parse is not deterministic")
+		}
+		if bytes.HasPrefix(bytes.TrimLeft([]byte(doc.Body), "\n"), []byte("---\n")) && bytes.Contains([]byte(doc.Frontmatter.Raw), []byte("\n---\n")) {
+			t.Fatalf("frontmatter closed late: raw %q", doc.Frontmatter.Raw)
+		}
+	})
+}
+
+func FuzzParseConfig(f *testing.F) {
+	f.Add([]byte(seedConfig))
+	for _, seed := range []string{
+		"entrypoint: a.py\ninterface:\n  input:\n    type: object\n    properties: {a: {type: string}}\n",
+		"runtime: bash\nsetup: {posix: ../x}\n",
+		"timeout: 1e400\n",
+		"interface:\n  input: &x {a: *x}\n",
+		"dependencies:\n  system: [a, {name: b, check: 'b --version'}]\n",
+	} {
+		f.Add([]byte(seed))
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		cfg, diags := skill.ParseConfig(data)
+		if cfg == nil {
+			if !diags.HasErrors() {
+				t.Fatalf("config refused without an error: %v", diags)
+			}
+			return
+		}
+		if diags.HasErrors() {
+			t.Fatalf("config returned with errors: %v", diags)
+		}
+		for _, p := range []string{cfg.Entrypoint, cfg.Setup.Posix, cfg.Setup.Win32} {
+			if p == "" {
+				continue
+			}
+			if clean, err := skill.CleanRelPath(p); err != nil || clean != p {
+				t.Fatalf("path %q accepted but unsafe or unclean: %v", p, err)
+			}
+		}
+		for _, schema := range []json.RawMessage{cfg.Interface.Input, cfg.Interface.Output} {
+			if schema == nil {
+				continue
+			}
+			var m map[string]any
+			if err := json.Unmarshal(schema, &m); err != nil || m["type"] != "object" {
+				t.Fatalf("schema %s: %v", schema, err)
+			}
+		}
+		if cfg.Timeout <= 0 {
+			t.Fatalf("timeout %v", cfg.Timeout)
+		}
+	})
+}

@@ -1,0 +1,409 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"unicode/utf8"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+)
+
+// The file names a skill folder is recognised by.
+const (
+	SkillFile      = "SKILL.md"
+	SkillFileLower = "skill.md" // accepted, with an info diagnostic
+)
+
+// Defaults for [LoadOptions].
+const (
+	DefaultMaxFileBytes = 256 << 10 // SKILL.md and skill.config.yaml
+	DefaultMaxFiles     = 10_000    // attached files listed per skill
+)
+
+// LoadOptions tune [Load]. A nil *LoadOptions, or a zero field, means the
+// default; zero never means "unlimited".
+type LoadOptions struct {
+	// Strict validates against the Agent Skills specification (see Parse).
+	Strict bool
+	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB).
+	MaxFileBytes int64
+	// MaxFiles caps the attached files listed (default 10,000).
+	MaxFiles int
+	// DiskRoot is where fsys's root is on disk, when it is on disk. It makes
+	// Skill.DiskDir and diagnostic paths OS paths under it, spelled as given.
+	DiskRoot string
+}
+
+func (o *LoadOptions) maxFileBytes() int64 {
+	if o == nil || o.MaxFileBytes <= 0 {
+		return DefaultMaxFileBytes
+	}
+	return o.MaxFileBytes
+}
+
+func (o *LoadOptions) maxFiles() int {
+	if o == nil || o.MaxFiles <= 0 {
+		return DefaultMaxFiles
+	}
+	return o.MaxFiles
+}
+
+// Skill is one loaded skill. Its instructions are not held in memory: Body
+// reads them when needed.
+type Skill struct {
+	Name        string           `json:"name"` // NFKC form; the folder name when the frontmatter has none
+	Description string           `json:"description"`
+	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
+	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
+	File        string           `json:"file"`               // SKILL.md or skill.md
+	Frontmatter Frontmatter      `json:"frontmatter"`
+	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml
+	Class       Class            `json:"class"`
+	Files       []string         `json:"files"`      // attached files, slash paths relative to Dir, sorted
+	References  References       `json:"references"` // resolved: config > frontmatter > every attached file optional
+	Env         []EnvVar         `json:"env,omitempty"`
+	Diagnostics diagnostics.List `json:"diagnostics"`
+
+	fsys fs.FS
+}
+
+// Hidden reports whether the skill stays out of the catalog
+// (disable-model-invocation); it can still be read by name.
+func (s *Skill) Hidden() bool { return s.Frontmatter.DisableModelInvocation }
+
+// Runnable reports whether execute_skill can run the skill: it is a
+// compute-entry skill with a valid config and an entrypoint that exists.
+func (s *Skill) Runnable() bool {
+	return s.Class == ClassComputeEntry && s.Config != nil && !s.Diagnostics.Has(diagnostics.EntrypointMissing)
+}
+
+// FS returns the skill folder as a file system.
+func (s *Skill) FS() (fs.FS, error) {
+	if s.fsys == nil {
+		return nil, errors.New("skill: not loaded from a file system")
+	}
+	return fs.Sub(s.fsys, s.Dir)
+}
+
+// ReadFile reads a file of the skill by its slash path relative to the skill
+// folder; the path must stay inside the folder.
+func (s *Skill) ReadFile(rel string) ([]byte, error) {
+	clean, err := CleanRelPath(rel)
+	if err != nil {
+		return nil, err
+	}
+	if s.fsys == nil {
+		return nil, errors.New("skill: not loaded from a file system")
+	}
+	return fs.ReadFile(s.fsys, path.Join(s.Dir, clean))
+}
+
+// Body reads the skill file again and returns its Markdown instructions
+// without the frontmatter.
+func (s *Skill) Body() (string, error) {
+	data, err := s.ReadFile(s.File)
+	if err != nil {
+		return "", err
+	}
+	_, body, err := SplitFrontmatter(data)
+	if err != nil {
+		return "", fmt.Errorf("skill %s: %w", s.Name, err)
+	}
+	return strings.Trim(string(body), "\n"), nil
+}
+
+// Load reads the skill in folder dir of fsys: its SKILL.md (or skill.md), its
+// skill.config.yaml and its file list. It returns nil when the skill cannot be
+// loaded (no or unreadable frontmatter, no description, a file over the size
+// limit); the diagnostics always say what was found, with Skill set to the
+// skill's name (the folder name when it has none) and Path to the file
+// concerned. In lenient mode (the default) a skill loads whenever a reader
+// could make sense of it, as the Agent Skills client guide recommends.
+func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) {
+	dir = path.Clean(dir)
+	strict := opts != nil && opts.Strict
+	folder := NormalizeName(path.Base(dir))
+	if dir == "." && opts != nil && opts.DiskRoot != "" {
+		if abs, err := filepath.Abs(opts.DiskRoot); err == nil {
+			folder = NormalizeName(filepath.Base(abs))
+		}
+	}
+	var diags diagnostics.List
+	finish := func(s *Skill) (*Skill, diagnostics.List) {
+		name := folder
+		if s != nil {
+			name = s.Name
+		}
+		for i := range diags {
+			if diags[i].Skill == "" {
+				diags[i].Skill = name
+			}
+		}
+		if s != nil {
+			s.Diagnostics = diags
+		}
+		return s, diags
+	}
+
+	file, data, d := readSkillFile(fsys, dir, opts)
+	diags = append(diags, d...)
+	if data == nil {
+		return finish(nil)
+	}
+	filePath := displayPath(opts, path.Join(dir, file))
+	parsed, _, _, pd := parseFrontmatter(data, strict)
+	diags = append(diags, withPath(pd, filePath)...)
+	if parsed == nil {
+		return finish(nil)
+	}
+	fm := *parsed
+	s := &Skill{
+		Name:        NormalizeName(fm.Name),
+		Description: fm.Description,
+		Dir:         dir,
+		File:        file,
+		Frontmatter: fm,
+		Class:       ClassPrompt,
+		fsys:        fsys,
+	}
+	if opts != nil && opts.DiskRoot != "" {
+		s.DiskDir = displayPath(opts, dir)
+	}
+	diags = append(diags, checkFields(s, folder, filePath, strict)...)
+	if s.Description == "" {
+		return finish(nil)
+	}
+
+	files, truncated, err := listFiles(fsys, dir, opts.maxFiles())
+	if err != nil {
+		diags = append(diags, diagnostics.New(diagnostics.ReadError, "", displayPath(opts, dir), "cannot list the skill's files: %v", err))
+	}
+	if truncated {
+		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", displayPath(opts, dir),
+			"the skill has more than %d files; only the first %d are listed", opts.maxFiles(), opts.maxFiles()).With("limit", "max_files"))
+	}
+	s.Files = files
+
+	configPath := displayPath(opts, path.Join(dir, ConfigFile))
+	cfg, cd := readConfig(fsys, path.Join(dir, ConfigFile), opts)
+	diags = append(diags, withPath(cd, configPath)...)
+	if cfg != nil {
+		s.Config = cfg
+		s.Class = cfg.Class()
+		if cfg.Entrypoint != "" && !exists(fsys, path.Join(dir, cfg.Entrypoint)) {
+			diags = append(diags, diagnostics.New(diagnostics.EntrypointMissing, "", configPath,
+				"the entrypoint %s does not exist", cfg.Entrypoint).With("entrypoint", cfg.Entrypoint))
+		}
+	}
+	s.Env = resolveEnv(cfg, fm)
+	s.References = resolveReferences(cfg, fm, files)
+	diags = append(diags, checkReferences(s, fsys, configPath, filePath, cfg != nil && cfg.References != nil)...)
+	return finish(s)
+}
+
+// readSkillFile finds and reads SKILL.md (or skill.md) within its size limit.
+func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, diagnostics.List) {
+	var diags diagnostics.List
+	file := SkillFile
+	f, err := fsys.Open(path.Join(dir, SkillFile))
+	if errors.Is(err, fs.ErrNotExist) {
+		file = SkillFileLower
+		f, err = fsys.Open(path.Join(dir, SkillFileLower))
+		if err == nil {
+			diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
+				"the skill file is named %s; %s is the standard name", SkillFileLower, SkillFile))
+		}
+	}
+	p := displayPath(opts, path.Join(dir, file))
+	if err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", SkillFile))
+		}
+		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
+	}
+	data, err := readLimited(f, opts.maxFileBytes())
+	if err != nil {
+		code := diagnostics.ReadError
+		if errors.Is(err, errTooLarge) {
+			code = diagnostics.FileTooLarge
+		}
+		return "", nil, append(diags, diagnostics.New(code, "", p, "%v", err).With("limit_bytes", opts.maxFileBytes()))
+	}
+	return file, data, diags
+}
+
+func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostics.List) {
+	f, err := fsys.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, diagnostics.List{diagnostics.New(diagnostics.ConfigParseError, "", "", "cannot open %s: %v", ConfigFile, err)}
+	}
+	data, err := readLimited(f, opts.maxFileBytes())
+	if err != nil {
+		code := diagnostics.ConfigParseError
+		if errors.Is(err, errTooLarge) {
+			code = diagnostics.FileTooLarge
+		}
+		return nil, diagnostics.List{diagnostics.New(code, "", "", "%s: %v", ConfigFile, err)}
+	}
+	return ParseConfig(data)
+}
+
+var errTooLarge = errors.New("file is over the size limit")
+
+// readLimited reads at most max bytes and fails if the file holds more.
+func readLimited(f fs.File, max int64) ([]byte, error) {
+	defer f.Close()
+	if st, err := f.Stat(); err == nil {
+		if st.IsDir() {
+			return nil, errors.New("is a folder, not a file")
+		}
+		if st.Size() > max {
+			return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
+		}
+	}
+	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	if err != nil {
+		return nil, err
+	}
+	if int64(len(data)) > max {
+		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+	}
+	return data, nil
+}
+
+func exists(fsys fs.FS, name string) bool {
+	_, err := fs.Stat(fsys, name)
+	return err == nil
+}
+
+// displayPath turns a slash path within fsys into the path reported to users:
+// under DiskRoot (spelled as given, OS separators) when set, else as is.
+func displayPath(opts *LoadOptions, p string) string {
+	if opts == nil || opts.DiskRoot == "" {
+		return p
+	}
+	root := opts.DiskRoot
+	if p == "." {
+		return root
+	}
+	if !strings.HasSuffix(root, string(filepath.Separator)) && !strings.HasSuffix(root, "/") {
+		root += string(filepath.Separator)
+	}
+	return root + filepath.FromSlash(p)
+}
+
+func withPath(diags diagnostics.List, p string) diagnostics.List {
+	for i := range diags {
+		if diags[i].Path == "" {
+			diags[i].Path = p
+		}
+	}
+	return diags
+}
+
+// checkFields applies the name, description and compatibility rules.
+func checkFields(s *Skill, folder, filePath string, strict bool) diagnostics.List {
+	var diags diagnostics.List
+	add := func(d diagnostics.Diagnostic, specRule bool) {
+		d.Path = filePath
+		if strict && specRule {
+			d = d.At(diagnostics.Error)
+		}
+		diags = append(diags, d)
+	}
+	if s.Name == "" {
+		s.Name = folder
+		add(diagnostics.New(diagnostics.NameInvalid, s.Name, "", "the frontmatter has no name; the folder name %q is used", folder), true)
+	} else if err := ValidateName(s.Name); err != nil {
+		add(diagnostics.New(diagnostics.NameInvalid, s.Name, "", "%v", err), true)
+	}
+	if s.Name != folder {
+		add(diagnostics.New(diagnostics.NameMismatch, s.Name, "", "the name %q differs from its folder name %q", s.Name, folder).
+			With("folder", folder), true)
+	}
+	if w := reservedWord(s.Name); w != "" {
+		add(diagnostics.New(diagnostics.NameReserved, s.Name, "", "the name contains the reserved word %q, which Anthropic's API refuses", w), false)
+	}
+	desc := s.Description
+	switch n := utf8.RuneCountInString(desc); {
+	case n == 0:
+		add(diagnostics.New(diagnostics.DescMissing, s.Name, "", "the description is missing or empty; the skill is skipped, since the model could not know when to use it"), false)
+	case n > MaxDescriptionLength:
+		add(diagnostics.New(diagnostics.DescTooLong, s.Name, "", "the description is %d characters, over the limit of %d", n, MaxDescriptionLength).
+			With("length", n), true)
+	}
+	if tag := xmlTag.FindString(desc); tag != "" {
+		add(diagnostics.New(diagnostics.DescHasXML, s.Name, "", "the description holds the XML-like tag %s, which Anthropic's API refuses", tag), false)
+	}
+	if n := utf8.RuneCountInString(s.Frontmatter.Compatibility); n > MaxCompatibilityLength {
+		add(diagnostics.New(diagnostics.CompatTooLong, s.Name, "", "compatibility is %d characters, over the limit of %d", n, MaxCompatibilityLength).
+			With("length", n), true)
+	}
+	return diags
+}
+
+// resolveEnv: the config's env declaration wins over the frontmatter's.
+func resolveEnv(cfg *Config, fm Frontmatter) []EnvVar {
+	if cfg != nil && len(cfg.Env) > 0 {
+		return cfg.Env
+	}
+	return fm.Env
+}
+
+// resolveReferences applies seed 000 §5.5: skill.config.yaml wins over the
+// frontmatter's metadata.references; with neither, every attached file is
+// optional. Declared optional lists are kept as declared.
+func resolveReferences(cfg *Config, fm Frontmatter, files []string) References {
+	switch {
+	case cfg != nil && cfg.References != nil:
+		return *cfg.References
+	case fm.References != nil:
+		return *fm.References
+	}
+	return References{Optional: slices.Clone(files)}
+}
+
+// checkReferences reports declared references that do not exist.
+func checkReferences(s *Skill, fsys fs.FS, configPath, filePath string, fromConfig bool) diagnostics.List {
+	var diags diagnostics.List
+	where := filePath
+	if fromConfig {
+		where = configPath
+	}
+	seen := map[string]bool{}
+	check := func(kind string, refs []string) {
+		for _, ref := range refs {
+			if seen[ref] {
+				continue
+			}
+			seen[ref] = true
+			clean, err := CleanRelPath(ref)
+			if err == nil && exists(fsys, path.Join(s.Dir, clean)) {
+				continue
+			}
+			msg := fmt.Sprintf("the %s reference %s does not exist", kind, ref)
+			if err != nil {
+				msg = fmt.Sprintf("the %s reference %s is not a path inside the skill: %v", kind, ref, err)
+			}
+			diags = append(diags, diagnostics.Diagnostic{
+				Level: diagnostics.ReferenceMissing.Level(), Code: diagnostics.ReferenceMissing,
+				Message: msg, Path: where, Detail: map[string]any{"reference": ref, "kind": kind},
+			})
+		}
+	}
+	check("required", s.References.Required)
+	for _, r := range s.References.Routes {
+		check("required", r.RequiredRefs)
+	}
+	check("optional", s.References.Optional)
+	return diags
+}

@@ -1,0 +1,55 @@
+package skill
+
+import (
+	"bytes"
+	"errors"
+)
+
+// Errors from [SplitFrontmatter].
+var (
+	// ErrNoFrontmatter: the file does not open with a "---" line.
+	ErrNoFrontmatter = errors.New("no frontmatter: the file must open with a line that is exactly ---")
+	// ErrUnclosedFrontmatter: no line that is exactly "---" closes the frontmatter.
+	ErrUnclosedFrontmatter = errors.New("unclosed frontmatter: no line that is exactly --- closes it")
+)
+
+var bom = []byte("\xef\xbb\xbf")
+
+// SplitFrontmatter splits SKILL.md content into its YAML frontmatter and its
+// Markdown body. It strips a UTF-8 byte order mark and turns CRLF line ends
+// into LF. The frontmatter opens on the first line, which must be "---", and
+// closes at the first later line that is exactly "---" (trailing spaces and
+// tabs allowed); "---" inside a value or a body is never mistaken for it,
+// because only a whole line counts. The body is everything after the closing
+// line, unmodified apart from the line ends; a file that is only frontmatter
+// has an empty body.
+func SplitFrontmatter(data []byte) (frontmatter, body []byte, err error) {
+	data = bytes.TrimPrefix(data, bom)
+	if bytes.Contains(data, []byte("\r\n")) {
+		data = bytes.ReplaceAll(data, []byte("\r\n"), []byte("\n"))
+	}
+	first, rest, _ := bytes.Cut(data, []byte("\n"))
+	if !isDelimiter(first) {
+		return nil, nil, ErrNoFrontmatter
+	}
+	for offset := 0; offset <= len(rest); {
+		line := rest[offset:]
+		next := len(rest)
+		if i := bytes.IndexByte(line, '\n'); i >= 0 {
+			line = line[:i]
+			next = offset + i + 1
+		}
+		if isDelimiter(line) {
+			return rest[:offset], rest[next:], nil
+		}
+		if next == len(rest) {
+			break
+		}
+		offset = next
+	}
+	return nil, nil, ErrUnclosedFrontmatter
+}
+
+func isDelimiter(line []byte) bool {
+	return string(bytes.TrimRight(line, " \t")) == "---"
+}

@@ -1,0 +1,324 @@
+package skill
+
+import (
+	"errors"
+	"fmt"
+	"math"
+	"regexp"
+	"strconv"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// maxYAMLNodes bounds how many nodes a document may expand to when its aliases
+// are followed, so a "billion laughs" document costs a bounded amount of work.
+const maxYAMLNodes = 100_000
+
+// maxYAMLDepth bounds nesting when converting a document to Go values.
+const maxYAMLDepth = 64
+
+var errYAMLTooLarge = fmt.Errorf("YAML expands to more than %d nodes or %d levels (aliases included)", maxYAMLNodes, maxYAMLDepth)
+
+// parseMapping parses YAML text whose root must be a mapping. An empty
+// document is an empty mapping. When the text is not valid YAML and repair is
+// true, it retries once on a repaired copy (see repairYAML) and reports
+// recovered = true if that worked; the error returned is always the one for
+// the original text.
+func parseMapping(text []byte, repair bool) (root *yaml.Node, recovered bool, err error) {
+	root, err = parseYAML(text)
+	if err != nil && repair {
+		if fixed, changed := repairYAML(string(text)); changed {
+			if r, err2 := parseYAML([]byte(fixed)); err2 == nil {
+				return r, true, nil
+			}
+		}
+	}
+	return root, false, err
+}
+
+func parseYAML(text []byte) (*yaml.Node, error) {
+	var doc yaml.Node
+	if err := yaml.Unmarshal(text, &doc); err != nil {
+		return nil, err
+	}
+	if doc.Kind == 0 { // empty document
+		return &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}, nil
+	}
+	root := doc.Content[0]
+	if root.Kind == yaml.AliasNode {
+		root = root.Alias
+	}
+	if root.Kind != yaml.MappingNode {
+		return nil, fmt.Errorf("the frontmatter is a YAML %s, not a mapping of fields", kindName(root))
+	}
+	return root, nil
+}
+
+func kindName(n *yaml.Node) string {
+	switch n.Kind {
+	case yaml.SequenceNode:
+		return "list"
+	case yaml.MappingNode:
+		return "mapping"
+	case yaml.ScalarNode:
+		if n.Tag == "!!null" {
+			return "null"
+		}
+		return "scalar"
+	}
+	return "node"
+}
+
+var yamlLine = regexp.MustCompile(`^yaml: line (\d+):`)
+
+// fileLines rewrites a YAML error's "yaml: line N:" to count lines of the
+// whole file, whose YAML starts after offset lines.
+func fileLines(err error, offset int) string {
+	msg := err.Error()
+	if m := yamlLine.FindStringSubmatch(msg); m != nil {
+		n, _ := strconv.Atoi(m[1])
+		return fmt.Sprintf("line %d:%s", n+offset, msg[len(m[0]):])
+	}
+	return strings.TrimPrefix(msg, "yaml: ")
+}
+
+// plainKeyValue matches "key: value" on one line, optionally as a list item.
+var plainKeyValue = regexp.MustCompile(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
+
+// repairYAML applies the fixes the Agent Skills client guide suggests for
+// frontmatter other clients accept although it is not valid YAML:
+//   - a plain value holding ": " or ending in ":" (description: Use when: x)
+//     becomes a folded block scalar, keeping any indented continuation lines;
+//   - tabs used for indentation become two spaces each.
+func repairYAML(text string) (string, bool) {
+	lines := strings.Split(text, "\n")
+	changed := false
+	for i, line := range lines {
+		if expanded, ok := expandLeadingTabs(line); ok {
+			lines[i] = expanded
+			changed = true
+		}
+	}
+	var out []string
+	for i := 0; i < len(lines); i++ {
+		line := lines[i]
+		m := plainKeyValue.FindStringSubmatch(line)
+		if m == nil || !needsQuoting(m[3]) {
+			out = append(out, line)
+			continue
+		}
+		indent, key, value := len(m[1]), m[2], strings.TrimRight(m[3], " \t")
+		keyCol := indent // the column of the key itself, after any "- "
+		if rest, isItem := strings.CutPrefix(key, "-"); isItem {
+			keyCol += 1 + len(rest) - len(strings.TrimLeft(rest, " "))
+		}
+		// Continuation lines of a plain multi-line scalar are indented deeper
+		// than its key; the block scalar keeps them.
+		j := i + 1
+		blockIndent := keyCol + 2
+		for first := true; j < len(lines); j++ {
+			t := strings.TrimLeft(lines[j], " ")
+			if t == "" {
+				continue
+			}
+			ind := len(lines[j]) - len(t)
+			if ind <= keyCol {
+				break
+			}
+			if first || ind < blockIndent {
+				blockIndent, first = ind, false
+			}
+		}
+		out = append(out, strings.Repeat(" ", indent)+key+": >-", strings.Repeat(" ", blockIndent)+value)
+		for k := i + 1; k < j; k++ {
+			out = append(out, lines[k])
+		}
+		i = j - 1
+		changed = true
+	}
+	return strings.Join(out, "\n"), changed
+}
+
+func needsQuoting(value string) bool {
+	switch value[0] {
+	case '"', '\'', '|', '>', '[', '{', '&', '*', '!', '#', '%', '@', '`':
+		return false
+	}
+	return strings.Contains(value, ": ") || strings.Contains(value, ":\t") || strings.HasSuffix(strings.TrimRight(value, " \t"), ":")
+}
+
+func expandLeadingTabs(line string) (string, bool) {
+	n := 0
+	for n < len(line) && (line[n] == ' ' || line[n] == '\t') {
+		n++
+	}
+	lead := line[:n]
+	if !strings.Contains(lead, "\t") {
+		return line, false
+	}
+	return strings.ReplaceAll(lead, "\t", "  ") + line[n:], true
+}
+
+// duplicateKeys returns, for every mapping in the tree, the keys that occur
+// more than once, as "path.key" strings in document order.
+func duplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
+	if n == nil || depth > maxYAMLDepth {
+		return
+	}
+	switch n.Kind {
+	case yaml.MappingNode:
+		seen := make(map[string]bool, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i].Value
+			if seen[k] {
+				*out = append(*out, prefix+k)
+			}
+			seen[k] = true
+			duplicateKeys(n.Content[i+1], prefix+k+".", depth+1, out)
+		}
+	case yaml.SequenceNode:
+		for i, c := range n.Content {
+			duplicateKeys(c, prefix+strconv.Itoa(i)+".", depth+1, out)
+		}
+	}
+}
+
+// converter turns yaml.Node trees into plain Go values (map[string]any, []any,
+// and scalars), following aliases within a shared node budget.
+type converter struct {
+	budget int
+	// typed resolves scalars to their YAML 1.2 types (int64, float64, bool,
+	// nil, string), as a JSON Schema needs. When false every scalar keeps its
+	// source text as a string (only null becomes nil), so "version: 1.0" stays
+	// "1.0" and "yes" stays "yes".
+	typed bool
+}
+
+func newConverter(typed bool) *converter { return &converter{budget: maxYAMLNodes, typed: typed} }
+
+func (c *converter) value(n *yaml.Node, depth int) (any, error) {
+	c.budget--
+	if c.budget < 0 || depth > maxYAMLDepth {
+		return nil, errYAMLTooLarge
+	}
+	switch n.Kind {
+	case yaml.AliasNode:
+		return c.value(n.Alias, depth+1)
+	case yaml.ScalarNode:
+		return c.scalar(n)
+	case yaml.SequenceNode:
+		out := make([]any, 0, len(n.Content))
+		for _, item := range n.Content {
+			v, err := c.value(item, depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out = append(out, v)
+		}
+		return out, nil
+	case yaml.MappingNode:
+		out := make(map[string]any, len(n.Content)/2)
+		for i := 0; i+1 < len(n.Content); i += 2 {
+			k := n.Content[i]
+			if k.Kind == yaml.AliasNode {
+				k = k.Alias
+			}
+			if k.Tag == "!!merge" {
+				if err := c.merge(out, n.Content[i+1], depth+1); err != nil {
+					return nil, err
+				}
+				continue
+			}
+			v, err := c.value(n.Content[i+1], depth+1)
+			if err != nil {
+				return nil, err
+			}
+			out[k.Value] = v
+		}
+		return out, nil
+	case yaml.DocumentNode:
+		if len(n.Content) == 0 {
+			return nil, nil
+		}
+		return c.value(n.Content[0], depth+1)
+	}
+	return nil, fmt.Errorf("unsupported YAML node kind %d", n.Kind)
+}
+
+// merge applies a "<<" merge key: keys already present win.
+func (c *converter) merge(out map[string]any, src *yaml.Node, depth int) error {
+	v, err := c.value(src, depth)
+	if err != nil {
+		return err
+	}
+	maps := []any{v}
+	if list, ok := v.([]any); ok {
+		maps = list
+	}
+	for _, m := range maps {
+		mm, ok := m.(map[string]any)
+		if !ok {
+			return errors.New("merge key << needs a mapping or a list of mappings")
+		}
+		for k, val := range mm {
+			if _, exists := out[k]; !exists {
+				out[k] = val
+			}
+		}
+	}
+	return nil
+}
+
+func (c *converter) scalar(n *yaml.Node) (any, error) {
+	tag := n.ShortTag()
+	if tag == "!!null" {
+		return nil, nil
+	}
+	if !c.typed {
+		return n.Value, nil
+	}
+	switch tag {
+	case "!!bool":
+		var b bool
+		if err := n.Decode(&b); err != nil {
+			return nil, err
+		}
+		return b, nil
+	case "!!int":
+		var i int64
+		if err := n.Decode(&i); err == nil {
+			return i, nil
+		}
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		return f, nil
+	case "!!float":
+		var f float64
+		if err := n.Decode(&f); err != nil {
+			return nil, err
+		}
+		if math.IsInf(f, 0) || math.IsNaN(f) {
+			return nil, fmt.Errorf("line %d: %q is not a finite number", n.Line, n.Value)
+		}
+		return f, nil
+	}
+	return n.Value, nil
+}
+
+// lookup returns the value node of key in mapping m (the last one when the
+// key is duplicated, as most YAML readers do), following an alias.
+func lookup(m *yaml.Node, key string) *yaml.Node {
+	var found *yaml.Node
+	for i := 0; i+1 < len(m.Content); i += 2 {
+		if m.Content[i].Value == key {
+			found = m.Content[i+1]
+		}
+	}
+	if found != nil && found.Kind == yaml.AliasNode {
+		found = found.Alias
+	}
+	return found
+}
