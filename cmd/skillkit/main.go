@@ -1,0 +1,157 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"os/signal"
+	"strings"
+	"text/tabwriter"
+)
+
+// Exit codes.
+const (
+	exitOK      = 0 // success, nothing at error level
+	exitFailure = 1 // the command ran and found errors, or failed
+	exitUsage   = 2 // bad command line
+)
+
+// cli is what a command may touch: its streams and environment, so tests can
+// run commands in-process.
+type cli struct {
+	stdout io.Writer
+	stderr io.Writer
+	stdin  io.Reader
+	getenv func(string) string
+}
+
+// command is one subcommand. Each lives in its own file.
+type command struct {
+	name    string
+	args    string // the synopsis after the name
+	summary string
+	help    string // longer text for "skillkit help NAME"
+	flags   func(fs *flag.FlagSet) any
+	run     func(ctx context.Context, c *cli, opts any, args []string) int
+}
+
+// commands lists every subcommand in the order help shows them.
+func commands() []*command {
+	return []*command{
+		validateCommand(),
+		inspectCommand(),
+	}
+}
+
+func main() {
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	code := run(ctx, os.Args[1:], &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv})
+	stop()
+	os.Exit(code)
+}
+
+func run(ctx context.Context, args []string, c *cli) int {
+	if len(args) == 0 {
+		usage(c.stderr)
+		return exitUsage
+	}
+	name := args[0]
+	switch name {
+	case "help", "-h", "-help", "--help":
+		if len(args) > 1 {
+			if cmd := find(args[1]); cmd != nil {
+				commandUsage(c.stdout, cmd)
+				return exitOK
+			}
+			fmt.Fprintf(c.stderr, "skillkit: unknown command %q\n", args[1])
+			return exitUsage
+		}
+		usage(c.stdout)
+		return exitOK
+	}
+	cmd := find(name)
+	if cmd == nil {
+		fmt.Fprintf(c.stderr, "skillkit: unknown command %q\n\n", name)
+		usage(c.stderr)
+		return exitUsage
+	}
+	fs := flag.NewFlagSet("skillkit "+cmd.name, flag.ContinueOnError)
+	fs.SetOutput(io.Discard)
+	var opts any
+	if cmd.flags != nil {
+		opts = cmd.flags(fs)
+	}
+	rest, err := parseInterspersed(fs, args[1:])
+	if errors.Is(err, flag.ErrHelp) {
+		commandUsage(c.stdout, cmd)
+		return exitOK
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd.name, err)
+		commandUsage(c.stderr, cmd)
+		return exitUsage
+	}
+	return cmd.run(ctx, c, opts, rest)
+}
+
+func find(name string) *command {
+	for _, cmd := range commands() {
+		if cmd.name == name {
+			return cmd
+		}
+	}
+	return nil
+}
+
+// parseInterspersed parses flags wherever they appear among the arguments,
+// so "validate ./skills --json" works like "validate --json ./skills".
+func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
+	var positional []string
+	for {
+		if err := fs.Parse(args); err != nil {
+			return nil, err
+		}
+		args = fs.Args()
+		if len(args) == 0 {
+			return positional, nil
+		}
+		positional = append(positional, args[0])
+		args = args[1:]
+	}
+}
+
+func usage(w io.Writer) {
+	fmt.Fprint(w, `skillkit finds, validates, lists, installs and runs Agent Skills.
+
+Usage:
+  skillkit COMMAND [flags] [args]
+
+Commands:
+`)
+	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+	for _, cmd := range commands() {
+		fmt.Fprintf(tw, "  %s\t%s\n", cmd.name, cmd.summary)
+	}
+	tw.Flush()
+	fmt.Fprint(w, `
+Run "skillkit help COMMAND" for a command's flags.
+Exit codes: 0 success, 1 errors found or the command failed, 2 bad usage.
+`)
+}
+
+func commandUsage(w io.Writer, cmd *command) {
+	fmt.Fprintf(w, "Usage: skillkit %s %s\n\n%s\n", cmd.name, cmd.args, cmd.summary)
+	if cmd.help != "" {
+		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(cmd.help))
+	}
+	if cmd.flags != nil {
+		fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
+		cmd.flags(fs)
+		fmt.Fprintln(w, "\nFlags:")
+		fs.SetOutput(w)
+		fs.PrintDefaults()
+	}
+}
