@@ -1,0 +1,314 @@
+package prompt_test
+
+import (
+	"flag"
+	"fmt"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/internal/testcorpus"
+	"github.com/skillkit-go/skillkit/prompt"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+var update = flag.Bool("update", false, "rewrite the golden files in testdata/")
+
+// golden compares got with testdata/name, or rewrites it with -update.
+func golden(t *testing.T, name, got string) {
+	t.Helper()
+	file := filepath.Join("testdata", name)
+	if *update {
+		if err := os.WriteFile(file, []byte(got), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		return
+	}
+	want, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("%v (run go test -update to create it)", err)
+	}
+	if diff := cmp.Diff(string(want), got); diff != "" {
+		t.Errorf("%s differs (-want +got):\n%s", file, diff)
+	}
+}
+
+// corpusSkills loads every corpus skill with stable display paths.
+func corpusSkills(t *testing.T) []*skill.Skill { return corpusSkillsB(t) }
+
+func corpusSkillsB(t testing.TB) []*skill.Skill {
+	t.Helper()
+	root, dirs := testcorpus.SkillDirs(t)
+	fsys := os.DirFS(root)
+	var skills []*skill.Skill
+	for _, dir := range dirs {
+		s, diags := skill.Load(fsys, dir, &skill.LoadOptions{DiskRoot: "corpus"})
+		if s == nil {
+			t.Fatalf("%s: %v", dir, diags)
+		}
+		skills = append(skills, s)
+	}
+	slices.SortStableFunc(skills, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
+	return skills
+}
+
+func TestCatalogCorpusGolden(t *testing.T) {
+	skills := corpusSkills(t)
+	t.Run("agentskills, whole", func(t *testing.T) {
+		res := prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: 1 << 20})
+		if len(res.Omitted) != 0 || res.Compact {
+			t.Fatalf("omitted %v compact %v", res.Omitted, res.Compact)
+		}
+		golden(t, "corpus-agentskills.golden", res.Text)
+	})
+	t.Run("seed, whole", func(t *testing.T) {
+		res := prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20})
+		golden(t, "corpus-seed.golden", res.Text)
+	})
+	t.Run("seed, default budget", func(t *testing.T) {
+		res := prompt.Catalog(skills, nil)
+		if n := len([]rune(res.Text)); n > prompt.DefaultMaxChars {
+			t.Fatalf("%d characters, over the budget", n)
+		}
+		if !res.Compact {
+			t.Error("257 descriptions cannot fit 30,000 characters: want the compact form")
+		}
+		golden(t, "corpus-seed-30000.golden", res.Text)
+		golden(t, "corpus-seed-30000.omitted", strings.Join(res.Omitted, "\n")+"\n")
+		if len(res.Listed)+len(res.Omitted) != len(skills)-1 { // one corpus skill is hidden
+			t.Errorf("listed %d + omitted %d != %d visible", len(res.Listed), len(res.Omitted), len(skills)-1)
+		}
+	})
+}
+
+func TestCatalogEscapesAndChinese(t *testing.T) {
+	skills := corpusSkills(t)
+	res := prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: 1 << 20})
+	// The one corpus description with an XML-like tag.
+	if !strings.Contains(res.Text, "&lt;ViewTransition&gt;") || strings.Contains(res.Text, "<ViewTransition>") {
+		t.Error("the <ViewTransition> tag in a description is not escaped")
+	}
+	if !strings.Contains(res.Text, "<name>color-font-skill</name>") || !strings.Contains(res.Text, "配色") {
+		t.Error("Chinese description missing")
+	}
+	if strings.Contains(res.Text, "<name>sentry-fix-issues</name>") {
+		t.Error("a skill with disable-model-invocation is listed")
+	}
+}
+
+// skillSet builds skills from SKILL.md contents in a map file system.
+func skillSet(t *testing.T, files map[string]string) []*skill.Skill {
+	t.Helper()
+	fsys := fstest.MapFS{}
+	var dirs []string
+	for p, content := range files {
+		fsys[p] = &fstest.MapFile{Data: []byte(content)}
+		if strings.HasSuffix(p, "/SKILL.md") {
+			dirs = append(dirs, strings.TrimSuffix(p, "/SKILL.md"))
+		}
+	}
+	slices.Sort(dirs)
+	var out []*skill.Skill
+	for _, d := range dirs {
+		s, diags := skill.Load(fsys, d, &skill.LoadOptions{DiskRoot: "/srv/skills"})
+		if s == nil {
+			t.Fatalf("%s: %v", d, diags)
+		}
+		out = append(out, s)
+	}
+	return out
+}
+
+func threeSkills(t *testing.T) []*skill.Skill {
+	return skillSet(t, map[string]string{
+		"alpha/SKILL.md": "---\nname: alpha\ndescription: Quotes \"x\" & 'y' <b>bold</b>\nmetadata:\n  category: A&B\n---\n",
+		"beta/SKILL.md":  "---\nname: beta\ndescription: 文档生成：PDF 生成/填表\n---\n",
+		"ocr/SKILL.md":   "---\nname: ocr\ndescription: OCR of an image.\nmetadata:\n  category: 多模态\n---\n",
+		"ocr/skill.config.yaml": "runtime: python\nentrypoint: ocr.py\ninterface:\n  input:\n    image_path: {type: string, required: true}\n" +
+			"    language: {type: string, default: auto}\n    mode: {type: string, enum: [fast, exact]}\n",
+		"ocr/ocr.py":             "",
+		"tool/SKILL.md":          "---\nname: tool\ndescription: Runs scripts.\n---\n",
+		"tool/skill.config.yaml": "runtime: bash\n",
+		"hidden/SKILL.md":        "---\nname: hidden\ndescription: Never listed.\ndisable-model-invocation: true\n---\n",
+	})
+}
+
+func TestCatalogFormats(t *testing.T) {
+	skills := threeSkills(t)
+	golden(t, "seed-en.golden", prompt.Catalog(skills, nil).Text)
+	golden(t, "seed-zh.golden", prompt.Catalog(skills, &prompt.Options{Language: prompt.Chinese}).Text)
+	golden(t, "agentskills.golden", prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills}).Text)
+	golden(t, "agentskills-nolocation.golden", prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, HideLocation: true}).Text)
+	custom := prompt.Catalog(skills, &prompt.Options{Texts: &prompt.Texts{Guidance: "Use the skills."}})
+	if !strings.HasPrefix(custom.Text, "Use the skills.\n\n<available_skills>") || !strings.Contains(custom.Text, "load it with read_skill") {
+		t.Errorf("custom guidance with built-in hints:\n%s", custom.Text)
+	}
+}
+
+func TestCatalogEmpty(t *testing.T) {
+	for _, skills := range [][]*skill.Skill{nil, {}, skillSet(t, map[string]string{"h/SKILL.md": "---\nname: h\ndescription: d\ndisable-model-invocation: true\n---\n"})} {
+		res := prompt.Catalog(skills, nil)
+		if res.Text != "" || len(res.Listed) != 0 || len(res.Omitted) != 0 {
+			t.Errorf("no visible skill must give no catalog: %+v", res)
+		}
+	}
+}
+
+func TestCatalogBudget(t *testing.T) {
+	files := map[string]string{}
+	for _, n := range []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"} {
+		files[n+"/SKILL.md"] = "---\nname: " + n + "\ndescription: " + strings.Repeat("word ", 40) + "\n---\n"
+	}
+	skills := skillSet(t, files)
+	whole := prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20})
+	compact := prompt.Catalog(skills, &prompt.Options{MaxChars: len([]rune(whole.Text)) - 1})
+	if !compact.Compact || len(compact.Omitted) != 0 || strings.Contains(compact.Text, "word") {
+		t.Fatalf("just over budget: want compact with every skill, got %+v", compact)
+	}
+	compactLen := len([]rune(compact.Text))
+	tests := []struct {
+		budget  int
+		omitted []string
+	}{
+		{compactLen, []string{}},
+		// One character over: the note on left-out skills costs more than one
+		// compact entry, so four skills make room for it.
+		{compactLen - 1, []string{"s07", "s08", "s09", "s10"}},
+		{874, []string{"s07", "s08", "s09", "s10"}},
+		{873, []string{"s06", "s07", "s08", "s09", "s10"}},
+		{694, []string{"s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}},
+		// Guidance and note with one skill exceed the budget: no catalog.
+		{693, []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}},
+	}
+	for _, tt := range tests {
+		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget})
+		if diff := cmp.Diff(tt.omitted, res.Omitted); diff != "" {
+			t.Errorf("budget %d: omitted (-want +got):\n%s", tt.budget, diff)
+		}
+		if n := len([]rune(res.Text)); n > tt.budget {
+			t.Errorf("budget %d: text is %d characters", tt.budget, n)
+		}
+		if len(tt.omitted) == 10 && res.Text != "" {
+			t.Errorf("budget %d: nothing fits, want no catalog:\n%s", tt.budget, res.Text)
+		}
+		if len(tt.omitted) > 0 && len(tt.omitted) < 10 && !strings.Contains(res.Text, fmt.Sprintf("not listed here, to keep this list short: %d.", len(tt.omitted))) {
+			t.Errorf("budget %d: no note on omitted skills:\n%s", tt.budget, res.Text)
+		}
+		if len(res.Diagnostics) != len(tt.omitted) {
+			t.Errorf("budget %d: %d diagnostics for %d omitted", tt.budget, len(res.Diagnostics), len(tt.omitted))
+		}
+		for i, d := range res.Diagnostics {
+			if i < len(tt.omitted) && (d.Code != diagnostics.PromptTruncated || d.Skill != tt.omitted[i] || d.Level != diagnostics.Warning) {
+				t.Errorf("diagnostic %d: %v", i, d)
+			}
+		}
+	}
+	res := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 1})
+	if !strings.HasSuffix(res.Text, "</available_skills>\nInstalled skills not listed here, to keep this list short: 4. Ask the user if you need a skill that is not listed.") {
+		t.Errorf("truncation note:\n%s", res.Text)
+	}
+	capped := prompt.Catalog(skills, &prompt.Options{MaxDescriptionChars: 12, MaxChars: 1 << 20})
+	if !strings.Contains(capped.Text, "word word…") || strings.Contains(capped.Text, "word word word") {
+		t.Errorf("description cap:\n%s", capped.Text)
+	}
+}
+
+func activationSkill(t *testing.T) *skill.Skill {
+	t.Helper()
+	return skillSet(t, map[string]string{
+		"docs/SKILL.md": "---\nname: docs\ndescription: Writes documents.\n---\n# Docs\n\nFollow the format.\n",
+		"docs/skill.config.yaml": `runtime: python
+references:
+  required: [references/format.md]
+  optional: [references/tips.md, references/gone.md]
+  routes:
+    - match: [create, 新建]
+      required_refs: [references/create.md, references/format.md]
+    - match: [EDIT]
+      required_refs: [references/edit.md, references/missing.md]
+`,
+		"docs/references/format.md": "# Format\nUse headings.\n",
+		"docs/references/tips.md":   "# Tips\n",
+		"docs/references/create.md": "# Create\n" + strings.Repeat("c", 100) + "\n",
+		"docs/references/edit.md":   "# Edit\n",
+		"docs/scripts/build.py":     "print('x')\n",
+		"docs/assets/logo.bin":      "\x00\x01",
+	})[0]
+}
+
+func TestActivate(t *testing.T) {
+	s := activationSkill(t)
+	tests := []struct {
+		name     string
+		opts     *prompt.ActivateOptions
+		inlined  []string
+		required []string
+		missing  []string
+	}{
+		{"no task", nil, nil, []string{"references/format.md"}, []string{"references/gone.md"}},
+		{"route matches", &prompt.ActivateOptions{Task: "Create a report"}, []string{"references/create.md", "references/format.md"},
+			[]string{"references/format.md", "references/create.md"}, []string{"references/gone.md"}},
+		{"Chinese keyword", &prompt.ActivateOptions{Task: "帮我新建一个文档", Language: prompt.Chinese}, []string{"references/create.md", "references/format.md"},
+			[]string{"references/format.md", "references/create.md"}, []string{"references/gone.md"}},
+		{"missing routed reference", &prompt.ActivateOptions{Task: "please edit the intro"}, []string{"references/edit.md"},
+			[]string{"references/format.md", "references/edit.md", "references/missing.md"}, []string{"references/format.md"[:0] + "references/missing.md", "references/gone.md"}},
+		{"no route matches", &prompt.ActivateOptions{Task: "summarize"}, nil, []string{"references/format.md"}, []string{"references/gone.md"}},
+		{"caps", &prompt.ActivateOptions{Task: "create", MaxInlineChars: 20, HideLocation: true, MaxResources: 1}, []string{"references/create.md", "references/format.md"},
+			[]string{"references/format.md", "references/create.md"}, []string{"references/gone.md"}},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			act, err := prompt.Activate(s, tt.opts)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if diff := cmp.Diff(tt.inlined, act.Inlined); diff != "" {
+				t.Errorf("inlined (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.required, act.Required); diff != "" {
+				t.Errorf("required (-want +got):\n%s", diff)
+			}
+			if diff := cmp.Diff(tt.missing, act.Missing); diff != "" {
+				t.Errorf("missing (-want +got):\n%s", diff)
+			}
+			golden(t, "activate-"+strings.ReplaceAll(tt.name, " ", "-")+".golden", act.Text)
+		})
+	}
+}
+
+func TestActivateTotalCap(t *testing.T) {
+	s := activationSkill(t)
+	act, err := prompt.Activate(s, &prompt.ActivateOptions{Task: "create", MaxInlineTotal: 30})
+	if err != nil {
+		t.Fatal(err)
+	}
+	// create.md takes the whole budget; format.md is then listed, not inlined.
+	if diff := cmp.Diff([]string{"references/create.md"}, act.Inlined); diff != "" {
+		t.Error(diff)
+	}
+	if !strings.Contains(act.Text, "- references/format.md\n") {
+		t.Errorf("format.md must be listed as required:\n%s", act.Text)
+	}
+}
+
+func TestActivateWithoutDeclaredReferences(t *testing.T) {
+	s := skillSet(t, map[string]string{
+		"plain/SKILL.md":        "---\nname: plain\ndescription: d\n---\nBody\n",
+		"plain/references/a.md": "a",
+		"plain/scripts/b.sh":    "b",
+	})[0]
+	act, err := prompt.Activate(s, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	golden(t, "activate-undeclared.golden", act.Text)
+	if strings.Contains(act.Text, "<skill_resources>") {
+		t.Error("files listed as optional references must not be listed again as resources")
+	}
+}
