@@ -7,3 +7,5 @@ require (
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+require github.com/santhosh-tekuri/jsonschema/v6 v6.0.3

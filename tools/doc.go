@@ -1,0 +1,14 @@
+// Package tools gives the model its skill tools in a framework-neutral form:
+// a [Tool] is a name, a description, a JSON Schema for its arguments and an
+// Invoke function, which any agent framework (OpenAI, Anthropic, MCP, a
+// host's own loop) can adapt in a few lines.
+//
+// The tools are read_skill (a skill's instructions, see package prompt),
+// read_skill_file (one file of a skill, confined to the skill folder).
+//
+// Every Invoke validates its arguments against its own schema, compiled once,
+// and reports every problem at once. A mistake of the model (an unknown
+// skill, a path outside the skill, invalid arguments) is a [Result] with
+// IsError set and a message the model can act on; a Go error is for the host
+// (an I/O failure, a cancelled context).
+package tools

@@ -1,0 +1,235 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// mapLookup is a fixed set of skills.
+type mapLookup map[string]*skill.Skill
+
+func (m mapLookup) Get(name string) (*skill.Skill, bool) { s, ok := m[name]; return s, ok }
+
+const outsideSecret = "TOP-SECRET-OUTSIDE-THE-SKILL"
+
+// diskSkills writes two skills into a temporary skills folder beside a file
+// holding a secret, with symbolic links pointing in and out, and loads them.
+func diskSkills(t testing.TB) (mapLookup, string) {
+	t.Helper()
+	base := t.TempDir()
+	root := filepath.Join(base, "skills")
+	write := func(rel, content string) {
+		p := filepath.Join(base, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("secret.txt", outsideSecret)
+	write("skills/other/secret.md", outsideSecret)
+	write("skills/other/SKILL.md", "---\nname: other\ndescription: Another skill.\n---\n")
+	write("skills/docs/SKILL.md", "---\nname: docs\ndescription: Writes documents.\nmetadata:\n  references:\n    required: [references/format.md]\n---\n# Docs\nRead references/format.md.\n")
+	write("skills/docs/references/format.md", "# Format\nUse headings.\n")
+	write("skills/docs/references/big.md", strings.Repeat("é", 200_000))
+	write("skills/docs/assets/logo.png", "\x89PNG\r\n\x1a\n\x00\x00")
+	write("skills/docs/skill.config.yaml", "runtime: bash\n")
+	write("skills/docs/.env", "TOKEN="+outsideSecret)
+	write("skills/docs/%2e%2e/literal.md", "a file whose name looks encoded")
+	links := map[string]string{
+		"skills/docs/references/out.md":   "../../../secret.txt",
+		"skills/docs/references/abs.md":   filepath.Join(base, "secret.txt"),
+		"skills/docs/references/other.md": "../../other/secret.md",
+		"skills/docs/references/in.md":    "format.md",
+		"skills/docs/outdir":              "../other",
+	}
+	for link, target := range links {
+		if err := os.Symlink(target, filepath.Join(base, link)); err != nil {
+			t.Fatal(err)
+		}
+	}
+	skills := mapLookup{}
+	for _, name := range []string{"docs", "other"} {
+		s, diags := skill.Load(os.DirFS(root), name, &skill.LoadOptions{DiskRoot: root})
+		if s == nil {
+			t.Fatal(diags)
+		}
+		skills[name] = s
+	}
+	return skills, base
+}
+
+func call(t testing.TB, tool tools.Tool, args string) tools.Result {
+	t.Helper()
+	res, err := tool.Invoke(context.Background(), json.RawMessage(args))
+	if err != nil {
+		t.Fatalf("%s(%s): host error %v", tool.Name, args, err)
+	}
+	return res
+}
+
+func TestReadSkill(t *testing.T) {
+	skills, _ := diskSkills(t)
+	tool, err := tools.ReadSkill(skills, []string{"docs", "other"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	res := call(t, tool, `{"name":"docs"}`)
+	if res.IsError || !strings.Contains(res.Text, "<skill_content name=\"docs\">") || !strings.Contains(res.Text, "- references/format.md") {
+		t.Fatalf("read_skill docs:\n%s", res.Text)
+	}
+	var structured map[string]any
+	if err := json.Unmarshal(res.Structured, &structured); err != nil || structured["name"] != "docs" {
+		t.Errorf("structured = %s", res.Structured)
+	}
+	for args, want := range map[string]string{
+		`{"name":"nope"}`:             "value must be one of",
+		`{}`:                          "missing property 'name'",
+		`{"name":"docs","extra":1}`:   "additional properties 'extra' not allowed",
+		`{"name":5,"task":["x"]}`:     "at /name",
+		`not json`:                    "not valid JSON",
+		`{"name":"docs","task":true}`: "at /task",
+	} {
+		res := call(t, tool, args)
+		if !res.IsError || !strings.Contains(res.Text, want) {
+			t.Errorf("%s: want an error mentioning %q, got %+v", args, want, res)
+		}
+	}
+	// Both problems are reported at once.
+	if res := call(t, tool, `{"name":5,"task":["x"]}`); !strings.Contains(res.Text, "/name") || !strings.Contains(res.Text, "/task") {
+		t.Errorf("want every problem, got %s", res.Text)
+	}
+	// A skill the agent may read that disappeared since.
+	gone, _ := tools.ReadSkill(mapLookup{}, []string{"docs"}, nil)
+	if res := call(t, gone, `{"name":"docs"}`); !res.IsError || !strings.Contains(res.Text, "no longer installed") {
+		t.Errorf("gone skill: %+v", res)
+	}
+	if _, err := tools.ReadSkill(skills, nil, nil); err == nil {
+		t.Error("read_skill without skills must not be built")
+	}
+}
+
+func TestReadSkillFile(t *testing.T) {
+	skills, _ := diskSkills(t)
+	tool, err := tools.ReadSkillFile(skills, []string{"docs"}, &tools.ReadOptions{MaxFileBytes: 1000})
+	if err != nil {
+		t.Fatal(err)
+	}
+	ok := map[string]string{
+		"references/format.md":   "Use headings.",
+		"./references/format.md": "Use headings.",
+		"references//format.md":  "Use headings.",
+		"references/in.md":       "Use headings.", // a link that stays inside
+		"%2e%2e/literal.md":      "",              // refused below, listed here to keep the table honest
+	}
+	delete(ok, "%2e%2e/literal.md")
+	for p, want := range ok {
+		res := call(t, tool, `{"name":"docs","path":`+quote(p)+`}`)
+		if res.IsError || !strings.Contains(res.Text, want) {
+			t.Errorf("%s: %+v", p, res)
+		}
+	}
+	refused := map[string]string{
+		"../other/secret.md":       "not a path inside the skill folder",
+		"references/../../other/x": "not a path inside the skill folder",
+		"/etc/passwd":              "not a path inside the skill folder",
+		"C:\\Windows\\win.ini":     "not a path inside the skill folder",
+		"..\\other\\secret.md":     "not a path inside the skill folder",
+		"%2e%2e/other/secret.md":   "percent-encoded",
+		"%2e%2e/literal.md":        "percent-encoded",
+		"references%2fformat.md":   "percent-encoded",
+		"references/out.md":        "points outside the skill folder",
+		"references/abs.md":        "points outside the skill folder",
+		"references/other.md":      "points outside the skill folder",
+		"outdir/secret.md":         "points outside the skill folder",
+		"references/a\x00b.md":     "NUL",
+		strings.Repeat("a/", 600):  "at /path", // over the schema's maxLength
+		"skill.config.yaml":        "machinery",
+		".env":                     "machinery",
+		"SKILL.md":                 "use read_skill",
+		"references/nope.md":       "has no file references/nope.md",
+		"references":               "is a folder",
+		"references/format.md/x":   "has no file",
+		strings.Repeat("n", 300):   "names are at most 255",
+		".":                        "not a path inside the skill folder",
+	}
+	for p, want := range refused {
+		res := call(t, tool, `{"name":"docs","path":`+quote(p)+`}`)
+		if !res.IsError || !strings.Contains(res.Text, want) {
+			t.Errorf("%q: want a refusal mentioning %q, got %+v", p, want, res)
+		}
+		if strings.Contains(res.Text, outsideSecret) {
+			t.Errorf("%q leaked the secret", p)
+		}
+	}
+	missing := call(t, tool, `{"name":"docs","path":"references/nope.md"}`)
+	if !strings.Contains(missing.Text, "- references/format.md") {
+		t.Errorf("a missing file must list the files that exist:\n%s", missing.Text)
+	}
+	big := call(t, tool, `{"name":"docs","path":"references/big.md"}`)
+	if big.IsError || !strings.Contains(big.Text, "only the first 1000 are shown") || !strings.HasPrefix(big.Text, strings.Repeat("é", 500)) {
+		t.Errorf("big file: %.80q", big.Text)
+	}
+	bin := call(t, tool, `{"name":"docs","path":"assets/logo.png"}`)
+	if bin.IsError || !strings.Contains(bin.Text, "binary file") {
+		t.Errorf("binary file: %+v", bin)
+	}
+	if res := call(t, tool, `{"name":"other","path":"secret.md"}`); !res.IsError || !strings.Contains(res.Text, "value must be 'docs'") {
+		t.Errorf("a skill outside the agent's list: %+v", res)
+	}
+}
+
+func TestReadSkillFileFromMapFS(t *testing.T) {
+	fsys := fstest.MapFS{
+		"skills/a/SKILL.md":        {Data: []byte("---\nname: a\ndescription: d\n---\n")},
+		"skills/a/references/r.md": {Data: []byte("inside")},
+		"skills/b/SKILL.md":        {Data: []byte("---\nname: b\ndescription: d\n---\n")},
+		"skills/b/secret.md":       {Data: []byte(outsideSecret)},
+	}
+	s, diags := skill.Load(fsys, "skills/a", nil)
+	if s == nil {
+		t.Fatal(diags)
+	}
+	tool, _ := tools.ReadSkillFile(mapLookup{"a": s}, []string{"a"}, nil)
+	if res := call(t, tool, `{"name":"a","path":"references/r.md"}`); res.IsError || res.Text != "inside" {
+		t.Errorf("%+v", res)
+	}
+	if res := call(t, tool, `{"name":"a","path":"../b/secret.md"}`); !res.IsError || strings.Contains(res.Text, outsideSecret) {
+		t.Errorf("%+v", res)
+	}
+}
+
+func quote(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}
+
+func FuzzReadSkillFilePath(f *testing.F) {
+	skills, _ := diskSkills(f)
+	tool, err := tools.ReadSkillFile(skills, []string{"docs"}, nil)
+	if err != nil {
+		f.Fatal(err)
+	}
+	for _, seed := range []string{"references/format.md", "../secret.txt", "references/out.md", "%2e%2e/x", "outdir/secret.md",
+		"/etc/passwd", "references/../../../secret.txt", "a\x00b", "references\\..\\..\\other\\secret.md", "....//", "references/./in.md"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, p string) {
+		res, err := tool.Invoke(context.Background(), json.RawMessage(`{"name":"docs","path":`+quote(p)+`}`))
+		if err != nil {
+			t.Fatalf("%q: host error %v", p, err)
+		}
+		if strings.Contains(res.Text, outsideSecret) {
+			t.Fatalf("%q read a file outside the skill: %q", p, res.Text)
+		}
+	})
+}

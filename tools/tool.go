@@ -1,0 +1,112 @@
+package tools
+
+import (
+	"context"
+	"encoding/json"
+	"fmt"
+
+	"github.com/skillkit-go/skillkit/internal/schema"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Tool is one tool the model can call, in a form any agent framework can
+// adapt: a name, a description, a JSON Schema for the arguments (root type
+// object) and a function that runs it.
+type Tool struct {
+	Name        string          `json:"name"`
+	Description string          `json:"description"`
+	InputSchema json.RawMessage `json:"input_schema"`
+	// ReadOnly is true when the tool changes nothing (hosts may run such
+	// tools without asking the user, or in parallel).
+	ReadOnly bool `json:"read_only"`
+	// Invoke runs the tool with the model's arguments. A mistake of the model
+	// (unknown skill, bad path, invalid arguments) is a Result with IsError
+	// set and a message the model can act on; a Go error is for the host
+	// (I/O failure, cancelled context).
+	Invoke func(ctx context.Context, args json.RawMessage) (Result, error) `json:"-"`
+}
+
+// Result is what a tool call returns to the model.
+type Result struct {
+	// Text is the answer for the model.
+	Text string `json:"text"`
+	// Structured is the same answer as JSON, for hosts that pass structured
+	// tool results (MCP structuredContent, for instance); may be nil.
+	Structured json.RawMessage `json:"structured,omitempty"`
+	// IsError marks an answer that reports the model's mistake.
+	IsError bool `json:"is_error,omitempty"`
+}
+
+// Errorf returns an IsError result with a formatted message.
+func Errorf(format string, args ...any) Result {
+	return Result{Text: fmt.Sprintf(format, args...), IsError: true}
+}
+
+// Lookup finds a skill by name. A loader snapshot, or the live loader to
+// follow rescans, implements it.
+type Lookup interface {
+	Get(name string) (*skill.Skill, bool)
+}
+
+// newTool builds a Tool whose Invoke validates the arguments against the
+// tool's own schema (compiled once, here) and decodes them into A before
+// calling run. Every schema problem is reported to the model at once.
+func newTool[A any](name, description string, inputSchema json.RawMessage, readOnly bool,
+	run func(ctx context.Context, args A) (Result, error)) (Tool, error) {
+	compiled, err := schema.Compile(inputSchema)
+	if err != nil {
+		return Tool{}, fmt.Errorf("tools: %s: %w", name, err)
+	}
+	return Tool{
+		Name:        name,
+		Description: description,
+		InputSchema: inputSchema,
+		ReadOnly:    readOnly,
+		Invoke: func(ctx context.Context, raw json.RawMessage) (Result, error) {
+			if err := ctx.Err(); err != nil {
+				return Result{}, err
+			}
+			if len(raw) == 0 {
+				raw = json.RawMessage("{}")
+			}
+			if problems := compiled.ValidateJSON(raw); len(problems) > 0 {
+				return Errorf("invalid arguments for %s:\n%s", name, schema.Join(problems)), nil
+			}
+			var args A
+			if err := json.Unmarshal(raw, &args); err != nil {
+				return Errorf("invalid arguments for %s: %v", name, err), nil
+			}
+			return run(ctx, args)
+		},
+	}, nil
+}
+
+// objectSchema writes a JSON Schema for an object with the given properties
+// (in order) and required names.
+func objectSchema(props []property, required ...string) json.RawMessage {
+	var b []byte
+	b = append(b, `{"type":"object","properties":{`...)
+	for i, p := range props {
+		if i > 0 {
+			b = append(b, ',')
+		}
+		key, _ := json.Marshal(p.name)
+		val, _ := json.Marshal(p.schema)
+		b = append(b, key...)
+		b = append(b, ':')
+		b = append(b, val...)
+	}
+	b = append(b, `},"required":`...)
+	if required == nil {
+		required = []string{}
+	}
+	req, _ := json.Marshal(required)
+	b = append(b, req...)
+	b = append(b, `,"additionalProperties":false}`...)
+	return b
+}
+
+type property struct {
+	name   string
+	schema map[string]any
+}
