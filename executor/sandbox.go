@@ -72,11 +72,13 @@ type SandboxRunner struct {
 
 var _ Runner = (*SandboxRunner)(nil)
 
-// etcFiles are the /etc entries a sandboxed program sees.
-var etcFiles = []string{
-	"alternatives", "ca-certificates", "ca-certificates.conf", "gai.conf", "group", "host.conf",
-	"hosts", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "mime.types",
-	"nsswitch.conf", "passwd", "pki", "protocols", "resolv.conf", "services", "ssl", "timezone",
+// etcFiles returns the /etc entries a sandboxed program sees.
+func etcFiles() []string {
+	return []string{
+		"alternatives", "ca-certificates", "ca-certificates.conf", "gai.conf", "group", "host.conf",
+		"hosts", "ld.so.cache", "ld.so.conf", "ld.so.conf.d", "localtime", "mime.types",
+		"nsswitch.conf", "passwd", "pki", "protocols", "resolv.conf", "services", "ssl", "timezone",
+	}
 }
 
 // NewSandboxRunner finds bwrap and checks, by running /usr/bin/true (or
@@ -144,7 +146,7 @@ func systemMounts() ([]bwrap.Mount, error) {
 			mounts = append(mounts, bwrap.Mount{Kind: bwrap.ReadOnly, Src: dir, Dst: dir})
 		}
 	}
-	for _, f := range etcFiles {
+	for _, f := range etcFiles() {
 		mounts = append(mounts, bwrap.Mount{Kind: bwrap.ReadOnly, Src: "/etc/" + f, Dst: "/etc/" + f})
 	}
 	return append(mounts, bwrap.Mount{Kind: bwrap.Tmpfs, Dst: "/tmp"}), nil

@@ -1,6 +1,7 @@
 package executor_test
 
 import (
+	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -145,5 +146,27 @@ func TestSandboxEnvironmentIsOnlyWhatWasGiven(t *testing.T) {
 	slices.Sort(got)
 	if want := []string{"FOO=bar", "PWD=/given"}; !slices.Equal(got, want) {
 		t.Errorf("the sandboxed program saw %q, want exactly %q", got, want)
+	}
+}
+
+func TestExecuteInSandbox(t *testing.T) {
+	needPrograms(t, "bash", "node")
+	t.Setenv("SECRET_X", "host-secret-value")
+	scratch := t.TempDir()
+	r := newSandbox(t, &executor.SandboxOptions{Writable: []string{scratch}})
+	e, _ := newExecutor(t, &executor.Options{Runner: r})
+
+	out, err := e.Execute(t.Context(), "bash-modes", json.RawMessage(`{"mode":"env"}`))
+	if want := `{"ok":true,"secret_x":"unset","token":"` + skillToken + `","extra":"unset"}`; err != nil || string(out.Output) != want {
+		t.Errorf("env: %s, %v; want %s", out.Output, err, want)
+	}
+	out, err = e.Execute(t.Context(), "node-sum", json.RawMessage(`{"numbers":[2,3]}`))
+	if err != nil || string(out.Output) != `{"label":"sum","value":5}` {
+		t.Errorf("node-sum: %s, %v", out.Output, err)
+	}
+	start := time.Now()
+	_, err = e.Execute(t.Context(), "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, filepath.Join(scratch, "pid"))))
+	if !errors.Is(err, executor.ErrTimeout) || time.Since(start) > 5*time.Second {
+		t.Errorf("bash-slow: %v after %v, want ErrTimeout after 500ms", err, time.Since(start))
 	}
 }
