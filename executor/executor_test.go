@@ -699,3 +699,28 @@ func TestInputSchema(t *testing.T) {
 		t.Errorf("schema of a skill without interface.input: %s", got)
 	}
 }
+
+func TestExampleSkills(t *testing.T) {
+	needPrograms(t, "python3", "node")
+	e := executor.New(loadSkills(t, "../examples/skills"), nil)
+	for _, tc := range []struct{ name, input, want string }{
+		{"word-stats", `{"text":"a b a"}`, `{"words": 3, "lines": 1, "characters": 5, "top_words": [{"word": "a", "count": 2}, {"word": "b", "count": 1}]}`},
+		{"date-diff", `{"from":"2026-01-05","to":"2026-02-02"}`, `{"days":28,"weeks":4,"weekdays":20,"from_weekday":"Monday","to_weekday":"Monday"}`},
+		{"date-diff", `{"from":"2026-01-09","to":"2026-01-09","include_end":true}`, `{"days":1,"weeks":0,"weekdays":1,"from_weekday":"Friday","to_weekday":"Friday"}`},
+	} {
+		out, err := e.Execute(t.Context(), tc.name, json.RawMessage(tc.input))
+		if err != nil || string(out.Output) != tc.want {
+			t.Errorf("%s %s: %s, %v; want %s", tc.name, tc.input, out.Output, err, tc.want)
+		}
+	}
+	if _, err := e.Execute(t.Context(), "date-diff", json.RawMessage(`{"from":"5 Jan","to":"2026-02-02"}`)); !errors.Is(err, executor.ErrInvalidInput) {
+		t.Errorf("a date in the wrong format: %v, want ErrInvalidInput", err)
+	}
+	var ee *executor.ExitError
+	if _, err := e.Execute(t.Context(), "date-diff", json.RawMessage(`{"from":"2026-13-45","to":"2026-02-02"}`)); !errors.As(err, &ee) || ee.Stderr != `from: "2026-13-45" is not a date` {
+		t.Errorf("an impossible date: %v, want an ExitError with the script's message", err)
+	}
+	if err := e.Check("csv-tools"); !errors.Is(err, executor.ErrNotComputeEntry) {
+		t.Errorf("csv-tools: %v, want ErrNotComputeEntry", err)
+	}
+}
