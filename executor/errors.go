@@ -41,6 +41,7 @@ type NotRunnableError struct {
 	Reason string
 }
 
+// Error says which skill cannot run, why, and the diagnostic code.
 func (e *NotRunnableError) Error() string {
 	return fmt.Sprintf("skill %s cannot run (%s): %s", e.Skill, e.Code, e.Reason)
 }
@@ -65,6 +66,8 @@ type SchemaError struct {
 	Problems []Problem
 }
 
+// Error lists every problem as "POINTER: message", (root) for the whole
+// value.
 func (e *SchemaError) Error() string {
 	var b strings.Builder
 	if e.Output {
@@ -103,6 +106,7 @@ type ExitError struct {
 	Stderr string
 }
 
+// Error gives the exit code and the stderr tail.
 func (e *ExitError) Error() string {
 	if e.Stderr == "" {
 		return fmt.Sprintf("skill %s failed with exit code %d and wrote nothing to stderr", e.Skill, e.ExitCode)

@@ -331,35 +331,6 @@ func TestExecuteHundredMegabytesOfOutput(t *testing.T) {
 	}
 }
 
-func TestExecuteTimeoutKillsGrandchild(t *testing.T) {
-	needPrograms(t, "bash")
-	if runtime.GOOS == "windows" {
-		t.Skip("process groups are Unix")
-	}
-	e, _ := newExecutor(t, nil)
-	pidFile := filepath.Join(t.TempDir(), "pid")
-	start := time.Now()
-	out, err := execute(t, e, "bash-slow", fmt.Sprintf(`{"pid_file":%q}`, pidFile))
-	if !errors.Is(err, executor.ErrTimeout) {
-		t.Fatalf("err = %v, want ErrTimeout", err)
-	}
-	if d := time.Since(start); d > 5*time.Second {
-		t.Errorf("a 500ms timeout took %v", d)
-	}
-	if out.ExitCode != -1 || !strings.Contains(out.Error, "timeout of 500ms") || !strings.Contains(out.Error, "waiting for the grandchild") {
-		t.Errorf("outcome %+v", out)
-	}
-	waitGone(t, pidFile)
-
-	// The host's maximum caps the skill's timeout.
-	capped := executor.New(loadSkills(t, "testdata/skills"), &executor.Options{MaxTimeout: 100 * time.Millisecond})
-	_, err = capped.Execute(t.Context(), "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, pidFile+"2")))
-	if !errors.Is(err, executor.ErrTimeout) || !strings.Contains(err.Error(), "timeout of 100ms") {
-		t.Errorf("err = %v, want a timeout of 100ms", err)
-	}
-	waitGone(t, pidFile+"2")
-}
-
 func TestExecuteCancel(t *testing.T) {
 	needPrograms(t, "bash")
 	e, _ := newExecutor(t, nil)
@@ -722,5 +693,64 @@ func TestExampleSkills(t *testing.T) {
 	}
 	if err := e.Check("csv-tools"); !errors.Is(err, executor.ErrNotComputeEntry) {
 		t.Errorf("csv-tools: %v, want ErrNotComputeEntry", err)
+	}
+}
+
+// writeSkill writes a skill folder with the given files under root.
+func writeSkill(t *testing.T, root, name string, files map[string]string) {
+	t.Helper()
+	files["SKILL.md"] = "---\nname: " + name + "\ndescription: Test skill " + name + ".\n---\nBody.\n"
+	for rel, data := range files {
+		p := filepath.Join(root, name, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(data), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
+
+func TestExecuteBuildsTheCommand(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "dn", map[string]string{"skill.config.yaml": "runtime: dotnet\nentrypoint: app/App.csproj\n", "app/App.csproj": "<Project/>"})
+	writeSkill(t, root, "py", map[string]string{"skill.config.yaml": "entrypoint: main.py\ntimeout: 600000\n", "main.py": ""})
+	writeSkill(t, root, "js", map[string]string{"skill.config.yaml": "entrypoint: lib/main.mjs\ntimeout: 1500\n", "lib/main.mjs": ""})
+	writeSkill(t, root, "sh", map[string]string{"skill.config.yaml": "entrypoint: run.sh\n", "run.sh": ""})
+	var got []executor.Command
+	var mu sync.Mutex
+	r := executor.RunnerFunc(func(_ context.Context, cmd executor.Command) (executor.Result, error) {
+		mu.Lock()
+		got = append(got, cmd)
+		mu.Unlock()
+		return executor.Result{Stdout: []byte("{}")}, nil
+	})
+	host := map[string]string{"PATH": "/opt/bin:/usr/bin", "LANG": "C.UTF-8", "SECRET_X": "no"}
+	e := executor.New(loadSkills(t, root), &executor.Options{
+		Runner: r, MaxTimeout: time.Minute, EnvWhitelist: []string{"PATH", "LANG", "TZ"},
+		LookupEnv: func(name string) (string, bool) { v, ok := host[name]; return v, ok },
+	})
+	for _, name := range []string{"dn", "py", "js", "sh"} {
+		if _, err := e.Execute(t.Context(), name, nil); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+	}
+	dir := func(name string) string { return filepath.Join(root, name) }
+	wantEnv := map[string]string{"PATH": "/opt/bin:/usr/bin", "LANG": "C.UTF-8"}
+	want := []executor.Command{
+		{Path: "dotnet", Args: []string{"run", "--project", filepath.Join("app", "App.csproj")}, Timeout: skill.DefaultTimeout},
+		{Path: "python3", Args: []string{"main.py"}, Timeout: time.Minute},
+		{Path: "node", Args: []string{filepath.Join("lib", "main.mjs")}, Timeout: 1500 * time.Millisecond},
+		{Path: "bash", Args: []string{"run.sh"}, Timeout: skill.DefaultTimeout},
+	}
+	if runtime.GOOS == "windows" {
+		want[1].Path = "python"
+	}
+	for i, name := range []string{"dn", "py", "js", "sh"} {
+		want[i].Dir, want[i].Env, want[i].Stdin = dir(name), wantEnv, []byte("{}")
+		want[i].MaxStdout, want[i].MaxStderr = executor.DefaultMaxOutputBytes, executor.DefaultMaxStderr
+	}
+	if diff := cmp.Diff(want, got); diff != "" {
+		t.Errorf("commands (-want +got):\n%s", diff)
 	}
 }

@@ -69,7 +69,10 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}
 	defer p.closeParent()
-	cmd.Stdin, cmd.Stdout, cmd.Stderr = p.childIn, p.childOut, p.childErr
+	cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
+	if p.childIn != nil { // else os/exec gives the child the null device
+		cmd.Stdin = p.childIn
+	}
 
 	start := time.Now()
 	err = cmd.Start()

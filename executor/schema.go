@@ -70,6 +70,7 @@ func (c *schemas) get(skillName string, output bool, raw json.RawMessage) (*json
 // the standard meta-schemas still work.
 type noLoader struct{}
 
+// Load refuses u.
 func (noLoader) Load(u string) (any, error) {
 	return nil, fmt.Errorf("external schema references are not allowed: %s", u)
 }

@@ -52,6 +52,7 @@ func TestRunner(t *testing.T, newRunner NewRunner) {
 		run  func(t *testing.T, s *suite)
 	}{
 		{"StdinToStdout", testStdinToStdout},
+		{"NoStdin", testNoStdin},
 		{"ExitCode", testExitCode},
 		{"Stderr", testStderr},
 		{"EnvIsExactlyGiven", testEnvExact},
@@ -316,4 +317,12 @@ func testConcurrent(t *testing.T, s *suite) {
 		})
 	}
 	wg.Wait()
+}
+
+func testNoStdin(t *testing.T, s *suite) {
+	r, _ := s.runner(t)
+	res := run(t, r, s.script(`cat; echo "read: $?"`))
+	if string(res.Stdout) != "read: 0\n" || len(res.Stderr) != 0 {
+		t.Errorf("with nil Stdin: stdout %q stderr %q, want an empty, readable input", res.Stdout, res.Stderr)
+	}
 }
