@@ -8,11 +8,6 @@ import (
 	"os/exec"
 )
 
-// processGroups reports whether the platform runs each command in its own
-// process group. Windows (and other non-Unix systems) have none that a
-// kill reaches: only the direct child is killed there.
-const processGroups = false
-
 func setProcessGroup(*exec.Cmd) {}
 
 // killGroup kills the direct child only.

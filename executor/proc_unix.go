@@ -8,10 +8,6 @@ import (
 	"syscall"
 )
 
-// processGroups reports whether the platform runs each command in its own
-// process group, so that killing the group reaches its grandchildren.
-const processGroups = true
-
 // setProcessGroup makes the child the leader of a new process group.
 func setProcessGroup(cmd *exec.Cmd) {
 	if cmd.SysProcAttr == nil {
