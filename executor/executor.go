@@ -16,6 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
+	"github.com/santhosh-tekuri/jsonschema/v6"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -168,11 +169,35 @@ type plan struct {
 // Check reports whether the named skill could run now, without running it:
 // it exists, is a compute-entry skill with a valid config, lies on disk,
 // its entrypoint stays inside its folder and its interpreter is set up
-// (.venv for Python dependencies). The error is the one Execute would
-// return; a tool uses Check to offer only the skills that can run.
+// (.venv for Python dependencies), and its interface schemas compile. The
+// error is the one Execute would return; a tool uses Check to offer only
+// the skills that can run.
 func (e *Executor) Check(name string) error {
-	_, err := e.plan(name)
-	return err
+	p, err := e.plan(name)
+	if err != nil {
+		return err
+	}
+	for _, output := range []bool{false, true} {
+		if _, err := e.schema(p.skill, output); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// schema returns the compiled interface.input or interface.output of s,
+// nil when not declared.
+func (e *Executor) schema(s *skill.Skill, output bool) (*jsonschema.Schema, error) {
+	raw, which := s.Config.Interface.Input, "input"
+	if output {
+		raw, which = s.Config.Interface.Output, "output"
+	}
+	sch, err := e.schemas.get(s.Name, output, raw)
+	if err != nil {
+		return nil, &NotRunnableError{Skill: s.Name, Code: diagnostics.ConfigParseError,
+			Reason: fmt.Sprintf("interface.%s is not a valid JSON Schema: %v", which, err)}
+	}
+	return sch, nil
 }
 
 func (e *Executor) plan(name string) (*plan, error) {
@@ -339,9 +364,9 @@ func (e *Executor) input(s *skill.Skill, input json.RawMessage) ([]byte, error) 
 	if _, ok := v.(map[string]any); !ok {
 		return nil, &SchemaError{Skill: s.Name, Problems: []Problem{{Message: "want a JSON object, got " + jsonKind(v)}}}
 	}
-	sch, err := e.schemas.get(s.Name, false, s.Config.Interface.Input)
+	sch, err := e.schema(s, false)
 	if err != nil {
-		return nil, &NotRunnableError{Skill: s.Name, Code: diagnostics.ConfigParseError, Reason: "interface.input is not a valid JSON Schema: " + err.Error()}
+		return nil, err
 	}
 	if sch != nil {
 		applyDefaults(sch, v, 0)
@@ -371,9 +396,9 @@ func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
 	if err != nil {
 		return nil, bad("did not write one JSON value to stdout (%v); stdout begins: %s", err, headChars(string(data), 200))
 	}
-	sch, err := e.schemas.get(s.Name, true, s.Config.Interface.Output)
+	sch, err := e.schema(s, true)
 	if err != nil {
-		return nil, &NotRunnableError{Skill: s.Name, Code: diagnostics.ConfigParseError, Reason: "interface.output is not a valid JSON Schema: " + err.Error()}
+		return nil, err
 	}
 	if sch != nil {
 		if err := sch.Validate(v); err != nil {

@@ -754,3 +754,30 @@ func TestExecuteBuildsTheCommand(t *testing.T) {
 		t.Errorf("commands (-want +got):\n%s", diff)
 	}
 }
+
+func TestCheckRefusesBadSchemas(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "bad-in", map[string]string{"run.sh": "", "skill.config.yaml": `entrypoint: run.sh
+interface:
+  input:
+    type: object
+    properties: { a: { type: nonsense } }
+`})
+	writeSkill(t, root, "bad-ref", map[string]string{"run.sh": "", "skill.config.yaml": `entrypoint: run.sh
+interface:
+  output:
+    type: object
+    properties: { a: { $ref: "file:///etc/passwd" } }
+`})
+	e := executor.New(loadSkills(t, root), nil)
+	for name, want := range map[string]string{"bad-in": "interface.input is not a valid JSON Schema", "bad-ref": "external schema references are not allowed"} {
+		var nr *executor.NotRunnableError
+		err := e.Check(name)
+		if !errors.As(err, &nr) || nr.Code != diagnostics.ConfigParseError || !strings.Contains(err.Error(), want) {
+			t.Errorf("%s: Check = %v, want CONFIG_PARSE_ERROR saying %q", name, err, want)
+		}
+	}
+	if _, err := e.Execute(t.Context(), "bad-in", nil); !errors.Is(err, executor.ErrNotRunnable) {
+		t.Errorf("Execute with a bad input schema: %v", err)
+	}
+}
