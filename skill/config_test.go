@@ -207,13 +207,15 @@ func TestConfigDefaultsAndShorthands(t *testing.T) {
 }
 
 func TestValidateEnvName(t *testing.T) {
-	for _, ok := range []string{"A", "_X", "OCR_API_KEY", "key2"} {
+	for _, ok := range []string{"A", "_X", "OCR_API_KEY", "key2", "GIT_AUTHOR_NAME", "NPM_TOKEN", "HTTPS_PROXY"} {
 		if err := skill.ValidateEnvName(ok); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
 	}
 	for _, bad := range []string{"", "1A", "A-B", "A B", "A=B", "LD_PRELOAD", "ld_library_path", "DYLD_INSERT_LIBRARIES",
-		"NODE_OPTIONS", "PYTHONPATH", "PYTHONHOME", "BASH_ENV", "PATH", "BASH_FUNC_x%%"} {
+		"NODE_OPTIONS", "PYTHONPATH", "PYTHONHOME", "BASH_ENV", "PATH", "BASH_FUNC_x%%",
+		"GCONV_PATH", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_ASKPASS",
+		"npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS", "PROMPT_COMMAND", "PYTHONBREAKPOINT"} {
 		if err := skill.ValidateEnvName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

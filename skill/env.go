@@ -36,10 +36,19 @@ var loaderEnvNames = map[string]bool{
 	"CORECLR_PROFILER_PATH": true, "CORECLR_ENABLE_PROFILING": true,
 	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_GLOBAL": true,
 	"PATH": true,
+	// Run a program or load a module when a tool starts or asks for
+	// something: glibc's iconv modules, git's configuration and helpers,
+	// bash's prompt and loadable builtins, Python's breakpoint hook.
+	"GCONV_PATH": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_CONFIG_SYSTEM": true,
+	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true,
+	"GIT_TEMPLATE_DIR": true, "PROMPT_COMMAND": true, "BASH_LOADABLES_PATH": true,
+	"PYTHONBREAKPOINT": true, "NODE_REPL_EXTERNAL_MODULE": true,
 }
 
 // loaderEnvPrefixes are refused as prefixes (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...).
-var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_"}
+// GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n set any git option (core.sshCommand);
+// NPM_CONFIG_* any npm option (script-shell, node-options).
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "NPM_CONFIG_"}
 
 // ValidateEnvName checks that name can be a skill's environment variable: it
 // matches ^[A-Za-z_][A-Za-z0-9_]*$ and is not one of the names that change how

@@ -24,7 +24,7 @@ func TestValidateExamples(t *testing.T) {
 	if code != exitOK || out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "3 skills checked: 0 errors") {
+	if !strings.Contains(errOut, "4 skills checked: 0 errors") {
 		t.Errorf("summary: %q", errOut)
 	}
 }
@@ -99,14 +99,14 @@ func TestInspectJSON(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil {
 		t.Fatal(err)
 	}
-	if len(got.Skills) != 3 || got.Diagnostics == nil {
+	if len(got.Skills) != 4 || got.Diagnostics == nil {
 		t.Fatalf("got %+v", got)
 	}
 	classes := map[string]string{}
 	for _, s := range got.Skills {
 		classes[s.Name] = s.Class
 	}
-	want := map[string]string{"release-notes": "prompt", "word-stats": "compute-entry", "csv-tools": "compute-toolkit"}
+	want := map[string]string{"release-notes": "prompt", "word-stats": "compute-entry", "date-diff": "compute-entry", "csv-tools": "compute-toolkit"}
 	for name, class := range want {
 		if classes[name] != class {
 			t.Errorf("%s: class %q, want %q", name, classes[name], class)

@@ -1,0 +1,98 @@
+package executor_test
+
+import (
+	"bytes"
+	"encoding/json"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"testing"
+	"time"
+
+	"github.com/skillkit-go/skillkit/executor"
+)
+
+// median of the durations, in nanoseconds.
+func median(d []time.Duration) float64 {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	if len(s) == 0 {
+		return 0
+	}
+	return float64(s[len(s)/2])
+}
+
+// alternate runs first and second once per iteration and reports the
+// median of each and the median of their per-iteration differences.
+func alternate(b *testing.B, firstName, secondName string, first, second func()) {
+	var d1, d2, diff []time.Duration
+	for b.Loop() {
+		t0 := time.Now()
+		first()
+		t1 := time.Now()
+		second()
+		t2 := time.Now()
+		d1 = append(d1, t1.Sub(t0))
+		d2 = append(d2, t2.Sub(t1))
+		diff = append(diff, t2.Sub(t1)-t1.Sub(t0))
+	}
+	b.ReportMetric(median(d1), firstName+"-median-ns")
+	b.ReportMetric(median(d2), secondName+"-median-ns")
+	b.ReportMetric(median(diff), "overhead-median-ns")
+}
+
+// BenchmarkExecuteOverhead runs, in each iteration, the trivial bash skill
+// once through Executor.Execute and once through plain os/exec (the same
+// script, input, folder and environment), and reports the medians and the
+// median of the per-iteration differences: what the Executor adds.
+func BenchmarkExecuteOverhead(b *testing.B) {
+	needPrograms(b, "bash")
+	e, skills := newExecutor(b, nil)
+	dir := skills["bash-trivial"].DiskDir
+	bash, _ := exec.LookPath("bash")
+	// The environment the Executor builds (the skill declares no env of
+	// its own): LANG, for one, changes how long bash takes to start.
+	var env []string
+	for _, name := range executor.DefaultEnvWhitelist() {
+		if v, ok := os.LookupEnv(name); ok {
+			env = append(env, name+"="+v)
+		}
+	}
+	input := json.RawMessage(`{"n":2}`)
+	plain := func() {
+		var out bytes.Buffer
+		cmd := exec.Command(bash, "run.sh")
+		cmd.Dir, cmd.Env, cmd.Stdin, cmd.Stdout = dir, env, bytes.NewReader(input), &out
+		if err := cmd.Run(); err != nil || out.String() != "{\"ok\":true}\n" {
+			b.Fatalf("os/exec: %q, %v", out.String(), err)
+		}
+	}
+	alternate(b, "exec", "execute", plain, func() {
+		out, err := e.Execute(b.Context(), "bash-trivial", input)
+		if err != nil || string(out.Output) != `{"ok":true}` {
+			b.Fatalf("Execute: %s, %v", out.Output, err)
+		}
+	})
+}
+
+// BenchmarkSandboxOverhead runs the same command through a LocalRunner
+// and a SandboxRunner in each iteration and reports the medians and the
+// median difference: what bubblewrap costs per run.
+func BenchmarkSandboxOverhead(b *testing.B) {
+	needPrograms(b, "bash")
+	sandbox := newSandbox(b, nil)
+	local := &executor.LocalRunner{}
+	dir, _ := filepath.Abs("testdata/skills/bash-trivial")
+	cmd := executor.Command{Path: "bash", Args: []string{"run.sh"}, Dir: dir, Stdin: []byte(`{"n":1}`),
+		Env: map[string]string{"PATH": os.Getenv("PATH")}}
+	run := func(r executor.Runner) func() {
+		return func() {
+			res, err := r.Run(b.Context(), cmd)
+			if err != nil || res.ExitCode != 0 {
+				b.Fatalf("%T: exit %d, %v, %s", r, res.ExitCode, err, res.Stderr)
+			}
+		}
+	}
+	alternate(b, "local", "sandbox", run(local), run(sandbox))
+}

@@ -1,0 +1,81 @@
+// Package executor runs programs and skill code: the [Runner] interface
+// (local, sandboxed or anywhere a host chooses) with [LocalRunner], the
+// bubblewrap [SandboxRunner] and runner [Middleware]; the [Executor] that
+// runs compute-entry skills under a JSON protocol; and the [EnvProvider]
+// that gives a host's own shell tool a skill's environment.
+//
+// # Runners
+//
+//   - A [Command] never goes through a shell: Path and Args are the program
+//     and its arguments as given.
+//   - The environment is exactly Command.Env. A nil Env is an empty
+//     environment, never "inherit the host's": a host's secrets (database
+//     passwords, API keys) reach a child only when the host puts them there.
+//   - Standard output keeps its first MaxStdout bytes (default 1 MiB),
+//     standard error its last MaxStderr bytes (default 64 KiB); the rest is
+//     read and dropped with a truncation flag, so memory stays bounded
+//     whatever a program writes.
+//   - Timeout (default 30 s) kills the command; Result.TimedOut says so.
+//     Zero limits mean the defaults, never "unlimited".
+//   - The conformance suite executortest.TestRunner checks every rule of
+//     the [Runner] contract against real programs.
+//
+// # Compute-entry skills
+//
+// [Executor.Execute] runs a skill whose skill.config.yaml names an
+// entrypoint (docs/protocol.md is the contract for skill authors):
+//
+//   - The input is a JSON object of at most 1 MiB, checked against
+//     interface.input (JSON Schema 2020-12 by default, compiled once per
+//     skill and schema text, external $refs refused); missing properties
+//     get their defaults; every problem is reported with its JSON pointer.
+//   - The program: python runs the skill's .venv/bin/python
+//     (.venv\Scripts\python.exe on Windows), else python3 when the skill
+//     declares no Python dependencies, else VENV_MISSING; node runs
+//     "node ENTRYPOINT", bash "bash ENTRYPOINT", dotnet "dotnet run
+//     --project ENTRYPOINT". The entrypoint must resolve inside the skill
+//     folder; the working directory is the skill folder; skills without a
+//     folder on disk (embedded) cannot run.
+//   - The environment: the whitelisted host variables (PATH HOME USER LANG
+//     LC_ALL TZ TEMP TMP TMPDIR HTTP_PROXY HTTPS_PROXY NO_PROXY by
+//     default) plus the skill's own declared variables from the
+//     [EnvResolver]. A name that [skill.ValidateEnvName] refuses (LD_PRELOAD,
+//     NODE_OPTIONS, ...) fails the execution instead of being injected.
+//   - Standard input is the input JSON; the timeout is the config's
+//     (default 30 s), capped by Options.MaxTimeout (default 5 min).
+//   - Standard output must be exactly one JSON value within 1 MiB,
+//     checked against interface.output when declared. Exit code 0 with bad
+//     output is [ErrBadOutput]; a non-zero exit is an [*ExitError] whose
+//     message is the last 500 characters of standard error, with the
+//     skill's own secret values replaced by [Redacted].
+//   - At most 8 executions run at once, 4 per skill (Options); callers
+//     beyond wait for a slot or for their context.
+//   - One audit line per execution goes to Options.Logger: skill, success,
+//     duration, exit code and, on failure, the kind of error, the JSON
+//     pointers of invalid input and the redacted stderr tail. Never the
+//     input, the output or an environment value; the ctx is passed on, so
+//     a handler can add the caller's identity from it.
+//
+// # What is isolated, and what is not
+//
+// [LocalRunner] isolates the environment and bounds time and captured
+// output. On Unix each command runs in its own process group, which is
+// killed on timeout or cancellation and again when the program ends, so
+// grandchildren do not outlive Run; a process that leaves the group
+// (setsid, a daemon) escapes the kill, and Run stops waiting for its output
+// WaitDelay after the program ended. On Windows only the direct child is
+// killed. LocalRunner does not restrict files, network, CPU or memory: the
+// program runs as the host's user with the host's rights. Skill code is
+// code the host chose to install; LocalRunner is not a defense against a
+// hostile skill.
+//
+// [SandboxRunner] (Linux, bubblewrap) adds namespaces: a read-only system,
+// the skill folder read-only, a private /tmp, no network unless allowed,
+// its own PID namespace (everything in it dies with the sandbox), no
+// capabilities. It still runs as the host's user on the files it shows,
+// and does not bound CPU, memory or the size of /tmp.
+//
+// Standard error can hold anything the skill prints, input values included:
+// the audit line and error messages keep only its tail, with the skill's
+// secrets redacted. Secret values shorter than 4 bytes are not redacted.
+package executor

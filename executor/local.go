@@ -1,0 +1,237 @@
+package executor
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"runtime"
+	"slices"
+	"strings"
+	"sync"
+	"time"
+)
+
+// DefaultWaitDelay is how long a [LocalRunner] waits, after the program
+// ended, for its output pipes to close.
+const DefaultWaitDelay = 2 * time.Second
+
+// LocalRunner runs commands as child processes of the host, without a shell.
+// Its zero value is ready to use and safe for concurrent use.
+//
+// Each command runs in its own process group (on Unix). When the timeout
+// passes or ctx is done, the whole group is killed with SIGKILL; when the
+// program ends, the group is killed again, so a grandchild it left behind
+// does not outlive Run. A process that left the group (setsid, a daemon) is
+// out of reach: its output pipes are closed WaitDelay after the program
+// ended, so it cannot make Run hang. On Windows only the direct child is
+// killed.
+type LocalRunner struct {
+	// WaitDelay bounds how long Run waits for the output pipes to close
+	// after the program ended and its group was killed; zero means
+	// DefaultWaitDelay.
+	WaitDelay time.Duration
+}
+
+var _ Runner = (*LocalRunner)(nil)
+
+// errTimedOut is the cause of the run context when Command.Timeout passed.
+var errTimedOut = errors.New("command timed out")
+
+// Run runs cmd; see [Runner] for the contract.
+func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
+	if err := c.Validate(); err != nil {
+		return Result{}, err
+	}
+	c = c.withDefaults()
+	if err := ctx.Err(); err != nil {
+		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+	}
+	path, err := lookPath(c.Path, c.Env)
+	if err != nil {
+		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+	}
+
+	runCtx, cancel := context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
+	defer cancel()
+	cmd := exec.CommandContext(runCtx, path, c.Args...)
+	cmd.Dir = c.Dir
+	cmd.Env = envList(c.Env)
+	cmd.Cancel = func() error { return killGroup(cmd) }
+	cmd.WaitDelay = r.waitDelay()
+	setProcessGroup(cmd)
+
+	p, err := newPipes(c.Stdin != nil && len(c.Stdin) > 0)
+	if err != nil {
+		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+	}
+	defer p.closeParent()
+	cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
+	if p.childIn != nil { // else os/exec gives the child the null device
+		cmd.Stdin = p.childIn
+	}
+
+	start := time.Now()
+	err = cmd.Start()
+	p.closeChild() // the child holds its own copies now
+	if err != nil {
+		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+	}
+	stdout := newCapture(c.MaxStdout, false)
+	stderr := newCapture(c.MaxStderr, true)
+	ioDone := p.start(stdout, stderr, c.Stdin)
+
+	_ = cmd.Wait() // the outcome is in ProcessState; an exit status is not an error here
+	res := Result{Duration: time.Since(start), ExitCode: -1}
+	if cmd.ProcessState != nil {
+		res.ExitCode = cmd.ProcessState.ExitCode()
+	}
+	_ = killGroup(cmd) // whatever the program left behind in its group
+	select {
+	case <-ioDone:
+	case <-time.After(r.waitDelay()):
+		// Someone outside the group still holds the pipes: stop reading.
+		p.closeParent()
+	}
+	res.Stdout, res.StdoutTruncated = stdout.seal()
+	res.Stderr, res.StderrTruncated = stderr.seal()
+
+	if res.ExitCode == -1 {
+		if err := ctx.Err(); err != nil {
+			return res, fmt.Errorf("run %s: %w", c.Path, err)
+		}
+		res.TimedOut = context.Cause(runCtx) == errTimedOut
+	}
+	return res, nil
+}
+
+func (r *LocalRunner) waitDelay() time.Duration {
+	if r == nil || r.WaitDelay <= 0 {
+		return DefaultWaitDelay
+	}
+	return r.WaitDelay
+}
+
+// pipes are the three standard streams of one child. The parent ends are
+// read (and written) by goroutines; the child ends are closed in the parent
+// right after the start, so EOF comes when the last process holding them
+// ends.
+type pipes struct {
+	childIn, childOut, childErr    *os.File
+	parentIn, parentOut, parentErr *os.File
+	closeOnce                      sync.Once
+}
+
+func newPipes(withStdin bool) (*pipes, error) {
+	p := &pipes{}
+	var err error
+	if p.parentOut, p.childOut, err = os.Pipe(); err != nil {
+		return nil, err
+	}
+	if p.parentErr, p.childErr, err = os.Pipe(); err != nil {
+		p.closeChild()
+		p.closeParent()
+		return nil, err
+	}
+	if withStdin {
+		if p.childIn, p.parentIn, err = os.Pipe(); err != nil {
+			p.closeChild()
+			p.closeParent()
+			return nil, err
+		}
+	}
+	return p, nil
+}
+
+// start copies stdin to the child and its output to the captures; the
+// channel closes when all three are done.
+func (p *pipes) start(stdout, stderr io.Writer, stdin []byte) <-chan struct{} {
+	var wg sync.WaitGroup
+	wg.Go(func() { _ = drain(stdout, p.parentOut) })
+	wg.Go(func() { _ = drain(stderr, p.parentErr) })
+	if p.parentIn != nil {
+		wg.Go(func() {
+			// A child that exits without reading its input is fine: the
+			// write fails with EPIPE and is ignored.
+			_, _ = p.parentIn.Write(stdin)
+			_ = p.parentIn.Close()
+		})
+	}
+	done := make(chan struct{})
+	go func() {
+		wg.Wait()
+		close(done)
+	}()
+	return done
+}
+
+func (p *pipes) closeChild() {
+	for _, f := range []*os.File{p.childIn, p.childOut, p.childErr} {
+		if f != nil {
+			_ = f.Close()
+		}
+	}
+}
+
+// closeParent closes the parent's ends, which stops the copying goroutines
+// (a read or write on a closed file returns at once).
+func (p *pipes) closeParent() {
+	p.closeOnce.Do(func() {
+		for _, f := range []*os.File{p.parentIn, p.parentOut, p.parentErr} {
+			if f != nil {
+				_ = f.Close()
+			}
+		}
+	})
+}
+
+// envList turns the environment into KEY=value pairs, sorted. It is never
+// nil: os/exec reads a nil Env as "inherit the host's environment".
+func envList(env map[string]string) []string {
+	list := make([]string, 0, len(env))
+	for k, v := range env {
+		list = append(list, k+"="+v)
+	}
+	slices.Sort(list)
+	return list
+}
+
+// lookPath finds the program: a name with a separator is used as is; a bare
+// name is looked up in the PATH of env when it has one (only absolute
+// entries), else in the host's PATH.
+func lookPath(name string, env map[string]string) (string, error) {
+	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
+		return name, nil
+	}
+	pathList, ok := envLookup(env, "PATH")
+	if !ok {
+		return exec.LookPath(name)
+	}
+	for _, dir := range filepath.SplitList(pathList) {
+		if !filepath.IsAbs(dir) {
+			continue
+		}
+		if p, err := exec.LookPath(filepath.Join(dir, name)); err == nil {
+			return p, nil
+		}
+	}
+	return "", &exec.Error{Name: name, Err: exec.ErrNotFound}
+}
+
+// envLookup finds a variable; names are case-insensitive on Windows.
+func envLookup(env map[string]string, name string) (string, bool) {
+	if v, ok := env[name]; ok {
+		return v, true
+	}
+	if runtime.GOOS == "windows" {
+		for k, v := range env {
+			if strings.EqualFold(k, name) {
+				return v, true
+			}
+		}
+	}
+	return "", false
+}

@@ -1,0 +1,14 @@
+package executor_test
+
+import (
+	"testing"
+
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/executor/executortest"
+)
+
+func TestLocalRunnerConformance(t *testing.T) {
+	executortest.TestRunner(t, func(t *testing.T, scratch string) executor.Runner {
+		return &executor.LocalRunner{}
+	})
+}

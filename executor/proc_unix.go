@@ -1,0 +1,30 @@
+//go:build unix
+
+package executor
+
+import (
+	"errors"
+	"os/exec"
+	"syscall"
+)
+
+// setProcessGroup makes the child the leader of a new process group.
+func setProcessGroup(cmd *exec.Cmd) {
+	if cmd.SysProcAttr == nil {
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+	}
+	cmd.SysProcAttr.Setpgid = true
+}
+
+// killGroup sends SIGKILL to every process in the child's group. A group
+// that is already gone is not an error.
+func killGroup(cmd *exec.Cmd) error {
+	if cmd.Process == nil {
+		return nil
+	}
+	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	if errors.Is(err, syscall.ESRCH) {
+		return nil
+	}
+	return err
+}

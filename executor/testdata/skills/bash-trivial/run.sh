@@ -1,0 +1,2 @@
+IFS= read -r input || true
+echo '{"ok":true}'
