@@ -6,6 +6,8 @@ import (
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+
+	"github.com/skillkit-go/skillkit/internal/schema"
 )
 
 // Errors of [Executor.Execute] and [Executor.Check]; test them with
@@ -49,13 +51,10 @@ func (e *NotRunnableError) Error() string {
 // Is makes the error match [ErrNotRunnable].
 func (e *NotRunnableError) Is(target error) bool { return target == ErrNotRunnable }
 
-// Problem is one way a JSON value breaks a schema.
-type Problem struct {
-	// Pointer is the JSON pointer (RFC 6901) of the offending value, or of
-	// the missing or unexpected property; "" is the whole value.
-	Pointer string `json:"pointer"`
-	Message string `json:"message"`
-}
+// Problem is one way a JSON value breaks a schema: the JSON pointer (RFC
+// 6901) of the offending value, or of the missing or unexpected property
+// ("" is the whole value), and a message.
+type Problem = schema.Problem
 
 // SchemaError lists every problem of a skill's input (it wraps
 // [ErrInvalidInput]) or output (it wraps [ErrBadOutput]) against the

@@ -16,7 +16,7 @@ import (
 	"time"
 	"unicode/utf8"
 
-	"github.com/santhosh-tekuri/jsonschema/v6"
+	"github.com/skillkit-go/skillkit/internal/schema"
 	"golang.org/x/sync/semaphore"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -187,7 +187,7 @@ func (e *Executor) Check(name string) error {
 
 // schema returns the compiled interface.input or interface.output of s,
 // nil when not declared.
-func (e *Executor) schema(s *skill.Skill, output bool) (*jsonschema.Schema, error) {
+func (e *Executor) schema(s *skill.Skill, output bool) (*schema.Schema, error) {
 	raw, which := s.Config.Interface.Input, "input"
 	if output {
 		raw, which = s.Config.Interface.Output, "output"
@@ -357,7 +357,7 @@ func (e *Executor) input(s *skill.Skill, input json.RawMessage) ([]byte, error) 
 	var v any = map[string]any{}
 	if trimmed := bytes.TrimSpace(input); len(trimmed) > 0 && !bytes.Equal(trimmed, []byte("null")) {
 		var err error
-		if v, err = decodeJSON(trimmed); err != nil {
+		if v, err = schema.Decode(trimmed); err != nil {
 			return nil, fmt.Errorf("%w for skill %s: not JSON: %v", ErrInvalidInput, s.Name, err)
 		}
 	}
@@ -369,9 +369,9 @@ func (e *Executor) input(s *skill.Skill, input json.RawMessage) ([]byte, error) 
 		return nil, err
 	}
 	if sch != nil {
-		applyDefaults(sch, v, 0)
-		if err := sch.Validate(v); err != nil {
-			return nil, &SchemaError{Skill: s.Name, Problems: e.schemas.problems(err)}
+		sch.ApplyDefaults(v)
+		if problems := sch.Validate(v); problems != nil {
+			return nil, &SchemaError{Skill: s.Name, Problems: problems}
 		}
 	}
 	return encodeJSON(v)
@@ -392,7 +392,7 @@ func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
 	if !utf8.Valid(data) {
 		return nil, bad("wrote stdout that is not UTF-8")
 	}
-	v, err := decodeJSON(data)
+	v, err := schema.Decode(data)
 	if err != nil {
 		return nil, bad("did not write one JSON value to stdout (%v); stdout begins: %s", err, headChars(string(data), 200))
 	}
@@ -401,8 +401,8 @@ func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
 		return nil, err
 	}
 	if sch != nil {
-		if err := sch.Validate(v); err != nil {
-			return nil, &SchemaError{Skill: s.Name, Output: true, Problems: e.schemas.problems(err)}
+		if problems := sch.Validate(v); problems != nil {
+			return nil, &SchemaError{Skill: s.Name, Output: true, Problems: problems}
 		}
 	}
 	return json.RawMessage(bytes.Clone(data)), nil

@@ -93,8 +93,8 @@ func TestReadSkill(t *testing.T) {
 	}
 	for args, want := range map[string]string{
 		`{"name":"nope"}`:             "value must be one of",
-		`{}`:                          "missing property 'name'",
-		`{"name":"docs","extra":1}`:   "additional properties 'extra' not allowed",
+		`{}`:                          "at /name: required property is missing",
+		`{"name":"docs","extra":1}`:   "at /extra: property is not allowed",
 		`{"name":5,"task":["x"]}`:     "at /name",
 		`not json`:                    "not valid JSON",
 		`{"name":"docs","task":true}`: "at /task",

@@ -53,7 +53,7 @@ type Lookup interface {
 // calling run. Every schema problem is reported to the model at once.
 func newTool[A any](name, description string, inputSchema json.RawMessage, readOnly bool,
 	run func(ctx context.Context, args A) (Result, error)) (Tool, error) {
-	compiled, err := schema.Compile(inputSchema)
+	compiled, err := schema.Compile(name, inputSchema)
 	if err != nil {
 		return Tool{}, fmt.Errorf("tools: %s: %w", name, err)
 	}
