@@ -34,7 +34,7 @@ func TestExternalRefsAreRefused(t *testing.T) {
 		t.Fatal(err)
 	}
 	for _, ref := range []string{"file://" + local, local, "https://example.com/s.json"} {
-		s, err := Compile("test", []byte(`{"$ref":"` + ref + `"}`))
+		s, err := Compile("test", []byte(`{"$ref":"`+ref+`"}`))
 		if err == nil && s.ValidateJSON([]byte("5")) == nil {
 			t.Errorf("$ref %s was followed: a skill's schema must not read the machine", ref)
 		}
