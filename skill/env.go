@@ -34,12 +34,19 @@ var loaderEnvNames = map[string]bool{
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
 	"DOTNET_STARTUP_HOOKS": true, "DOTNET_ADDITIONAL_DEPS": true, "CORECLR_PROFILER": true,
 	"CORECLR_PROFILER_PATH": true, "CORECLR_ENABLE_PROFILING": true,
-	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_GLOBAL": true,
+	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_CONFIG": true,
+	"GIT_ASKPASS": true, "SSH_ASKPASS": true,
+	"GCONV_PATH": true, "PYTHONBREAKPOINT": true,
+	"LUA_PATH": true, "LUA_CPATH": true, "LUA_INIT": true,
+	"PHPRC": true, "PHP_INI_SCAN_DIR": true, "OPENSSL_CONF": true, "OPENSSL_ENGINES": true,
+	"ZDOTDIR": true, "PROMPT_COMMAND": true, "TCLLIBPATH": true,
 	"PATH": true,
 }
 
-// loaderEnvPrefixes are refused as prefixes (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...).
-var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_"}
+// loaderEnvPrefixes are refused as prefixes (LD_PRELOAD, DYLD_INSERT_LIBRARIES,
+// GIT_CONFIG_COUNT/KEY_n/VALUE_n which can set core.sshCommand, the versioned
+// LUA_INIT_5_4, ...).
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_", "LUA_INIT_", "LUA_PATH_", "LUA_CPATH_"}
 
 // ValidateEnvName checks that name can be a skill's environment variable: it
 // matches ^[A-Za-z_][A-Za-z0-9_]*$ and is not one of the names that change how
