@@ -63,7 +63,7 @@ func ValidateEnvName(name string) error {
 	}
 	for _, p := range loaderEnvPrefixes {
 		if strings.HasPrefix(upper, p) {
-			return fmt.Errorf("%w: %s* variables change how programs start and cannot be set by a skill", ErrInvalidEnvName, p)
+			return fmt.Errorf("%w: %s: %s* variables change how programs start and cannot be set by a skill", ErrInvalidEnvName, name, p)
 		}
 	}
 	return nil
