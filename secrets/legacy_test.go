@@ -1,10 +1,6 @@
 package secrets_test
 
 import (
-	"crypto/aes"
-	"crypto/cipher"
-	"crypto/rand"
-	"crypto/sha256"
 	"encoding/base64"
 	"encoding/json"
 	"errors"
@@ -24,18 +20,11 @@ import (
 // arbitrary text; TestLegacyAgainstNode checks the format against Node.js.
 func legacyEncryptGo(t testing.TB, secret, plaintext string) string {
 	t.Helper()
-	sum := sha256.Sum256([]byte(secret))
-	block, err := aes.NewCipher(sum[:])
+	key, err := secrets.NewLegacyKey([]byte(secret))
 	if err != nil {
 		t.Fatal(err)
 	}
-	gcm, err := cipher.NewGCMWithNonceSize(block, 16)
-	if err != nil {
-		t.Fatal(err)
-	}
-	iv := make([]byte, 16)
-	rand.Read(iv)
-	return base64.StdEncoding.EncodeToString(gcm.Seal(iv, iv, []byte(plaintext), nil))
+	return secrets.LegacySealForTest(key, []byte(plaintext))
 }
 
 // lookNode finds Node.js. Without it the test fails in CI (CI is set), where
