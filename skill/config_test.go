@@ -214,8 +214,9 @@ func TestValidateEnvName(t *testing.T) {
 	}
 	for _, bad := range []string{"", "1A", "A-B", "A B", "A=B", "LD_PRELOAD", "ld_library_path", "DYLD_INSERT_LIBRARIES",
 		"NODE_OPTIONS", "PYTHONPATH", "PYTHONHOME", "BASH_ENV", "PATH", "BASH_FUNC_x%%",
-		"GCONV_PATH", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_ASKPASS",
-		"npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS", "PROMPT_COMMAND", "PYTHONBREAKPOINT"} {
+		"GCONV_PATH", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_ASKPASS",
+		"npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS", "PROMPT_COMMAND", "PYTHONBREAKPOINT", "LUA_INIT_5_4",
+		"OPENSSL_CONF", "ZDOTDIR"} {
 		if err := skill.ValidateEnvName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

@@ -25,30 +25,30 @@ var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 // loaderEnvNames change how a program loads its code or which interpreter
 // runs; a skill may never set them, whatever it declares.
 var loaderEnvNames = map[string]bool{
-	"NODE_OPTIONS": true, "NODE_PATH": true,
+	"NODE_OPTIONS": true, "NODE_PATH": true, "NODE_REPL_EXTERNAL_MODULE": true,
 	"PYTHONPATH": true, "PYTHONHOME": true, "PYTHONSTARTUP": true, "PYTHONINSPECT": true,
-	"PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONWARNINGS": true,
+	"PYTHONUSERBASE": true, "PYTHONEXECUTABLE": true, "PYTHONWARNINGS": true, "PYTHONBREAKPOINT": true,
 	"BASH_ENV": true, "ENV": true, "SHELLOPTS": true, "BASHOPTS": true, "PS4": true, "IFS": true,
+	"PROMPT_COMMAND": true, "BASH_LOADABLES_PATH": true, "ZDOTDIR": true,
 	"PERL5LIB": true, "PERL5OPT": true, "PERLLIB": true,
 	"RUBYLIB": true, "RUBYOPT": true, "GEM_PATH": true, "GEM_HOME": true,
 	"JAVA_TOOL_OPTIONS": true, "_JAVA_OPTIONS": true, "JDK_JAVA_OPTIONS": true, "CLASSPATH": true,
 	"DOTNET_STARTUP_HOOKS": true, "DOTNET_ADDITIONAL_DEPS": true, "CORECLR_PROFILER": true,
 	"CORECLR_PROFILER_PATH": true, "CORECLR_ENABLE_PROFILING": true,
-	"GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true, "GIT_CONFIG_GLOBAL": true,
+	"LUA_PATH": true, "LUA_CPATH": true, "LUA_INIT": true, "TCLLIBPATH": true,
+	"PHPRC": true, "PHP_INI_SCAN_DIR": true, "OPENSSL_CONF": true, "OPENSSL_ENGINES": true,
+	// glibc's iconv modules; git's configuration, helpers and hooks.
+	"GCONV_PATH": true, "GIT_SSH": true, "GIT_SSH_COMMAND": true, "GIT_EXEC_PATH": true,
+	"GIT_CONFIG": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true,
+	"GIT_EXTERNAL_DIFF": true, "GIT_TEMPLATE_DIR": true,
 	"PATH": true,
-	// Run a program or load a module when a tool starts or asks for
-	// something: glibc's iconv modules, git's configuration and helpers,
-	// bash's prompt and loadable builtins, Python's breakpoint hook.
-	"GCONV_PATH": true, "GIT_CONFIG_PARAMETERS": true, "GIT_CONFIG_COUNT": true, "GIT_CONFIG_SYSTEM": true,
-	"GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true, "GIT_EXTERNAL_DIFF": true,
-	"GIT_TEMPLATE_DIR": true, "PROMPT_COMMAND": true, "BASH_LOADABLES_PATH": true,
-	"PYTHONBREAKPOINT": true, "NODE_REPL_EXTERNAL_MODULE": true,
 }
 
-// loaderEnvPrefixes are refused as prefixes (LD_PRELOAD, DYLD_INSERT_LIBRARIES, ...).
-// GIT_CONFIG_KEY_n / GIT_CONFIG_VALUE_n set any git option (core.sshCommand);
-// NPM_CONFIG_* any npm option (script-shell, node-options).
-var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_KEY_", "GIT_CONFIG_VALUE_", "NPM_CONFIG_"}
+// loaderEnvPrefixes are refused as prefixes: LD_PRELOAD, DYLD_INSERT_LIBRARIES,
+// bash's exported functions, GIT_CONFIG_COUNT/KEY_n/VALUE_n/GLOBAL/SYSTEM/
+// PARAMETERS (any git option, core.sshCommand included), NPM_CONFIG_* (any npm
+// option: script-shell, node-options), the versioned LUA_INIT_5_4.
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_", "NPM_CONFIG_", "LUA_INIT_", "LUA_PATH_", "LUA_CPATH_"}
 
 // ValidateEnvName checks that name can be a skill's environment variable: it
 // matches ^[A-Za-z_][A-Za-z0-9_]*$ and is not one of the names that change how
@@ -65,7 +65,7 @@ func ValidateEnvName(name string) error {
 	}
 	for _, p := range loaderEnvPrefixes {
 		if strings.HasPrefix(upper, p) {
-			return fmt.Errorf("%w: %s* variables change how programs start and cannot be set by a skill", ErrInvalidEnvName, p)
+			return fmt.Errorf("%w: %s: %s* variables change how programs start and cannot be set by a skill", ErrInvalidEnvName, name, p)
 		}
 	}
 	return nil

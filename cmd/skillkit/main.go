@@ -43,6 +43,7 @@ func commands() []*command {
 	return []*command{
 		validateCommand(),
 		inspectCommand(),
+		secretsCommand(),
 	}
 }
 

@@ -1,0 +1,272 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+	"path/filepath"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+type secretsOptions struct {
+	dir       string
+	json      bool
+	legacyEnv string
+}
+
+func secretsCommand() *command {
+	return &command{
+		name:    "secrets",
+		args:    "[--dir DIR] set NAME KEY=VALUE... | list NAME | delete NAME KEY... | rotate | import-legacy NAME BLOB",
+		summary: "save, list, delete and rotate the encrypted secrets of skills",
+		help: `
+Secrets live sealed (AES-256-GCM) in DIR/.skillhub/secrets. The key comes from
+SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
+16 bytes (openssl rand -base64 32). No command ever prints a value.
+
+  set NAME KEY=VALUE...    save values for skill NAME; a VALUE of - is read
+                           from standard input (one trailing newline dropped),
+                           which keeps it out of the shell history
+  list NAME                the skill's declared and saved variables: whether
+                           each has a value, never the value
+  delete NAME KEY...       remove saved values
+  rotate                   seal every value again under SKILL_SECRET_KEY.
+                           Set SKILL_SECRET_KEY to the new secret and
+                           SKILL_SECRET_KEY_PREVIOUS to the old one, run
+                           rotate (again, if it was interrupted), then unset
+                           SKILL_SECRET_KEY_PREVIOUS.
+  import-legacy NAME BLOB  import the seed's encrypted secrets column
+                           (base64, key sha256(SKILL_SECRET_KEY || APP_SECRET),
+                           or of the variable --legacy-env names when the
+                           seed's secret differs from the new one); a BLOB of
+                           - is read from standard input`,
+		flags: func(fs *flag.FlagSet) any {
+			o := &secretsOptions{}
+			fs.StringVar(&o.dir, "dir", "skills", "the skills folder")
+			fs.BoolVar(&o.json, "json", false, "list: print a JSON array")
+			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable holding the seed's secret (default SKILL_SECRET_KEY || APP_SECRET, as the seed)")
+			return o
+		},
+		run: runSecrets,
+	}
+}
+
+func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*secretsOptions)
+	if len(args) == 0 {
+		fmt.Fprintln(c.stderr, "skillkit secrets: give a subcommand: set, list, delete, rotate or import-legacy")
+		return exitUsage
+	}
+	sub, args := args[0], args[1:]
+	wantArgs := map[string]func(n int) bool{
+		"set":           func(n int) bool { return n >= 2 },
+		"list":          func(n int) bool { return n == 1 },
+		"delete":        func(n int) bool { return n >= 2 },
+		"rotate":        func(n int) bool { return n == 0 },
+		"import-legacy": func(n int) bool { return n == 2 },
+	}
+	ok, known := wantArgs[sub]
+	if !known {
+		fmt.Fprintf(c.stderr, "skillkit secrets: unknown subcommand %q\n", sub)
+		return exitUsage
+	}
+	if !ok(len(args)) {
+		fmt.Fprintf(c.stderr, "skillkit secrets %s: wrong number of arguments; see skillkit help secrets\n", sub)
+		return exitUsage
+	}
+	if len(args) > 0 {
+		if err := secrets.ValidateSkillName(args[0]); err != nil {
+			fmt.Fprintf(c.stderr, "skillkit secrets %s: %v\n", sub, err)
+			return exitUsage
+		}
+	}
+	if st, err := os.Stat(o.dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir)\n", o.dir)
+		return exitFailure
+	}
+	v := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(o.dir)), &secrets.Options{Getenv: c.getenv})
+	var err error
+	switch sub {
+	case "set":
+		err = secretsSet(ctx, c, o, v, args[0], args[1:])
+	case "list":
+		err = secretsList(ctx, c, o, v, args[0])
+	case "delete":
+		err = secretsDelete(ctx, c, v, args[0], args[1:])
+	case "rotate":
+		err = secretsRotate(ctx, c, v)
+	case "import-legacy":
+		err = secretsImport(ctx, c, o, v, args[0], args[1])
+	}
+	var usage usageError
+	if errors.As(err, &usage) {
+		fmt.Fprintf(c.stderr, "skillkit secrets %s: %v\n", sub, err)
+		return exitUsage
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit secrets %s: %v\n", sub, err)
+		return exitFailure
+	}
+	return exitOK
+}
+
+// usageError is a mistake on the command line (exit status 2).
+type usageError struct{ msg string }
+
+func (e usageError) Error() string { return e.msg }
+
+func secretsSet(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name string, pairs []string) error {
+	values := map[string]string{}
+	stdinUsed := false
+	for i, pair := range pairs {
+		key, value, found := strings.Cut(pair, "=")
+		if !found || key == "" {
+			// The argument may be a value typed without its name: never echo it.
+			return usageError{fmt.Sprintf("argument %d after NAME is not KEY=VALUE", i+1)}
+		}
+		if _, dup := values[key]; dup {
+			return usageError{fmt.Sprintf("%s is given twice", key)}
+		}
+		if value == "-" {
+			if stdinUsed {
+				return usageError{"only one value can be read from standard input"}
+			}
+			stdinUsed = true
+			var err error
+			if value, err = readStdinValue(c.stdin); err != nil {
+				return err
+			}
+		}
+		values[key] = value
+	}
+	if !skillFolderExists(o.dir, name) {
+		fmt.Fprintf(c.stderr, "skillkit secrets set: warning: %s has no skill folder %s; saving anyway\n", o.dir, name)
+	}
+	if err := v.Save(ctx, name, values); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "saved %d values for %s\n", len(values), name)
+	return nil
+}
+
+// readStdinValue reads one value from standard input without its trailing
+// newline.
+func readStdinValue(r io.Reader) (string, error) {
+	data, err := io.ReadAll(io.LimitReader(r, secrets.MaxValueLen+3))
+	if err != nil {
+		return "", fmt.Errorf("reading standard input: %w", err)
+	}
+	s := strings.TrimSuffix(strings.TrimSuffix(string(data), "\n"), "\r")
+	return s, nil
+}
+
+// skillFolderExists reports whether dir/name holds a skill file.
+func skillFolderExists(dir, name string) bool {
+	for _, f := range []string{"SKILL.md", "skill.md"} {
+		if _, err := os.Stat(filepath.Join(dir, name, f)); err == nil {
+			return true
+		}
+	}
+	return false
+}
+
+func secretsList(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name string) error {
+	var schema []skill.EnvVar
+	if skillFolderExists(o.dir, name) {
+		s, _ := skill.Load(os.DirFS(o.dir), name, &skill.LoadOptions{DiskRoot: o.dir})
+		if s != nil {
+			schema = s.Env
+		}
+	}
+	rows, err := v.Configured(ctx, name, schema)
+	if err != nil {
+		return err
+	}
+	if o.json {
+		if rows == nil {
+			rows = []secrets.EnvStatus{}
+		}
+		return writeJSON(c, rows)
+	}
+	if len(rows) == 0 {
+		fmt.Fprintf(c.stderr, "%s declares no variables and has no saved values\n", name)
+		return nil
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "VARIABLE\tVALUE\tNOTE")
+	for _, r := range rows {
+		value := "not set"
+		if r.HasValue {
+			value = "set"
+		} else if r.HasDefault {
+			value = "default"
+		}
+		var notes []string
+		if r.Required {
+			notes = append(notes, "required")
+		}
+		if !r.Declared {
+			notes = append(notes, "not declared by the skill")
+		}
+		if r.Required && !r.HasValue && !r.HasDefault {
+			notes = append(notes, "MISSING")
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, value, strings.Join(notes, ", "))
+	}
+	return tw.Flush()
+}
+
+func secretsDelete(ctx context.Context, c *cli, v *secrets.Vault, name string, keys []string) error {
+	if err := v.Delete(ctx, name, keys...); err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "deleted %s from %s\n", strings.Join(keys, ", "), name)
+	return nil
+}
+
+func secretsRotate(ctx context.Context, c *cli, v *secrets.Vault) error {
+	kr, err := secrets.KeyringFromEnv(c.getenv)
+	if err != nil {
+		return err
+	}
+	stats, err := v.Rotate(ctx, kr)
+	fmt.Fprintf(c.stdout, "resealed %d values under key %#08x; %d were already under it; %d could not be opened\n",
+		stats.Resealed, kr.Primary().ID(), stats.Unchanged, stats.Failed)
+	if err != nil && stats.Failed > 0 && c.getenv(secrets.EnvPreviousKey) == "" {
+		return fmt.Errorf("%w\n(set %s to the old secret so the old values open)", err, secrets.EnvPreviousKey)
+	}
+	return err
+}
+
+func secretsImport(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name, blob string) error {
+	if blob == "-" {
+		data, err := io.ReadAll(io.LimitReader(c.stdin, secrets.MaxLegacyBlobLen+2))
+		if err != nil {
+			return fmt.Errorf("reading standard input: %w", err)
+		}
+		blob = string(data)
+	}
+	key, err := secrets.LegacyKeyFromEnv(c.getenv)
+	if o.legacyEnv != "" {
+		if c.getenv(o.legacyEnv) == "" {
+			return fmt.Errorf("%s is not set", o.legacyEnv)
+		}
+		key, err = secrets.NewLegacyKey([]byte(c.getenv(o.legacyEnv)))
+	}
+	if err != nil {
+		return err
+	}
+	names, err := v.ImportLegacy(ctx, name, blob, key)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(c.stdout, "imported %d values for %s: %s\n", len(names), name, strings.Join(names, ", "))
+	return nil
+}

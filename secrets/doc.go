@@ -1,0 +1,96 @@
+// Package secrets keeps the secrets of skills (API keys and the like)
+// encrypted at rest and hands each skill only its own, as environment
+// variables. It implements seed 000 §3 and §10.3.
+//
+// # Contract
+//
+//   - A [Vault] seals values with a [Keyring] before they reach a [Store];
+//     a Store holds sealed bytes only. [FSStore] keeps them in
+//     <skills dir>/.skillhub/secrets/<skill>/<VARIABLE>.sealed (files 0600,
+//     folders 0700, atomic replace); [MemStore] in memory. Both pass
+//     secretstest.TestStore.
+//   - [Vault.Save] seals and stores values; [Vault.Delete] and
+//     [Vault.DeleteSkill] remove them; [Vault.Configured] says for each
+//     declared variable whether it has a value and a default, never what
+//     the value is. [Vault.ResolveEnv] is the only way back to plaintext: the
+//     schema's defaults overlaid with the skill's saved values, for the
+//     process that runs the skill.
+//   - Variable names must pass [skill.ValidateEnvName]: they match
+//     ^[A-Za-z_][A-Za-z0-9_]*$ and are not one of the names that change how
+//     programs load code (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, BASH_ENV,
+//     PATH, GIT_CONFIG_*, ...). Two names of one skill may not differ only
+//     in case. Skill names must pass [ValidateSkillName].
+//   - A plaintext value never appears in an error, a log line, a panic, a
+//     file, or the %v, %+v, %#v or slog form of any type of this package:
+//     [Key], [Keyring], [LegacyKey] and [Vault] print key ids at most.
+//     Errors and audit lines name skills and variables only.
+//   - [Vault.EnvChecker] reports ENV_NOT_CONFIGURED (warning) for a required
+//     variable with no saved value and no default; it satisfies the loader's
+//     Checker interface.
+//
+// # Keys
+//
+// A [Key] is an AES-256-GCM key with a 32-bit id derived from the key
+// (HKDF-SHA256, info "skillkit/secrets v1 key id"), so a secret always
+// gives the same id and no key list is stored. [NewKey] takes 32 raw bytes;
+// [DeriveKey] derives them from a secret of at least 16 bytes with
+// HKDF-SHA256, empty salt, info [DeriveLabel]. [KeyringFromEnv] derives the
+// primary key from SKILL_SECRET_KEY, or APP_SECRET when that is unset or
+// empty (the seed's variables), and adds SKILL_SECRET_KEY_PREVIOUS as a key
+// that opens but never seals. A Vault without [Options].Keyring reads the
+// environment on first use; with no secret set that use fails with
+// [ErrNoKey]. Nothing is read when the package is imported.
+//
+// # Sealed format (version 1)
+//
+//	offset  length  field
+//	0       1       version, 0x01
+//	1       4       key id, big-endian
+//	5       12      nonce, random
+//	17      n       AES-256-GCM ciphertext of the n-byte value
+//	17+n    16      GCM tag
+//
+// The additional authenticated data is the 5-byte header followed by
+// uint32be(len(skill)) || skill || uint32be(len(variable)) || variable, so a
+// value copied to another skill or variable, or given another key id, does
+// not open. Opening picks the key by id; every failure (unknown version or
+// key id, wrong key, any changed or missing byte, other names) wraps
+// [ErrCannotOpen], which says nothing about the plaintext.
+//
+// # Rotation
+//
+// [Vault.Rotate] opens every value with the current keyring and the new one
+// and seals it again under the new primary key, one value at a time, each
+// replaced atomically. A value already under the new primary is skipped, so
+// a rotation cut short by a crash is finished by running it again; between
+// the two runs a Vault given both keys opens every value. With keys from the
+// environment: set SKILL_SECRET_KEY to the new secret and
+// SKILL_SECRET_KEY_PREVIOUS to the old one, run "skillkit secrets rotate",
+// then remove SKILL_SECRET_KEY_PREVIOUS. If every key is lost, the values
+// cannot be recovered; save them again.
+//
+// # The seed's format
+//
+// [Vault.ImportLegacy] reads the seed's blobs: base64(IV 16 bytes ||
+// ciphertext || tag 16 bytes), AES-256-GCM under sha256(secret) where the
+// secret is process.env.SKILL_SECRET_KEY || process.env.APP_SECRET (the
+// first one set and not empty; [LegacyKeyFromEnv]), over JSON.stringify of
+// an object of string values. Each value is saved in the sealed format
+// above; the blob itself is not kept.
+//
+// # Limits
+//
+//   - A value is at most [MaxValueLen] bytes and holds no NUL byte; a skill
+//     or variable name at most [MaxNameLen] bytes; a legacy blob at most
+//     [MaxLegacyBlobLen] characters.
+//   - Nonces are random: a key must not seal more than 2^32 values, far more
+//     than any skills folder needs. Rotate long before.
+//   - HKDF does not slow down guessing: SKILL_SECRET_KEY must be random
+//     (e.g. openssl rand -base64 32), not a password.
+//   - Values live in memory as Go strings while a process uses them and
+//     cannot be wiped.
+//   - Several processes may share an FSStore; each write is atomic, but
+//     Rotate must not run while another process saves values.
+//   - Secrets from a legacy secret that is not valid UTF-8 may not open
+//     (Node.js decodes the environment as UTF-8 first).
+package secrets

@@ -1,0 +1,249 @@
+package secrets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+)
+
+// Layout of [FSStore].
+const (
+	// StoreSubdir is where a skills folder keeps its secrets, relative to it.
+	StoreSubdir = ".skillhub/secrets"
+	// FileExt ends the name of every file that holds a sealed value.
+	FileExt = ".sealed"
+)
+
+// StoreDir returns the folder [FSStore] uses for the skills folder
+// skillsDir: skillsDir/.skillhub/secrets.
+func StoreDir(skillsDir string) string {
+	return filepath.Join(skillsDir, filepath.FromSlash(StoreSubdir))
+}
+
+// FSStore is a [Store] in a folder, one file per value:
+// DIR/<skill>/<VARIABLE>.sealed holds the sealed bytes as they are. Files
+// are created 0600 and folders 0700; a value is replaced by writing a
+// temporary file in the same folder, syncing it, renaming it over the old
+// one and syncing the folder, so a crash leaves the old value or the new one.
+// Temporary files start with a dot and are never listed. Every path is
+// opened through an [os.Root] on DIR. DIR is created on the first Put.
+//
+// Two processes may share the folder: each Put and Delete is atomic on its
+// own. On a case-insensitive file system two variable names that differ only
+// in case share a file; [Vault.Save] refuses such names.
+type FSStore struct {
+	dir string
+}
+
+var _ Store = (*FSStore)(nil)
+
+// NewFSStore returns a store in dir (usually [StoreDir] of a skills
+// folder). The folder need not exist yet.
+func NewFSStore(dir string) *FSStore {
+	return &FSStore{dir: dir}
+}
+
+// Dir returns the store's folder.
+func (s *FSStore) Dir() string { return s.dir }
+
+func valueFile(skillName, key string) string {
+	return skillName + "/" + key + FileExt
+}
+
+// openRoot opens the store folder; with create it is made first.
+// Without create and without the folder, ok is false and err nil.
+func (s *FSStore) openRoot(create bool) (root *os.Root, ok bool, err error) {
+	if create {
+		if err := os.MkdirAll(s.dir, 0o700); err != nil {
+			return nil, false, fmt.Errorf("secrets: %w", err)
+		}
+	}
+	root, err = os.OpenRoot(s.dir)
+	if errors.Is(err, fs.ErrNotExist) && !create {
+		return nil, false, nil
+	}
+	if err != nil {
+		return nil, false, fmt.Errorf("secrets: %w", err)
+	}
+	return root, true, nil
+}
+
+// Get implements [Store].
+func (s *FSStore) Get(ctx context.Context, skillName, key string) ([]byte, error) {
+	if err := begin(ctx, skillName, key); err != nil {
+		return nil, err
+	}
+	root, ok, err := s.openRoot(false)
+	if err != nil || !ok {
+		return nil, notFoundOr(err, skillName, key)
+	}
+	defer root.Close()
+	f, err := root.Open(valueFile(skillName, key))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, notFoundOr(nil, skillName, key)
+	}
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	defer f.Close()
+	st, err := f.Stat()
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("secrets: %s of skill %s is not a regular file", key, skillName)
+	}
+	data, err := io.ReadAll(io.LimitReader(f, MaxSealedLen+1))
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	if len(data) > MaxSealedLen {
+		return nil, fmt.Errorf("%w: %s of skill %s is over %d bytes", ErrCannotOpen, key, skillName, MaxSealedLen)
+	}
+	return data, nil
+}
+
+func notFoundOr(err error, skillName, key string) error {
+	if err != nil {
+		return err
+	}
+	return fmt.Errorf("%w: %s of skill %s", ErrNotFound, key, skillName)
+}
+
+// Put implements [Store].
+func (s *FSStore) Put(ctx context.Context, skillName, key string, sealed []byte) error {
+	if err := begin(ctx, skillName, key); err != nil {
+		return err
+	}
+	root, _, err := s.openRoot(true)
+	if err != nil {
+		return err
+	}
+	defer root.Close()
+	// A concurrent Delete may remove the skill's folder between Mkdir and
+	// the temporary file; try again a few times.
+	for attempt := 0; ; attempt++ {
+		if err := root.Mkdir(skillName, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+			return fmt.Errorf("secrets: %w", err)
+		}
+		err := writeFileAtomic(root, skillName, key+FileExt, sealed)
+		if err == nil || !errors.Is(err, fs.ErrNotExist) || attempt == 3 {
+			return err
+		}
+	}
+}
+
+// Delete implements [Store].
+func (s *FSStore) Delete(ctx context.Context, skillName, key string) error {
+	if err := begin(ctx, skillName, key); err != nil {
+		return err
+	}
+	root, ok, err := s.openRoot(false)
+	if err != nil || !ok {
+		return notFoundOr(err, skillName, key)
+	}
+	defer root.Close()
+	if err := root.Remove(valueFile(skillName, key)); err != nil {
+		if errors.Is(err, fs.ErrNotExist) {
+			return notFoundOr(nil, skillName, key)
+		}
+		return fmt.Errorf("secrets: %w", err)
+	}
+	if err := syncDir(root, skillName); err != nil {
+		return err
+	}
+	// Remove the skill's folder when it is empty; it fails harmlessly when
+	// it is not, or when a concurrent Put has just written into it.
+	if root.Remove(skillName) == nil {
+		return syncDir(root, ".")
+	}
+	return nil
+}
+
+// Keys implements [Store].
+func (s *FSStore) Keys(ctx context.Context, skillName string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := ValidateSkillName(skillName); err != nil {
+		return nil, err
+	}
+	root, ok, err := s.openRoot(false)
+	if err != nil || !ok {
+		return nil, err
+	}
+	defer root.Close()
+	return listKeys(root, skillName)
+}
+
+// listKeys returns the variable names of the value files in the skill's
+// folder, sorted; nil when the folder does not exist.
+func listKeys(root *os.Root, skillName string) ([]string, error) {
+	entries, err := readDir(root, skillName)
+	if err != nil {
+		return nil, err
+	}
+	var keys []string
+	for _, e := range entries {
+		key, ok := strings.CutSuffix(e.Name(), FileExt)
+		if ok && e.Type().IsRegular() && validateKeyName(key) == nil {
+			keys = append(keys, key)
+		}
+	}
+	slices.Sort(keys)
+	return keys, nil
+}
+
+// Skills implements [Store].
+func (s *FSStore) Skills(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	root, ok, err := s.openRoot(false)
+	if err != nil || !ok {
+		return nil, err
+	}
+	defer root.Close()
+	entries, err := readDir(root, ".")
+	if err != nil {
+		return nil, err
+	}
+	var skills []string
+	for _, e := range entries {
+		if !e.IsDir() || ValidateSkillName(e.Name()) != nil {
+			continue
+		}
+		keys, err := listKeys(root, e.Name())
+		if err != nil {
+			return nil, err
+		}
+		if len(keys) > 0 {
+			skills = append(skills, e.Name())
+		}
+	}
+	slices.Sort(skills)
+	return skills, nil
+}
+
+// readDir lists a folder inside root; nil when it does not exist.
+func readDir(root *os.Root, name string) ([]fs.DirEntry, error) {
+	f, err := root.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	defer f.Close()
+	entries, err := f.ReadDir(-1)
+	if err != nil {
+		return nil, fmt.Errorf("secrets: %w", err)
+	}
+	return entries, nil
+}

@@ -1,0 +1,125 @@
+package secrets
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"maps"
+	"slices"
+	"sync"
+)
+
+// ErrNotFound is wrapped by [Store] errors for a value that does not exist.
+var ErrNotFound = errors.New("secrets: not found")
+
+// Store holds sealed values, never plaintext, by skill and variable name.
+// Implementations are safe for concurrent use and check names with
+// [ValidateSkillName] and [skill.ValidateEnvName] (errors wrap
+// [skill.ErrInvalidName] or [skill.ErrInvalidEnvName]). They return the
+// context's error when it is done before they start. secretstest.TestStore
+// is the conformance suite.
+type Store interface {
+	// Get returns the sealed value; an error wrapping ErrNotFound when there
+	// is none. The caller may modify the returned slice.
+	Get(ctx context.Context, skill, key string) ([]byte, error)
+	// Put stores the sealed value, replacing any value of the same names in
+	// one step: a reader sees the old value or the new one, never a mix.
+	// The store keeps no reference to sealed.
+	Put(ctx context.Context, skill, key string, sealed []byte) error
+	// Delete removes the value; an error wrapping ErrNotFound when there is
+	// none.
+	Delete(ctx context.Context, skill, key string) error
+	// Keys returns the names of the skill's values, sorted; empty when it
+	// has none.
+	Keys(ctx context.Context, skill string) ([]string, error)
+	// Skills returns the names of the skills that hold at least one value,
+	// sorted.
+	Skills(ctx context.Context) ([]string, error)
+}
+
+// MemStore is a [Store] in memory. Its zero value is ready to use.
+type MemStore struct {
+	mu sync.RWMutex
+	m  map[string]map[string][]byte
+}
+
+var _ Store = (*MemStore)(nil)
+
+// Get implements [Store].
+func (s *MemStore) Get(ctx context.Context, skillName, key string) ([]byte, error) {
+	if err := begin(ctx, skillName, key); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	v, ok := s.m[skillName][key]
+	if !ok {
+		return nil, fmt.Errorf("%w: %s of skill %s", ErrNotFound, key, skillName)
+	}
+	return slices.Clone(v), nil
+}
+
+// Put implements [Store].
+func (s *MemStore) Put(ctx context.Context, skillName, key string, sealed []byte) error {
+	if err := begin(ctx, skillName, key); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if s.m == nil {
+		s.m = map[string]map[string][]byte{}
+	}
+	if s.m[skillName] == nil {
+		s.m[skillName] = map[string][]byte{}
+	}
+	s.m[skillName][key] = slices.Clone(sealed)
+	return nil
+}
+
+// Delete implements [Store].
+func (s *MemStore) Delete(ctx context.Context, skillName, key string) error {
+	if err := begin(ctx, skillName, key); err != nil {
+		return err
+	}
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	if _, ok := s.m[skillName][key]; !ok {
+		return fmt.Errorf("%w: %s of skill %s", ErrNotFound, key, skillName)
+	}
+	delete(s.m[skillName], key)
+	if len(s.m[skillName]) == 0 {
+		delete(s.m, skillName)
+	}
+	return nil
+}
+
+// Keys implements [Store].
+func (s *MemStore) Keys(ctx context.Context, skillName string) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	if err := ValidateSkillName(skillName); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Sorted(maps.Keys(s.m[skillName])), nil
+}
+
+// Skills implements [Store].
+func (s *MemStore) Skills(ctx context.Context) ([]string, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	s.mu.RLock()
+	defer s.mu.RUnlock()
+	return slices.Sorted(maps.Keys(s.m)), nil
+}
+
+// begin checks the context and both names before a store operation.
+func begin(ctx context.Context, skillName, key string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	return checkNames(skillName, key)
+}
