@@ -4,7 +4,8 @@
 // host's own loop) can adapt in a few lines.
 //
 // The tools are read_skill (a skill's instructions, see package prompt),
-// read_skill_file (one file of a skill, confined to the skill folder).
+// read_skill_file (one file of a skill, confined to the skill folder) and
+// execute_skill (runs a compute-entry skill through package executor).
 //
 // Every Invoke validates its arguments against its own schema, compiled once,
 // and reports every problem at once. A mistake of the model (an unknown
