@@ -26,9 +26,8 @@ const chunk = 64 << 10
 // remembers what it created, so a failure can take it all back.
 type writer struct {
 	root     *os.Root
-	top      map[string]bool // top-level names created
-	subDir   string          // the folder subRoot is open on, "" for root
-	subRoot  *os.Root
+	top      map[string]bool     // top-level names created
+	dirs     map[string]*os.Root // open folders, by slash path
 	buf      []byte
 	total    int64
 	maxTotal int64
@@ -45,9 +44,9 @@ func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, m
 	if err := requireEmpty(root, dst); err != nil {
 		return err
 	}
-	w := &writer{root: root, top: make(map[string]bool), buf: make([]byte, chunk), maxTotal: maxTotal}
+	w := &writer{root: root, top: make(map[string]bool), dirs: make(map[string]*os.Root), buf: make([]byte, chunk), maxTotal: maxTotal}
 	defer func() {
-		w.closeSub()
+		w.closeDirs()
 		if err != nil {
 			err = errors.Join(err, w.removeAll())
 		}
@@ -107,30 +106,41 @@ func (w *writer) removeAll() error {
 	return errors.Join(errs...)
 }
 
-// sub returns a root open on folder dir, so that files in one folder are
-// created with one openat each. Files come mostly grouped by folder; one
-// open folder at a time keeps file descriptors bounded.
+// maxOpenDirs bounds the folders the writer keeps open.
+const maxOpenDirs = 64
+
+// sub returns a root open on folder dir (slash path, "" for the top), so a
+// file is created with one openat instead of one per path element. Folders
+// are opened from their parent's root and kept open, at most maxOpenDirs at
+// a time.
 func (w *writer) sub(dir string) (*os.Root, error) {
 	if dir == "" {
 		return w.root, nil
 	}
-	if w.subRoot != nil && w.subDir == dir {
-		return w.subRoot, nil
+	if r, ok := w.dirs[dir]; ok {
+		return r, nil
 	}
-	w.closeSub()
-	r, err := w.root.OpenRoot(dir)
+	if len(w.dirs) >= maxOpenDirs {
+		w.closeDirs()
+	}
+	parent, base := path.Split(dir)
+	pr, err := w.sub(strings.TrimSuffix(parent, "/"))
 	if err != nil {
 		return nil, err
 	}
-	w.subDir, w.subRoot = dir, r
+	r, err := pr.OpenRoot(base)
+	if err != nil {
+		return nil, err
+	}
+	w.dirs[dir] = r
 	return r, nil
 }
 
-func (w *writer) closeSub() {
-	if w.subRoot != nil {
-		w.subRoot.Close()
-		w.subRoot, w.subDir = nil, ""
+func (w *writer) closeDirs() {
+	for _, r := range w.dirs {
+		r.Close()
 	}
+	clear(w.dirs)
 }
 
 // file writes one file, counting the bytes it really gets.
