@@ -25,29 +25,29 @@ import (
 // hostile is one archive that must be refused.
 type hostile struct {
 	name  string
-	zip   func(t *testing.T) (io.ReaderAt, int64)
+	zip   func(t testing.TB) (io.ReaderAt, int64)
 	lim   *Limits
 	want  error  // the sentinel errors.Is must find
 	msg   string // the reason, as the error says it
 	entry string // the entry the error must name, "" for archive-wide refusals
 }
 
-func fromBytes(b []byte) func(*testing.T) (io.ReaderAt, int64) {
-	return func(*testing.T) (io.ReaderAt, int64) { return bytes.NewReader(b), int64(len(b)) }
+func fromBytes(b []byte) func(testing.TB) (io.ReaderAt, int64) {
+	return func(testing.TB) (io.ReaderAt, int64) { return bytes.NewReader(b), int64(len(b)) }
 }
 
 // withSkill builds a ZIP whose first entry is a valid SKILL.md, so a refusal
 // met while writing has something to clean up.
-func withSkill(files ...zf) func(*testing.T) (io.ReaderAt, int64) {
-	return func(t *testing.T) (io.ReaderAt, int64) {
+func withSkill(files ...zf) func(testing.TB) (io.ReaderAt, int64) {
+	return func(t testing.TB) (io.ReaderAt, int64) {
 		b := buildZip(t, append([]zf{{name: "SKILL.md", body: skillMD}}, files...)...)
 		return bytes.NewReader(b), int64(len(b))
 	}
 }
 
 // rawWithSkill is withSkill for raw entries.
-func rawWithSkill(entries ...func(*testing.T) raw) func(*testing.T) (io.ReaderAt, int64) {
-	return func(t *testing.T) (io.ReaderAt, int64) {
+func rawWithSkill(entries ...func(testing.TB) raw) func(testing.TB) (io.ReaderAt, int64) {
+	return func(t testing.TB) (io.ReaderAt, int64) {
 		all := []raw{skillRaw(t)}
 		for _, e := range entries {
 			all = append(all, e(t))
@@ -91,7 +91,7 @@ func hostileZips() []hostile {
 			want: ErrUnsafePath, msg: "an element of the name is 256 bytes", entry: strings.Repeat("a", 256)},
 		{name: "symlink", zip: withSkill(zf{name: "passwd", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777}),
 			want: ErrLink, msg: "is a symbolic link", entry: "passwd"},
-		{name: "hard link", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "hard link", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "shadow", nil)
 			// PKWARE Unix extra field: atime, mtime, uid, gid, then the link target.
 			extra := binary.LittleEndian.AppendUint16(nil, 0x000d)
@@ -106,40 +106,40 @@ func hostileZips() []hostile {
 			want: ErrNotRegular, msg: "is a named pipe", entry: "fifo"},
 		{name: "socket", zip: withSkill(zf{name: "sock", mode: fs.ModeSocket | 0o644}),
 			want: ErrNotRegular, msg: "is a socket", entry: "sock"},
-		{name: "unknown Unix type", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "unknown Unix type", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "odd", []byte("x"))
 			r.fh.ExternalAttrs = 0o170644 << 16
 			return r
 		}), want: ErrNotRegular, msg: "unknown Unix file type 0170000", entry: "odd"},
 		{name: "bomb 1 GiB at 1000:1", zip: bomb(false), want: ErrRatio, msg: "expands 10", entry: "bomb.txt"},
 		{name: "bomb with a lying size", zip: bomb(true), want: ErrSizeMismatch, msg: "longer than the 1024 bytes declared", entry: "bomb.txt"},
-		{name: "size lies short", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "size lies short", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "short.md", bytes.Repeat([]byte("abc "), 500))
 			r.fh.UncompressedSize64 = 4000
 			return r
 		}), want: ErrSizeMismatch, msg: "ends before the 4000 bytes declared", entry: "short.md"},
 		{name: "overlapping entries", zip: overlapping, want: ErrMalformed, msg: `overlaps that of "a.md"`, entry: "b.md"},
-		{name: "bad checksum", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "bad checksum", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "notes.md", []byte("hello, world"))
 			r.fh.CRC32 ^= 1
 			return r
 		}), want: ErrCorrupt, msg: "checksum error", entry: "notes.md"},
-		{name: "encrypted", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "encrypted", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "secret.md", []byte("x"))
 			r.fh.Flags |= 0x1
 			return r
 		}), want: ErrUnsupported, msg: "is encrypted", entry: "secret.md"},
-		{name: "bzip2 method", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "bzip2 method", zip: rawWithSkill(func(t testing.TB) raw {
 			r := deflated(t, "b.md", []byte("x"))
 			r.fh.Method = 12
 			return r
 		}), want: ErrUnsupported, msg: "compression method 12", entry: "b.md"},
-		{name: "stored sizes differ", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "stored sizes differ", zip: rawWithSkill(func(t testing.TB) raw {
 			r := raw{fh: zip.FileHeader{Name: "s.md", Method: zip.Store, CompressedSize64: 3, UncompressedSize64: 300, CRC32: crc32.ChecksumIEEE([]byte("abc"))}, data: []byte("abc")}
 			r.fh.SetMode(0o644)
 			return r
 		}), want: ErrMalformed, msg: "declares 3 bytes compressed and 300 uncompressed", entry: "s.md"},
-		{name: "folder with data", zip: rawWithSkill(func(t *testing.T) raw {
+		{name: "folder with data", zip: rawWithSkill(func(t testing.TB) raw {
 			r := raw{fh: zip.FileHeader{Name: "d/", Method: zip.Store, CompressedSize64: 3, UncompressedSize64: 3}}
 			r.fh.SetMode(fs.ModeDir | 0o755)
 			return r
@@ -159,9 +159,9 @@ func hostileZips() []hostile {
 			want: ErrReservedName, msg: ".git is never installed", entry: "sub/.GIT/hooks/post-checkout"},
 		{name: ".skillhub", zip: withSkill(zf{name: ".skillhub/lock.json", body: "{}"}),
 			want: ErrReservedName, msg: ".skillhub is never installed", entry: ".skillhub/lock.json"},
-		{name: "missing SKILL.md", zip: fromBytesT(func(t *testing.T) []byte { return buildZip(t, zf{name: "README.md", body: "hi"}) }),
+		{name: "missing SKILL.md", zip: fromBytesT(func(t testing.TB) []byte { return buildZip(t, zf{name: "README.md", body: "hi"}) }),
 			want: ErrNoSkillFile, msg: "no SKILL.md at the top of the tree"},
-		{name: "SKILL.md two levels down", zip: fromBytesT(func(t *testing.T) []byte {
+		{name: "SKILL.md two levels down", zip: fromBytesT(func(t testing.TB) []byte {
 			return buildZip(t, zf{name: "repo-main/skills/demo/SKILL.md", body: skillMD})
 		}), want: ErrNoSkillFile, msg: `nor in its only folder "repo-main"`},
 		{name: "duplicate file", zip: withSkill(zf{name: "notes.md", body: "one"}, zf{name: "notes.md", body: "two"}),
@@ -172,7 +172,7 @@ func hostileZips() []hostile {
 			want: ErrCollision, msg: "the name is a file and also a folder", entry: "docs"},
 		{name: "file over 1 MiB", zip: withSkill(zf{name: "big.bin", body: string(noise(1<<20 + 1)), store: true}),
 			want: ErrFileTooLarge, msg: "1048577 bytes, over the limit of 1048576 per file", entry: "big.bin"},
-		{name: "archive over 50 MiB", zip: func(t *testing.T) (io.ReaderAt, int64) { return unreadable{t}, DefaultMaxArchiveBytes + 1 },
+		{name: "archive over 50 MiB", zip: func(t testing.TB) (io.ReaderAt, int64) { return unreadable{t}, DefaultMaxArchiveBytes + 1 },
 			want: ErrArchiveTooLarge, msg: "52428801 bytes, over the limit of 52428800"},
 		{name: "archive over a custom limit", zip: withSkill(zf{name: "a.md", body: strings.Repeat("a", 2000), store: true}),
 			lim: &Limits{MaxArchiveBytes: 1000}, want: ErrArchiveTooLarge, msg: "over the limit of 1000"},
@@ -183,12 +183,12 @@ func hostileZips() []hostile {
 	}
 }
 
-func fromBytesT(build func(*testing.T) []byte) func(*testing.T) (io.ReaderAt, int64) {
-	return func(t *testing.T) (io.ReaderAt, int64) { return fromBytes(build(t))(t) }
+func fromBytesT(build func(testing.TB) []byte) func(testing.TB) (io.ReaderAt, int64) {
+	return func(t testing.TB) (io.ReaderAt, int64) { return fromBytes(build(t))(t) }
 }
 
 // unreadable fails the test when read: limits on the size come first.
-type unreadable struct{ t *testing.T }
+type unreadable struct{ t testing.TB }
 
 func (u unreadable) ReadAt([]byte, int64) (int, error) {
 	u.t.Error("the archive was read although its size is over the limit")
@@ -214,8 +214,8 @@ func manySmallZeros(n int) []zf {
 }
 
 // manyEntries builds an archive of n empty files.
-func manyEntries(n int) func(*testing.T) (io.ReaderAt, int64) {
-	return func(t *testing.T) (io.ReaderAt, int64) {
+func manyEntries(n int) func(testing.TB) (io.ReaderAt, int64) {
+	return func(t testing.TB) (io.ReaderAt, int64) {
 		var buf bytes.Buffer
 		w := zip.NewWriter(&buf)
 		for i := range n {
@@ -234,8 +234,8 @@ func manyEntries(n int) func(*testing.T) (io.ReaderAt, int64) {
 // of zeros deflated about 1000:1. The deflate stream is one flushed 1 MiB
 // block repeated 1024 times, so nothing large is ever held in memory. With
 // lie set, the header declares 1024 bytes instead of 1 GiB.
-func bomb(lie bool) func(*testing.T) (io.ReaderAt, int64) {
-	return func(t *testing.T) (io.ReaderAt, int64) {
+func bomb(lie bool) func(testing.TB) (io.ReaderAt, int64) {
+	return func(t testing.TB) (io.ReaderAt, int64) {
 		const block, blocks = 1 << 20, 1024
 		zeros := make([]byte, block)
 		var kernel bytes.Buffer
@@ -283,7 +283,7 @@ func bomb(lie bool) func(*testing.T) (io.ReaderAt, int64) {
 // overlapping builds two entries whose headers point at the same data, the
 // kernel of an overlapping-entry bomb: the second central header's offset is
 // patched to the first's local header.
-func overlapping(t *testing.T) (io.ReaderAt, int64) {
+func overlapping(t testing.TB) (io.ReaderAt, int64) {
 	body := bytes.Repeat([]byte("same data "), 100)
 	a, b := deflated(t, "a.md", body), deflated(t, "b.md", body)
 	z := rawZip(t, skillRaw(t), a, b)
