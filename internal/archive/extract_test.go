@@ -149,6 +149,12 @@ func TestExtractZipFile(t *testing.T) {
 	}
 }
 
+func TestNegativeSizeIsNotAZip(t *testing.T) {
+	if _, err := CheckZip(t.Context(), bytes.NewReader(nil), -1, nil); !errors.Is(err, ErrNotZip) {
+		t.Errorf("err = %v", err)
+	}
+}
+
 func TestLimitsDefaults(t *testing.T) {
 	want := Limits{DefaultMaxArchiveBytes, DefaultMaxFileBytes, DefaultMaxTotalBytes, DefaultMaxEntries, DefaultMaxRatio}
 	for _, l := range []*Limits{nil, {}, {-1, -1, -1, -1, -1}} {

@@ -89,7 +89,8 @@ var (
 	// ErrUnsupported: encryption or a compression method other than store
 	// and deflate.
 	ErrUnsupported = errors.New("unsupported entry")
-	// ErrSizeMismatch: data longer or shorter than its declared size.
+	// ErrSizeMismatch: data longer or shorter than its declared size, or a
+	// folder's file replaced by another between the check and the copy.
 	ErrSizeMismatch = errors.New("size differs from the declared size")
 	// ErrCorrupt: data that does not decompress or fails its checksum.
 	ErrCorrupt = errors.New("corrupt data")
@@ -100,7 +101,8 @@ var (
 	// ErrDestination: the destination is not an existing, empty folder.
 	ErrDestination = errors.New("bad destination")
 
-	// ErrLimit is wrapped by every error below it.
+	// ErrLimit: errors.Is(err, ErrLimit) holds for each of the errors
+	// below, and so for every refusal because of a limit.
 	ErrLimit = errors.New("limit exceeded")
 	// ErrArchiveTooLarge: the archive is over MaxArchiveBytes.
 	ErrArchiveTooLarge = wrapLimit("archive too large")

@@ -79,6 +79,9 @@ func withFile(name string, do func(*os.File, int64) error) error {
 
 func checkZip(ctx context.Context, r io.ReaderAt, size int64, l Limits) (*checker, error) {
 	c := newChecker(l)
+	if size < 0 {
+		return c, fmt.Errorf("%w: a negative size (%d)", ErrNotZip, size)
+	}
 	if size > l.MaxArchiveBytes {
 		c.rep.SizeError = fmt.Errorf("%w: %d bytes, over the limit of %d", ErrArchiveTooLarge, size, l.MaxArchiveBytes)
 		return c, c.rep.Err()
