@@ -1,0 +1,330 @@
+package archive
+
+import (
+	"fmt"
+	"io"
+	"path"
+	"slices"
+	"strings"
+	"unicode"
+	"unicode/utf8"
+
+	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Finder's metadata, omitted.
+const (
+	macOSMetaDir  = "__MACOSX"  // at the top of an archive
+	macOSMetaFile = ".DS_Store" // anywhere
+)
+
+// infraRule says what happens to a path element that names one of
+// skill.InfraDirs, compared without regard to case: "reserved" (refused),
+// "omitted", or "" for any other name. A test holds it to skill.InfraDirs.
+func infraRule(elem string) (rule, dir string) {
+	for _, d := range [...]string{".git", ".skillhub"} {
+		if strings.EqualFold(elem, d) {
+			return "reserved", d
+		}
+	}
+	for _, d := range [...]string{".venv", "node_modules", "__pycache__"} {
+		if strings.EqualFold(elem, d) {
+			return "omitted", d
+		}
+	}
+	return "", ""
+}
+
+// entry is one member of an archive or item of a folder as the checker sees
+// it. The source fills name, dir, exec, size and problem; the checker sets
+// path.
+type entry struct {
+	name    string // as written or found; a ZIP folder keeps its trailing "/"
+	dir     bool
+	exec    bool
+	size    int64 // declared size of a file
+	problem error // what only the source can see (kind, method, ratio), or nil
+	path    string
+	open    func() (io.ReadCloser, error) // a file's data
+}
+
+// seenName records an accepted path for collision checks.
+type seenName struct {
+	path string
+	dir  bool
+}
+
+// checker applies the rules of the package documentation to entries one at
+// a time, then to the tree as a whole.
+type checker struct {
+	lim   Limits
+	rep   Report
+	seen  map[string]seenName // by foldKey
+	files []*entry            // accepted files, in source order
+	dirs  []string            // accepted folder entries
+	total int64
+}
+
+func newChecker(lim Limits) *checker {
+	return &checker{lim: lim, seen: make(map[string]seenName)}
+}
+
+func (c *checker) invalid(e *entry, err error) bool {
+	c.rep.Invalid = append(c.rep.Invalid, FileError{Path: e.name, Err: err})
+	return false
+}
+
+// add checks one entry and reports whether it was accepted. A folder that is
+// not accepted should not be descended into.
+func (c *checker) add(e *entry) bool {
+	p, err := cleanName(e.name, e.dir)
+	if err != nil {
+		return c.invalid(e, err)
+	}
+	e.path = p
+	if err := reserved(p); err != nil {
+		return c.invalid(e, err)
+	}
+	if why := omitted(p); why != "" {
+		c.rep.Omitted = append(c.rep.Omitted, FileError{Path: e.name, Err: fmt.Errorf("omitted: %s", why)})
+		return false
+	}
+	if e.problem != nil {
+		return c.invalid(e, e.problem)
+	}
+	if err := c.collide(p, e.dir, true); err != nil {
+		return c.invalid(e, err)
+	}
+	if e.dir {
+		c.dirs = append(c.dirs, p)
+		return true
+	}
+	if e.size > c.lim.MaxFileBytes {
+		return c.invalid(e, fmt.Errorf("%w: %d bytes, over the limit of %d per file", ErrFileTooLarge, e.size, c.lim.MaxFileBytes))
+	}
+	c.files = append(c.files, e)
+	c.total += e.size
+	if c.total > c.lim.MaxTotalBytes && c.rep.SizeError == nil {
+		c.rep.SizeError = fmt.Errorf("%w: the files add up to more than %d bytes", ErrTotalTooLarge, c.lim.MaxTotalBytes)
+	}
+	return true
+}
+
+// cleanName checks a name against the path rules and returns it without a
+// folder's trailing slash.
+func cleanName(name string, dir bool) (string, error) {
+	p := name
+	if dir {
+		p = strings.TrimSuffix(p, "/")
+	}
+	switch {
+	case p == "":
+		return "", fmt.Errorf("%w: the name is empty", ErrUnsafePath)
+	case strings.IndexByte(p, 0) >= 0:
+		return "", fmt.Errorf("%w: the name holds a NUL byte", ErrUnsafePath)
+	case !utf8.ValidString(p):
+		return "", fmt.Errorf("%w: the name is not valid UTF-8", ErrUnsafePath)
+	}
+	for _, r := range p {
+		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
+			return "", fmt.Errorf("%w: the name holds the control character %U", ErrUnsafePath, r)
+		}
+	}
+	switch {
+	case p[0] == '/' || p[0] == '\\':
+		return "", fmt.Errorf("%w: the name is an absolute path", ErrUnsafePath)
+	case len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z'):
+		return "", fmt.Errorf("%w: the name starts with the drive letter %s", ErrUnsafePath, p[:2])
+	case strings.ContainsRune(p, '\\'):
+		return "", fmt.Errorf("%w: the name holds a backslash, a path separator on Windows", ErrUnsafePath)
+	case len(p) > MaxPathBytes:
+		return "", fmt.Errorf("%w: the name is %d bytes, over the limit of %d", ErrUnsafePath, len(p), MaxPathBytes)
+	}
+	for elem := range strings.SplitSeq(p, "/") {
+		switch {
+		case elem == "":
+			return "", fmt.Errorf("%w: the name has an empty element", ErrUnsafePath)
+		case elem == ".":
+			return "", fmt.Errorf("%w: the name has a \".\" element", ErrUnsafePath)
+		case elem == "..":
+			return "", fmt.Errorf("%w: the name has a \"..\" element, which would leave the skill folder", ErrUnsafePath)
+		case len(elem) > MaxElementBytes:
+			return "", fmt.Errorf("%w: an element of the name is %d bytes, over the limit of %d", ErrUnsafePath, len(elem), MaxElementBytes)
+		}
+	}
+	return p, nil
+}
+
+// reserved refuses paths in (or naming) .git and .skillhub.
+func reserved(p string) error {
+	for elem := range strings.SplitSeq(p, "/") {
+		if rule, d := infraRule(elem); rule == "reserved" {
+			return fmt.Errorf("%w: %s is never installed", ErrReservedName, d)
+		}
+	}
+	return nil
+}
+
+// omitted says why a path is skipped on purpose, or "".
+func omitted(p string) string {
+	elems := strings.Split(p, "/")
+	for _, elem := range elems {
+		if rule, d := infraRule(elem); rule == "omitted" {
+			return d + " is rebuilt by the installer, never taken from a source"
+		}
+	}
+	if elems[0] == macOSMetaDir {
+		return macOSMetaDir + " holds Finder metadata"
+	}
+	if elems[len(elems)-1] == macOSMetaFile {
+		return macOSMetaFile + " is Finder metadata"
+	}
+	return ""
+}
+
+// collide registers an accepted path and its parent folders, refusing
+// duplicates, case-fold collisions and file/folder conflicts. self is false
+// for the parents.
+func (c *checker) collide(p string, dir, self bool) error {
+	key := foldKey(p)
+	if o, ok := c.seen[key]; ok {
+		switch {
+		case o.path != p && self:
+			return fmt.Errorf("%w: the name differs only in letter case or Unicode form from %q", ErrCollision, o.path)
+		case o.path != p:
+			return fmt.Errorf("%w: its folder %q differs only in letter case or Unicode form from %q", ErrCollision, p, o.path)
+		case o.dir != dir && self && dir:
+			return fmt.Errorf("%w: the name is a folder and also a file", ErrCollision)
+		case o.dir != dir && self:
+			return fmt.Errorf("%w: the name is a file and also a folder", ErrCollision)
+		case o.dir != dir:
+			return fmt.Errorf("%w: its folder %q is also a file", ErrCollision, p)
+		case !dir:
+			return fmt.Errorf("%w: the file appears more than once", ErrCollision)
+		}
+		return nil // a folder seen before, and so its parents
+	}
+	c.seen[key] = seenName{path: p, dir: dir}
+	if parent := path.Dir(p); parent != "." {
+		return c.collide(parent, true, false)
+	}
+	return nil
+}
+
+// foldKey maps paths that one file system could confuse to one key: NFC
+// normalization (macOS) and simple case folding (macOS, Windows).
+func foldKey(p string) string {
+	ascii := true
+	for i := 0; i < len(p); i++ {
+		if c := p[i]; c >= utf8.RuneSelf || 'A' <= c && c <= 'Z' {
+			ascii = false
+			break
+		}
+	}
+	if ascii {
+		return p
+	}
+	var b strings.Builder
+	for _, r := range norm.NFC.String(p) {
+		b.WriteRune(foldRune(r))
+	}
+	return b.String()
+}
+
+// foldRune returns one rune for r's whole case-folding orbit: the smallest,
+// except that A-Z become a-z, so that lower-case ASCII folds to itself (the
+// fast path of foldKey).
+func foldRune(r rune) rune {
+	least := r
+	for f := unicode.SimpleFold(r); f != r; f = unicode.SimpleFold(f) {
+		least = min(least, f)
+	}
+	if 'A' <= least && least <= 'Z' {
+		least += 'a' - 'A'
+	}
+	return least
+}
+
+// finish applies the layout rules and fills in Valid, Dirs, Unwrapped,
+// Bytes and LayoutError.
+func (c *checker) finish() {
+	c.rep.Bytes = c.total
+	prefix := c.unwrap()
+	if prefix != "" {
+		c.rep.Unwrapped = strings.TrimSuffix(prefix, "/")
+	}
+	dirs := make(map[string]bool)
+	addParents := func(p string) {
+		for d := path.Dir(p); d != "."; d = path.Dir(d) {
+			dirs[d] = true
+		}
+	}
+	for _, d := range c.dirs {
+		if rel := strings.TrimPrefix(d+"/", prefix); rel != "" {
+			rel = strings.TrimSuffix(rel, "/")
+			dirs[rel] = true
+			addParents(rel)
+		}
+	}
+	hasSkillFile := false
+	for _, f := range c.files {
+		f.path = strings.TrimPrefix(f.path, prefix)
+		c.rep.Valid = append(c.rep.Valid, f.path)
+		addParents(f.path)
+		hasSkillFile = hasSkillFile || isSkillFile(f.path)
+	}
+	for d := range dirs {
+		c.rep.Dirs = append(c.rep.Dirs, d)
+	}
+	slices.Sort(c.rep.Valid)
+	slices.Sort(c.rep.Dirs)
+	if !hasSkillFile {
+		c.rep.LayoutError = c.noSkillFile()
+	}
+}
+
+func isSkillFile(p string) bool { return p == skill.SkillFile || p == skill.SkillFileLower }
+
+// topFolder returns the one top-level folder every accepted entry lies in,
+// or "" when there is no such folder.
+func (c *checker) topFolder() string {
+	top := ""
+	for _, p := range c.dirs {
+		first, _, _ := strings.Cut(p, "/")
+		if top != "" && first != top {
+			return ""
+		}
+		top = first
+	}
+	for _, f := range c.files {
+		first, _, nested := strings.Cut(f.path, "/")
+		if !nested || top != "" && first != top {
+			return ""
+		}
+		top = first
+	}
+	return top
+}
+
+// unwrap returns "X/" when the rules say to unwrap the top-level folder X.
+func (c *checker) unwrap() string {
+	top := c.topFolder()
+	if top == "" {
+		return ""
+	}
+	for _, f := range c.files {
+		if rel, ok := strings.CutPrefix(f.path, top+"/"); ok && isSkillFile(rel) {
+			return top + "/"
+		}
+	}
+	return ""
+}
+
+func (c *checker) noSkillFile() error {
+	if top := c.topFolder(); top != "" {
+		return fmt.Errorf("%w: no %s at the top of the tree, nor in its only folder %q", ErrNoSkillFile, skill.SkillFile, top)
+	}
+	return fmt.Errorf("%w: no %s at the top of the tree", ErrNoSkillFile, skill.SkillFile)
+}

@@ -1,0 +1,241 @@
+package archive
+
+import (
+	"archive/zip"
+	"bytes"
+	"errors"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/google/go-cmp/cmp"
+
+	"github.com/skillkit-go/skillkit/internal/testcorpus"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// readTree returns every file under dir with its content and every entry
+// with its mode, as slash paths.
+func readTree(t testing.TB, dir string) map[string]string {
+	t.Helper()
+	tree := make(map[string]string)
+	err := filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil || p == dir {
+			return err
+		}
+		rel, _ := filepath.Rel(dir, p)
+		info, err := d.Info()
+		if err != nil {
+			return err
+		}
+		v := info.Mode().String()
+		if info.Mode().IsRegular() {
+			b, err := os.ReadFile(p)
+			if err != nil {
+				return err
+			}
+			v += " " + string(b)
+		}
+		tree[filepath.ToSlash(rel)] = v
+		return nil
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return tree
+}
+
+func TestExtractUnwrapsGitHubLayout(t *testing.T) {
+	z := buildZip(t,
+		zf{name: "repo-main/"},
+		zf{name: "repo-main/SKILL.md", body: skillMD},
+		zf{name: "repo-main/scripts/run.sh", body: "#!/bin/sh\necho hi\n", mode: 0o700},
+		zf{name: "repo-main/references/api.md", body: "# API\n"},
+		zf{name: "repo-main/assets/"},
+		zf{name: "repo-main/.DS_Store", body: "junk"},
+		zf{name: "repo-main/node_modules/left-pad/index.js", body: "evil()"},
+		zf{name: "repo-main/.venv/bin/python", body: "/usr/bin/python3", mode: fs.ModeSymlink | 0o777},
+		zf{name: "__MACOSX/repo-main/._SKILL.md", body: "junk"},
+	)
+	_, stage := staging(t)
+	rep, err := ExtractZip(t.Context(), bytes.NewReader(z), int64(len(z)), stage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	want := Report{
+		Valid:     []string{"SKILL.md", "references/api.md", "scripts/run.sh"},
+		Dirs:      []string{"assets", "references", "scripts"},
+		Unwrapped: "repo-main",
+		Bytes:     int64(len(skillMD) + len("#!/bin/sh\necho hi\n") + len("# API\n")),
+	}
+	if diff := cmp.Diff(want, rep, cmp.FilterPath(func(p cmp.Path) bool { return p.String() == "Omitted" }, cmp.Ignore())); diff != "" {
+		t.Errorf("report (-want +got):\n%s", diff)
+	}
+	var omitted []string
+	for _, o := range rep.Omitted {
+		omitted = append(omitted, o.Path)
+		if !strings.HasPrefix(o.Err.Error(), "omitted: ") {
+			t.Errorf("%s: %v", o.Path, o.Err)
+		}
+	}
+	wantOmitted := []string{"repo-main/.DS_Store", "repo-main/node_modules/left-pad/index.js", "repo-main/.venv/bin/python", "__MACOSX/repo-main/._SKILL.md"}
+	if !slices.Equal(omitted, wantOmitted) {
+		t.Errorf("omitted %q, want %q", omitted, wantOmitted)
+	}
+	wantTree := map[string]string{
+		"SKILL.md":          "-rw-r--r-- " + skillMD,
+		"assets":            "drwxr-xr-x",
+		"references":        "drwxr-xr-x",
+		"references/api.md": "-rw-r--r-- # API\n",
+		"scripts":           "drwxr-xr-x",
+		"scripts/run.sh":    "-rwxr-xr-x #!/bin/sh\necho hi\n",
+	}
+	if diff := cmp.Diff(wantTree, readTree(t, stage)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+}
+
+func TestExtractKeepsRootWhenItHoldsSkillFile(t *testing.T) {
+	z := buildZip(t, zf{name: "skill.md", body: skillMD}, zf{name: "inner/SKILL.md", body: skillMD})
+	_, stage := staging(t)
+	rep, err := ExtractZip(t.Context(), bytes.NewReader(z), int64(len(z)), stage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rep.Unwrapped != "" || !slices.Equal(rep.Valid, []string{"inner/SKILL.md", "skill.md"}) {
+		t.Errorf("report %+v", rep)
+	}
+}
+
+func TestExtractNeedsAnEmptyDestination(t *testing.T) {
+	z := buildZip(t, zf{name: "SKILL.md", body: skillMD})
+	parent, stage := staging(t)
+	if err := os.WriteFile(filepath.Join(stage, "keep"), []byte("mine"), 0o600); err != nil {
+		t.Fatal(err)
+	}
+	before := snapshot(t, parent)
+	if _, err := ExtractZip(t.Context(), bytes.NewReader(z), int64(len(z)), stage, nil); !errors.Is(err, ErrDestination) {
+		t.Errorf("non-empty destination: err = %v", err)
+	}
+	if after := snapshot(t, parent); !slices.Equal(before, after) {
+		t.Errorf("changed: %q", after)
+	}
+	if _, err := ExtractZip(t.Context(), bytes.NewReader(z), int64(len(z)), filepath.Join(parent, "missing"), nil); !errors.Is(err, ErrDestination) {
+		t.Errorf("missing destination: err = %v", err)
+	}
+}
+
+func TestExtractZipFile(t *testing.T) {
+	z := buildZip(t, zf{name: "SKILL.md", body: skillMD})
+	name := filepath.Join(t.TempDir(), "skill.zip")
+	if err := os.WriteFile(name, z, 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := CheckZipFile(t.Context(), name, nil); err != nil || !slices.Equal(rep.Valid, []string{"SKILL.md"}) {
+		t.Errorf("CheckZipFile: %+v, %v", rep, err)
+	}
+	_, stage := staging(t)
+	if _, err := ExtractZipFile(t.Context(), name, stage, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got := readTree(t, stage)["SKILL.md"]; got != "-rw-r--r-- "+skillMD {
+		t.Errorf("SKILL.md = %q", got)
+	}
+	if _, err := CheckZipFile(t.Context(), filepath.Dir(name), nil); !errors.Is(err, ErrNotZip) {
+		t.Errorf("a folder as archive: err = %v", err)
+	}
+}
+
+func TestNegativeSizeIsNotAZip(t *testing.T) {
+	if _, err := CheckZip(t.Context(), bytes.NewReader(nil), -1, nil); !errors.Is(err, ErrNotZip) {
+		t.Errorf("err = %v", err)
+	}
+}
+
+func TestLimitsDefaults(t *testing.T) {
+	want := Limits{DefaultMaxArchiveBytes, DefaultMaxFileBytes, DefaultMaxTotalBytes, DefaultMaxEntries, DefaultMaxRatio}
+	for _, l := range []*Limits{nil, {}, {-1, -1, -1, -1, -1}} {
+		if got := l.resolve(); got != want {
+			t.Errorf("%+v resolves to %+v", l, got)
+		}
+	}
+	if got := (&Limits{MaxFileBytes: 5, MaxRatio: 7}).resolve(); got.MaxFileBytes != 5 || got.MaxRatio != 7 || got.MaxEntries != DefaultMaxEntries {
+		t.Errorf("partial limits resolve to %+v", got)
+	}
+	if DefaultMaxEntries != skill.DefaultMaxFiles {
+		t.Errorf("DefaultMaxEntries %d differs from skill.DefaultMaxFiles %d", DefaultMaxEntries, skill.DefaultMaxFiles)
+	}
+}
+
+func TestErrorFamilies(t *testing.T) {
+	for _, err := range []error{ErrArchiveTooLarge, ErrTooManyEntries, ErrFileTooLarge, ErrTotalTooLarge, ErrRatio} {
+		if !errors.Is(err, ErrLimit) {
+			t.Errorf("%v does not wrap ErrLimit", err)
+		}
+	}
+	for _, err := range []error{ErrUnsafePath, ErrLink, ErrCollision, ErrSizeMismatch, ErrNoSkillFile} {
+		if errors.Is(err, ErrLimit) {
+			t.Errorf("%v wraps ErrLimit", err)
+		}
+	}
+}
+
+// TestInfraDirsHaveARule: every folder the skill package treats as
+// infrastructure is either refused or omitted here.
+func TestInfraDirsHaveARule(t *testing.T) {
+	for _, d := range skill.InfraDirs {
+		if rule, _ := infraRule(d); rule == "" {
+			t.Errorf("%s has no rule", d)
+		}
+		if rule, _ := infraRule(strings.ToUpper(d)); rule == "" {
+			t.Errorf("%s in upper case has no rule", d)
+		}
+	}
+	if rule, _ := infraRule("gitlab"); rule != "" {
+		t.Errorf("gitlab is %s", rule)
+	}
+}
+
+// TestCorpusRoundTrips zips every skill of the corpus of real published
+// skills and extracts it, and copies every skill folder: no rule may refuse
+// a real skill, and the files must come out unchanged.
+func TestCorpusRoundTrips(t *testing.T) {
+	root, dirs := testcorpus.SkillDirs(t)
+	for _, dir := range dirs {
+		src := filepath.Join(root, filepath.FromSlash(dir))
+		var buf bytes.Buffer
+		w := zip.NewWriter(&buf)
+		if err := w.AddFS(os.DirFS(src)); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		want := readTree(t, src)
+
+		_, stage := staging(t)
+		if _, err := ExtractZip(t.Context(), bytes.NewReader(buf.Bytes()), int64(buf.Len()), stage, nil); err != nil {
+			t.Errorf("%s: ExtractZip: %v", dir, err)
+		} else if diff := cmp.Diff(contents(want), contents(readTree(t, stage))); diff != "" {
+			t.Errorf("%s: extracted (-want +got):\n%s", dir, diff)
+		}
+
+		_, stage = staging(t)
+		if _, err := CopyDir(t.Context(), src, stage, nil); err != nil {
+			t.Errorf("%s: CopyDir: %v", dir, err)
+		} else if diff := cmp.Diff(contents(want), contents(readTree(t, stage))); diff != "" {
+			t.Errorf("%s: copied (-want +got):\n%s", dir, diff)
+		}
+	}
+}
+
+// contents drops the modes: the corpus's own modes are not what we write.
+func contents(tree map[string]string) map[string]string {
+	out := make(map[string]string, len(tree))
+	for p, v := range tree {
+		_, body, _ := strings.Cut(v, " ")
+		out[p] = body
+	}
+	return out
+}

@@ -1,0 +1,114 @@
+package archive
+
+import (
+	"bytes"
+	"errors"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+)
+
+// FuzzExtractZip: whatever the bytes, ExtractZip never panics, never writes
+// outside the staging folder, never creates anything but regular files and
+// folders with the promised modes, leaves the staging folder empty on
+// error, writes exactly what its report lists on success, and agrees with
+// CheckZip.
+func FuzzExtractZip(f *testing.F) {
+	f.Add(buildZip(f, zf{name: "SKILL.md", body: skillMD}, zf{name: "scripts/run.sh", body: "echo\n", mode: 0o755}, zf{name: "assets/"}))
+	f.Add(buildZip(f, zf{name: "repo-main/SKILL.md", body: skillMD}, zf{name: "repo-main/a/b.md", body: "b", store: true}))
+	for _, tc := range hostileZips() {
+		r, size := tc.zip(f)
+		if size > 4<<10 { // large seeds make minimizing slow
+
+			continue
+		}
+		b := make([]byte, size)
+		if _, err := r.ReadAt(b, 0); err != nil && err != io.EOF {
+			f.Fatal(err)
+		}
+		f.Add(b)
+	}
+	lim := &Limits{MaxArchiveBytes: 1 << 20, MaxFileBytes: 64 << 10, MaxTotalBytes: 256 << 10, MaxEntries: 64}
+	// One staging folder per worker, made once and emptied after each
+	// input: creating folders per input made the file system, not the
+	// code, the bottleneck.
+	parent := f.TempDir()
+	stage := filepath.Join(parent, "staging", "x")
+	if err := os.MkdirAll(stage, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte) {
+		defer emptyFolder(t, stage)
+		rep, err := ExtractZip(t.Context(), bytes.NewReader(data), int64(len(data)), stage, lim)
+		_, checkErr := CheckZip(t.Context(), bytes.NewReader(data), int64(len(data)), lim)
+		switch {
+		case checkErr != nil && err == nil:
+			t.Fatalf("CheckZip refused (%v), ExtractZip wrote", checkErr)
+		case checkErr == nil && err != nil && !errors.Is(err, ErrSizeMismatch) && !errors.Is(err, ErrCorrupt):
+			t.Fatalf("CheckZip passed, ExtractZip failed: %v", err)
+		}
+
+		var files, dirs []string
+		walkErr := filepath.WalkDir(parent, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(stage, p)
+			rel = filepath.ToSlash(rel)
+			inStage := rel != "." && !strings.HasPrefix(rel, "../") && rel != ".."
+			if !inStage {
+				if p != parent && p != filepath.Dir(stage) && p != stage {
+					t.Errorf("written outside the staging folder: %s", p)
+				}
+				return nil
+			}
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			switch mode := info.Mode(); {
+			case mode.IsDir() && mode.Perm() == dirMode:
+				dirs = append(dirs, rel)
+			case mode.IsRegular() && (mode.Perm() == fileMode || mode.Perm() == execMode):
+				files = append(files, rel)
+			default:
+				t.Errorf("%s has mode %v", rel, mode)
+			}
+			return nil
+		})
+		if walkErr != nil {
+			t.Fatal(walkErr)
+		}
+		if err != nil {
+			if len(files)+len(dirs) > 0 {
+				t.Fatalf("left behind after %v: %q %q", err, files, dirs)
+			}
+			return
+		}
+		slices.Sort(files)
+		slices.Sort(dirs)
+		if !slices.Equal(files, rep.Valid) || !slices.Equal(dirs, rep.Dirs) {
+			t.Fatalf("wrote files %q dirs %q, report says %q %q", files, dirs, rep.Valid, rep.Dirs)
+		}
+		if !slices.ContainsFunc(files, isSkillFile) {
+			t.Fatalf("no SKILL.md among %q", files)
+		}
+	})
+}
+
+// emptyFolder removes everything inside dir.
+func emptyFolder(t *testing.T, dir string) {
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, e := range entries {
+		if err := os.RemoveAll(filepath.Join(dir, e.Name())); err != nil {
+			t.Fatal(err)
+		}
+	}
+}
