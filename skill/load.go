@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,7 @@ type Skill struct {
 	Description string           `json:"description"`
 	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
 	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
+	Source      string           `json:"source,omitempty"`   // the name of the source it was found in, set by the loader
 	File        string           `json:"file"`               // SKILL.md or skill.md
 	Frontmatter Frontmatter      `json:"frontmatter"`
 	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml
@@ -260,8 +262,11 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 var errTooLarge = errors.New("file is over the size limit")
 
 // readLimited reads at most max bytes and fails if the file holds more.
+// The buffer is sized from the file's reported size, so a file that does not
+// change while it is read is read in one pass.
 func readLimited(f fs.File, max int64) ([]byte, error) {
 	defer f.Close()
+	var buf bytes.Buffer
 	if st, err := f.Stat(); err == nil {
 		if st.IsDir() {
 			return nil, errors.New("is a folder, not a file")
@@ -269,8 +274,13 @@ func readLimited(f fs.File, max int64) ([]byte, error) {
 		if st.Size() > max {
 			return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
 		}
+		buf.Grow(int(st.Size()) + bytes.MinRead)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	_, err := buf.ReadFrom(io.LimitReader(f, max+1))
+	data := buf.Bytes()
+	if data == nil {
+		data = []byte{} // read, and empty: not the nil of a failed read
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +288,13 @@ func readLimited(f fs.File, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
 	}
 	return data, nil
+}
+
+// listed reports whether rel is among the attached files (sorted), which
+// exist by construction, so checking them costs no file system call.
+func listed(files []string, rel string) bool {
+	_, found := slices.BinarySearch(files, rel)
+	return found
 }
 
 func exists(fsys fs.FS, name string) bool {
@@ -387,7 +404,7 @@ func checkReferences(s *Skill, fsys fs.FS, configPath, filePath string, fromConf
 			}
 			seen[ref] = true
 			clean, err := CleanRelPath(ref)
-			if err == nil && exists(fsys, path.Join(s.Dir, clean)) {
+			if err == nil && (listed(s.Files, clean) || exists(fsys, path.Join(s.Dir, clean))) {
 				continue
 			}
 			msg := fmt.Sprintf("the %s reference %s does not exist", kind, ref)
