@@ -8,3 +8,5 @@ require (
 	golang.org/x/text v0.44.0
 	gopkg.in/yaml.v3 v3.0.1
 )
+
+require golang.org/x/sync v0.25.0 // indirect

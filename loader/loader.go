@@ -1,0 +1,286 @@
+package loader
+
+import (
+	"context"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Loader finds skills in its sources and keeps the current [Snapshot]. It
+// is safe for concurrent use: readers get the current snapshot without
+// waiting, while Rescan builds the next one and swaps it in atomically.
+type Loader struct {
+	sources  []Source
+	opts     Options
+	checkers []Checker
+	cur      atomic.Pointer[Snapshot]
+	scanMu   sync.Mutex // one scan at a time
+}
+
+// Changes says which skills a rescan added, removed or modified, by name,
+// each sorted. A skill is modified when its files changed or it now comes
+// from another folder or source.
+type Changes struct {
+	Added    []string `json:"added"`
+	Removed  []string `json:"removed"`
+	Modified []string `json:"modified"`
+}
+
+// Empty reports whether nothing changed.
+func (c Changes) Empty() bool {
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Modified) == 0
+}
+
+// New checks the sources, scans them once and returns the loader. Problems
+// with skills and folders are diagnostics of the snapshot, not errors; the
+// error is for bad sources (wrapping [ErrInvalidSource]) or a done ctx.
+func New(ctx context.Context, sources []Source, opts *Options) (*Loader, error) {
+	srcs, err := prepareSources(sources)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loader{sources: srcs}
+	if opts != nil {
+		l.opts = *opts
+		l.opts.Checkers = slices.Clone(opts.Checkers)
+	}
+	if l.opts.Registry != nil {
+		l.checkers = append(l.checkers, registry.FingerprintChecker{Store: l.opts.Registry})
+	}
+	l.checkers = append(l.checkers, l.opts.Checkers...)
+	l.cur.Store(emptySnapshot(l.opts.Registry))
+	if _, err := l.Rescan(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Sources returns the sources in precedence order, with Dir absolute.
+func (l *Loader) Sources() []Source { return slices.Clone(l.sources) }
+
+// Snapshot returns the current snapshot.
+func (l *Loader) Snapshot() *Snapshot { return l.cur.Load() }
+
+// Get returns the named skill from the current snapshot.
+func (l *Loader) Get(name string) (*skill.Skill, bool) { return l.Snapshot().Get(name) }
+
+// ResolveByPath returns the skill of the current snapshot whose folder holds
+// path; see [Snapshot.ResolveByPath].
+func (l *Loader) ResolveByPath(path string) (*skill.Skill, bool) {
+	return l.Snapshot().ResolveByPath(path)
+}
+
+// Filter returns what an agent sees in the current snapshot; see
+// [Snapshot.Filter].
+func (l *Loader) Filter(ctx context.Context, env Env) (*Visibility, error) {
+	return l.Snapshot().Filter(ctx, env)
+}
+
+// Doctor returns every diagnostic about the current snapshot: the scan's and
+// those of the checkers (the registry's fingerprint checker when a Registry
+// is set, then Options.Checkers), run now, sorted.
+func (l *Loader) Doctor(ctx context.Context) diagnostics.List {
+	snap := l.Snapshot()
+	all := append(snap.Diagnostics(), snap.Check(ctx, l.checkers...)...)
+	return all.Sorted()
+}
+
+// Rescan scans the sources again and swaps in the new snapshot. A skill
+// whose skill file, skill.config.yaml and folder listing (sizes and
+// modification times) did not change is reused, not read again. The error
+// is only ever ctx's; the current snapshot is then kept.
+func (l *Loader) Rescan(ctx context.Context) (Changes, error) {
+	l.scanMu.Lock()
+	defer l.scanMu.Unlock()
+	start := time.Now()
+	prev := l.Snapshot()
+	sc := &scan{l: l, prev: prev}
+	next, err := sc.run(ctx)
+	if err != nil {
+		return Changes{}, err
+	}
+	l.cur.Store(next)
+	ch := diff(prev, next)
+	l.opts.logger().DebugContext(ctx, "skills scanned", "skills", next.Len(), "reused", sc.reused,
+		"diagnostics", len(next.diags), "added", len(ch.Added), "removed", len(ch.Removed),
+		"modified", len(ch.Modified), "elapsed", time.Since(start))
+	return ch, nil
+}
+
+func diff(prev, next *Snapshot) Changes {
+	var ch Changes
+	for _, s := range next.skills {
+		old, ok := prev.byName[s.Name]
+		switch {
+		case !ok:
+			ch.Added = append(ch.Added, s.Name)
+		case old != s:
+			ch.Modified = append(ch.Modified, s.Name)
+		}
+	}
+	for _, s := range prev.skills {
+		if _, ok := next.byName[s.Name]; !ok {
+			ch.Removed = append(ch.Removed, s.Name)
+		}
+	}
+	return ch
+}
+
+// scan is one run over the sources.
+type scan struct {
+	l      *Loader
+	prev   *Snapshot
+	reused int
+}
+
+func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
+	l := sc.l
+	opts := &l.opts
+	// Discovery: each source walked on its own goroutine.
+	founds := make([][]Found, len(l.sources))
+	walkDiags := make([]diagnostics.List, len(l.sources))
+	var g errgroup.Group
+	for i, src := range l.sources {
+		g.Go(func() error {
+			w := newWalker(src, opts)
+			founds[i] = w.run(ctx)
+			walkDiags[i] = w.diags
+			return nil
+		})
+	}
+	g.Wait()
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var diags diagnostics.List
+	for _, d := range walkDiags {
+		diags = append(diags, d...)
+	}
+
+	// Candidates in precedence order; one physical folder once.
+	type cand struct {
+		source int
+		found  Found
+	}
+	var cands []cand
+	seen := map[string]bool{}
+	for i, fs := range founds {
+		for _, f := range fs {
+			if seen[f.key] {
+				continue
+			}
+			seen[f.key] = true
+			cands = append(cands, cand{i, f})
+		}
+	}
+
+	// Load in rounds, as many at a time as there are places left, so the
+	// skill limit cuts without loading what it cuts.
+	maxSkills := opts.maxSkills()
+	cache := make(map[cacheKey]*loaded, len(cands))
+	winners := map[string]*loaded{}
+	var order []*loaded
+	next := 0
+	for next < len(cands) && len(order) < maxSkills {
+		batch := cands[next:min(len(cands), next+maxSkills-len(order))]
+		next += len(batch)
+		results := make([]*loaded, len(batch))
+		lg, lctx := errgroup.WithContext(ctx)
+		lg.SetLimit(opts.concurrency())
+		for j, c := range batch {
+			lg.Go(func() error {
+				if lctx.Err() != nil {
+					return lctx.Err()
+				}
+				results[j] = sc.load(c.source, c.found)
+				return nil
+			})
+		}
+		if err := lg.Wait(); err != nil {
+			return nil, err
+		}
+		for _, r := range results {
+			cache[cacheKey{r.source, r.found.Dir}] = r
+			if r.reused {
+				sc.reused++
+			}
+			diags = append(diags, r.diags...)
+			if r.skill == nil {
+				continue
+			}
+			if w, taken := winners[r.skill.Name]; taken {
+				diags = append(diags, sc.collision(w, r))
+				continue
+			}
+			winners[r.skill.Name] = r
+			order = append(order, r)
+		}
+	}
+	if next < len(cands) {
+		var left []string
+		for _, c := range cands[next:] {
+			left = append(left, l.sources[c.source].Name+":"+c.found.Dir)
+		}
+		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
+			"more than %d skills: %d skill folders were not loaded", maxSkills, len(left)).
+			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
+	}
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	return newSnapshot(order, diags, cache, opts.Registry), nil
+}
+
+// load loads a found folder, or reuses the previous scan's result when the
+// folder is unchanged.
+func (sc *scan) load(source int, f Found) *loaded {
+	src := sc.l.sources[source]
+	if prev, ok := sc.prev.cache[cacheKey{source, f.Dir}]; ok && prev.found.File == f.File && prev.stamp.unchanged(src.FS, &f) {
+		r := *prev
+		r.reused = true
+		return &r
+	}
+	memo := newMemoFS(src.FS, f.Dir, f.entries)
+	r := &loaded{found: f, source: source, stamp: takeStamp(memo, &f)}
+	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir}
+	s, diags := skill.Load(memo, f.Dir, opts)
+	memo.seal()
+	for i := range diags {
+		diags[i] = diags[i].With("source", src.Name)
+	}
+	r.diags = diags
+	if s != nil {
+		s.Source = src.Name
+		s.Diagnostics = diags
+		r.skill = s
+		if src.Dir != "" {
+			r.real = f.key
+		}
+	}
+	r.found.entries = nil // not needed once stamped; keep snapshots small
+	return r
+}
+
+// collision reports the loser of a name collision.
+func (sc *scan) collision(winner, loser *loaded) diagnostics.Diagnostic {
+	where := func(r *loaded) string {
+		if r.found.DiskDir != "" {
+			return r.found.DiskDir
+		}
+		return r.found.Dir
+	}
+	ws, ls := sc.l.sources[winner.source].Name, sc.l.sources[loser.source].Name
+	return diagnostics.New(diagnostics.NameCollision, loser.skill.Name, where(loser),
+		"the name %q is already taken by %s (source %s); this skill (source %s) is not loaded",
+		loser.skill.Name, where(winner), ws, ls).
+		With("winner_path", where(winner)).With("winner_source", ws).
+		With("loser_path", where(loser)).With("loser_source", ls)
+}
