@@ -3,6 +3,7 @@ package loader
 import (
 	"context"
 	"errors"
+	"fmt"
 	"io/fs"
 	"path"
 	"path/filepath"
@@ -267,8 +268,8 @@ func (w *walker) run(ctx context.Context) []Found {
 		}
 	}
 	if len(tooDeep) > 0 {
-		d := w.add(diagnostics.LimitReached, ".", "%d folders lie more than %d levels below the source root and were not searched",
-			len(tooDeep), w.maxDepth)
+		d := w.add(diagnostics.LimitReached, ".", "%d folders lie more than %d levels below the source root and were not searched: %s",
+			len(tooDeep), w.maxDepth, sample(tooDeep))
 		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
 	}
 	return found
@@ -279,9 +280,18 @@ func (w *walker) cutByDirs(left []pending) {
 	for i := len(left) - 1; i >= 0; i-- {
 		names = append(names, left[i].dir)
 	}
-	d := w.add(diagnostics.LimitReached, ".", "the source has more than %d folders; %d found but not visited, and anything below them, were left out",
-		w.maxDirs, len(names))
+	d := w.add(diagnostics.LimitReached, ".", "the source has more than %d folders; these %d, and anything below them, were not searched: %s",
+		w.maxDirs, len(names), sample(names))
 	*d = d.With("limit", "max_dirs").With("value", w.maxDirs).With("skipped", firstN(names))
+}
+
+// sample names a few of the items for a message: "a, b, c and 4 more".
+func sample(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
 }
 
 func firstN(names []string) []string {

@@ -230,7 +230,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			left = append(left, l.sources[c.source].Name+":"+c.found.Dir)
 		}
 		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
-			"more than %d skills: %d skill folders were not loaded", maxSkills, len(left)).
+			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
 	if err := ctx.Err(); err != nil {

@@ -43,6 +43,8 @@ func commands() []*command {
 	return []*command{
 		validateCommand(),
 		inspectCommand(),
+		listCommand(),
+		doctorCommand(),
 	}
 }
 
