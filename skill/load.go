@@ -229,7 +229,7 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, d
 		}
 		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
 	}
-	data, err := readLimited(f, opts.maxFileBytes())
+	data, err := readHead(f, opts.maxFileBytes())
 	if err != nil {
 		code := diagnostics.ReadError
 		if errors.Is(err, errTooLarge) {
@@ -288,6 +288,59 @@ func readLimited(f fs.File, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
 	}
 	return data, nil
+}
+
+// headChunk is the first read of a skill file; most frontmatter fits.
+const headChunk = 4 << 10
+
+// readHead reads a skill file up to the end of its frontmatter: Load needs
+// nothing after it, and Body reads the file again. It stops at the first
+// complete line that closes the frontmatter, or once the first line shows
+// there is none, and otherwise reads to the end, so SplitFrontmatter of the
+// result answers as it would for the whole file. A file over max bytes is
+// refused as readLimited refuses it; without a size from Stat the whole file
+// is read to tell.
+func readHead(f fs.File, max int64) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return readLimited(f, max)
+	}
+	defer f.Close()
+	if st.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
+	}
+	data := make([]byte, 0, min(int64(headChunk), st.Size()+1))
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, cap(data))
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+		}
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if headComplete(data) {
+			return data, nil
+		}
+	}
+}
+
+// headComplete reports whether the complete lines of data already decide
+// SplitFrontmatter: the frontmatter closes in them, or the first line is not
+// its opening.
+func headComplete(data []byte) bool {
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		return false
+	}
+	_, _, err := SplitFrontmatter(data[:end+1])
+	return err == nil || errors.Is(err, ErrNoFrontmatter)
 }
 
 // listed reports whether rel is among the attached files (sorted), which
