@@ -92,4 +92,3 @@ func FuzzReadHead(f *testing.F) {
 		checkHead(t, data, chunk)
 	})
 }
-
