@@ -1,10 +1,8 @@
 package loader_test
 
 import (
-	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"slices"
 	"sync"
 	"testing"
@@ -80,28 +78,8 @@ var generated10k = sync.OnceValues(func() (string, error) {
 	if err != nil {
 		return "", err
 	}
-	return dir, GenerateSkills(dir, 10_000)
+	return dir, testcorpus.Generate(dir, 10_000)
 })
-
-// GenerateSkills writes n small skills under dir, 100 per group folder, each
-// with a reference file, the shape of a large user folder.
-func GenerateSkills(dir string, n int) error {
-	for i := range n {
-		name := fmt.Sprintf("skill-%05d", i)
-		d := filepath.Join(dir, fmt.Sprintf("group-%03d", i/100), name)
-		if err := os.MkdirAll(filepath.Join(d, "references"), 0o755); err != nil {
-			return err
-		}
-		md := fmt.Sprintf("---\nname: %s\ndescription: Generated skill number %d, for benchmarks. Use it when a benchmark asks.\nmetadata:\n  tags: [bench, generated]\n---\n# %s\n\nDo the thing.\n", name, i, name)
-		if err := os.WriteFile(filepath.Join(d, "SKILL.md"), []byte(md), 0o644); err != nil {
-			return err
-		}
-		if err := os.WriteFile(filepath.Join(d, "references", "guide.md"), []byte("guide\n"), 0o644); err != nil {
-			return err
-		}
-	}
-	return nil
-}
 
 // BenchmarkColdScan10k loads 10,000 generated skills.
 func BenchmarkColdScan10k(b *testing.B) {

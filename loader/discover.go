@@ -25,6 +25,17 @@ type Found struct {
 
 	key     string        // the folder's real identity, for de-duplication
 	entries []fs.DirEntry // the folder's entries, for the rescan stamp
+	stat    fileStamp     // the folder's own stamp, taken before listing it
+}
+
+// dirMemo is a folder's listing, kept for the next scan: a folder whose
+// stamp (modification time, size, mode) is unchanged has the same entries,
+// so the next scan stats it instead of listing it. A zero modification time
+// (embed.FS, fstest.MapFS) proves nothing, and such folders are always
+// listed.
+type dirMemo struct {
+	stat    fileStamp
+	entries []fs.DirEntry
 }
 
 // Discover finds the skill folders of one source, in the order the loader
@@ -41,7 +52,7 @@ func Discover(ctx context.Context, src Source, opts *Options) ([]Found, diagnost
 	if err != nil {
 		return nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", src.Dir, "%v", err)}
 	}
-	w := newWalker(srcs[0], opts)
+	w := newWalker(srcs[0], opts, nil)
 	found := w.run(ctx)
 	return found, w.diags
 }
@@ -166,10 +177,13 @@ type walker struct {
 	maxDepth int
 	seen     map[string]bool // real identities of the folders visited
 	diags    diagnostics.List
+	prev     map[string]dirMemo // the previous scan's listings
+	next     map[string]dirMemo // this scan's, for the next
 }
 
-func newWalker(src Source, opts *Options) *walker {
-	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), seen: map[string]bool{}}
+func newWalker(src Source, opts *Options, prev map[string]dirMemo) *walker {
+	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), seen: map[string]bool{},
+		prev: prev, next: map[string]dirMemo{}}
 	if src.Dir != "" {
 		w.res = &diskResolver{dir: src.Dir}
 	} else {
@@ -225,7 +239,7 @@ func (w *walker) run(ctx context.Context) []Found {
 		}
 		visited++
 		w.seen[p.key] = true
-		entries, err := fs.ReadDir(w.src.FS, p.dir)
+		entries, stat, err := w.list(p.dir)
 		if err != nil {
 			if !(p.dir == "." && errors.Is(err, fs.ErrNotExist)) {
 				w.add(diagnostics.ReadError, p.dir, "cannot read the folder: %v", err)
@@ -234,7 +248,7 @@ func (w *walker) run(ctx context.Context) []Found {
 				continue
 			}
 		}
-		if f, isSkill := w.skillFolder(p, entries); isSkill {
+		if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
 			if f != nil {
 				found = append(found, *f)
 			}
@@ -273,6 +287,21 @@ func (w *walker) run(ctx context.Context) []Found {
 		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
 	}
 	return found
+}
+
+// list returns a folder's entries and stamp: the previous scan's entries
+// when its stamp is unchanged, else a fresh listing.
+func (w *walker) list(dir string) ([]fs.DirEntry, fileStamp, error) {
+	st := stampOf(fs.Stat(w.src.FS, dir))
+	if m, ok := w.prev[dir]; ok && st.ok && st.mtime != 0 && m.stat == st {
+		w.next[dir] = m
+		return m.entries, st, nil
+	}
+	entries, err := fs.ReadDir(w.src.FS, dir)
+	if err == nil && st.ok && st.mtime != 0 {
+		w.next[dir] = dirMemo{stat: st, entries: entries}
+	}
+	return entries, st, err
 }
 
 func (w *walker) cutByDirs(left []pending) {
@@ -325,7 +354,7 @@ func (w *walker) followDirLink(p string) (string, bool) {
 // skillFolder reports whether the folder holds a skill file. It returns nil
 // for a skill that must be skipped because its SKILL.md or skill.config.yaml
 // is a link leaving the source root (reported).
-func (w *walker) skillFolder(p pending, entries []fs.DirEntry) (*Found, bool) {
+func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (*Found, bool) {
 	file := ""
 	for _, want := range []string{skill.SkillFile, skill.SkillFileLower} {
 		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == want })
@@ -355,7 +384,7 @@ func (w *walker) skillFolder(p pending, entries []fs.DirEntry) (*Found, bool) {
 			return nil, true
 		}
 	}
-	return &Found{Dir: p.dir, DiskDir: w.diskDir(p.dir), File: file, key: p.key, entries: entries}, true
+	return &Found{Dir: p.dir, DiskDir: w.diskDir(p.dir), File: file, key: p.key, entries: entries, stat: stat}, true
 }
 
 func (w *walker) diskDir(p string) string {

@@ -147,12 +147,17 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	// Discovery: each source walked on its own goroutine.
 	founds := make([][]Found, len(l.sources))
 	walkDiags := make([]diagnostics.List, len(l.sources))
+	dirs := make([]map[string]dirMemo, len(l.sources))
 	var g errgroup.Group
 	for i, src := range l.sources {
 		g.Go(func() error {
-			w := newWalker(src, opts)
+			var prev map[string]dirMemo
+			if i < len(sc.prev.dirs) {
+				prev = sc.prev.dirs[i]
+			}
+			w := newWalker(src, opts, prev)
 			founds[i] = w.run(ctx)
-			walkDiags[i] = w.diags
+			walkDiags[i], dirs[i] = w.diags, w.next
 			return nil
 		})
 	}
@@ -236,7 +241,9 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	return newSnapshot(order, diags, cache, opts.Registry), nil
+	snap := newSnapshot(order, diags, cache, opts.Registry)
+	snap.dirs = dirs
+	return snap, nil
 }
 
 // load loads a found folder, or reuses the previous scan's result when the
@@ -265,7 +272,6 @@ func (sc *scan) load(source int, f Found) *loaded {
 			r.real = f.key
 		}
 	}
-	r.found.entries = nil // not needed once stamped; keep snapshots small
 	return r
 }
 

@@ -26,6 +26,7 @@ type Snapshot struct {
 	diags    diagnostics.List        // sorted
 	registry registry.Store
 	cache    map[cacheKey]*loaded // what the next rescan may reuse
+	dirs     []map[string]dirMemo // per source: folder listings the next rescan may reuse
 }
 
 // cacheKey names a found folder across scans.

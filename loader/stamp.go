@@ -61,7 +61,7 @@ func takeStamp(fsys fs.FS, f *Found) stamp {
 	st := stamp{
 		file:   entryStamp(fsys, f.Dir, f.entries, f.File),
 		config: entryStamp(fsys, f.Dir, f.entries, skill.ConfigFile),
-		dirs:   []dirStamp{{rel: ".", fileStamp: stampOf(fs.Stat(fsys, f.Dir))}},
+		dirs:   []dirStamp{{rel: ".", fileStamp: f.stat}},
 	}
 	var walk func(rel string, entries []fs.DirEntry)
 	walk = func(rel string, entries []fs.DirEntry) {
@@ -93,7 +93,10 @@ func (st *stamp) unchanged(fsys fs.FS, f *Found) bool {
 		entryStamp(fsys, f.Dir, f.entries, skill.ConfigFile) != st.config {
 		return false
 	}
-	for _, d := range st.dirs {
+	if f.stat != st.dirs[0].fileStamp {
+		return false
+	}
+	for _, d := range st.dirs[1:] {
 		if stampOf(fs.Stat(fsys, path.Join(f.Dir, d.rel))) != d.fileStamp {
 			return false
 		}
