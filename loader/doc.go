@@ -49,9 +49,13 @@
 // Options.Concurrency). A rescan reuses every skill whose skill file,
 // skill.config.yaml and folder listing (size and modification time of the
 // folder and each sub-folder, infrastructure folders aside) did not change,
-// and reports [Changes]. A change that keeps a file's size and modification
-// time (possible on file systems with coarse timestamps, or with a clock
-// set back) is not seen until the next change to it. [Loader.Watch] rescans
+// and reports [Changes]. A skill read again and found the same (a touched
+// file) is kept, so Changes lists real changes only. A file system without
+// modification times (embed.FS, fstest.MapFS) proves nothing by stamps: its
+// folders are listed and its skills read on every rescan. A change that keeps
+// a file's size and modification time (possible on file systems with coarse
+// timestamps, or with a clock set back) is not seen until the next change to
+// it. [Loader.Watch] rescans
 // on an interval: polling, not file system notifications; see
 // docs/decisions.md.
 //

@@ -1,7 +1,9 @@
 package loader
 
 import (
+	"bytes"
 	"context"
+	"encoding/json"
 	"slices"
 	"sync"
 	"sync/atomic"
@@ -250,7 +252,8 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 // folder is unchanged.
 func (sc *scan) load(source int, f Found) *loaded {
 	src := sc.l.sources[source]
-	if prev, ok := sc.prev.cache[cacheKey{source, f.Dir}]; ok && prev.found.File == f.File && prev.stamp.unchanged(src.FS, &f) {
+	prev, hadPrev := sc.prev.cache[cacheKey{source, f.Dir}]
+	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(src.FS, &f) {
 		r := *prev
 		r.reused = true
 		return &r
@@ -271,8 +274,21 @@ func (sc *scan) load(source int, f Found) *loaded {
 		if src.Dir != "" {
 			r.real = f.key
 		}
+		// Touched but not changed (or a file system without modification
+		// times): keep the previous Skill, so it is not reported modified.
+		if hadPrev && prev.skill != nil && sameSkill(prev.skill, s) {
+			r.skill, r.diags = prev.skill, prev.diags
+		}
 	}
 	return r
+}
+
+// sameSkill reports whether two loads of a folder gave the same skill: the
+// same model, files and diagnostics, as their JSON form shows them.
+func sameSkill(a, b *skill.Skill) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
 // collision reports the loser of a name collision.

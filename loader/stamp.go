@@ -15,7 +15,7 @@ const maxStampDirs = 1000
 // fileStamp is what a rescan compares: size, modification time and mode.
 type fileStamp struct {
 	size  int64
-	mtime int64
+	mtime int64 // 0: the file system keeps none, and the stamp proves nothing
 	mode  fs.FileMode
 	ok    bool // the file existed
 }
@@ -24,7 +24,11 @@ func stampOf(info fs.FileInfo, err error) fileStamp {
 	if err != nil {
 		return fileStamp{}
 	}
-	return fileStamp{size: info.Size(), mtime: info.ModTime().UnixNano(), mode: info.Mode(), ok: true}
+	st := fileStamp{size: info.Size(), mode: info.Mode(), ok: true}
+	if t := info.ModTime(); !t.IsZero() {
+		st.mtime = t.UnixNano()
+	}
+	return st
 }
 
 // stamp is a skill folder's state as far as its Skill depends on it: the
@@ -86,7 +90,7 @@ func takeStamp(fsys fs.FS, f *Found) stamp {
 // unchanged reports whether the folder still matches the stamp, looking at
 // no more than the stamp recorded: one stat per recorded folder and file.
 func (st *stamp) unchanged(fsys fs.FS, f *Found) bool {
-	if st.tooMany || !st.file.ok {
+	if st.tooMany || !st.file.ok || st.file.mtime == 0 {
 		return false
 	}
 	if entryStamp(fsys, f.Dir, f.entries, f.File) != st.file ||
