@@ -1,15 +1,12 @@
 package loader_test
 
 import (
-	"io/fs"
 	"os"
-	"slices"
 	"sync"
 	"testing"
 
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 	"github.com/skillkit-go/skillkit/loader"
-	"github.com/skillkit-go/skillkit/skill"
 )
 
 // noLimits lets a benchmark load every skill of a big tree.
@@ -19,27 +16,10 @@ var noLimits = loader.Options{MaxSkills: loader.Unlimited, MaxDirs: loader.Unlim
 // every folder of the corpus (skipping what discovery skips) and read every
 // SKILL.md, nothing else.
 func BenchmarkBaselineCorpus(b *testing.B) {
-	root := testcorpus.Dir(b)
-	fsys := os.DirFS(root)
+	fsys := os.DirFS(testcorpus.Dir(b))
 	for b.Loop() {
-		n := 0
-		fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-			if err != nil {
-				return err
-			}
-			if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(skill.InfraDirs, d.Name())) {
-				return fs.SkipDir
-			}
-			if !d.IsDir() && d.Name() == skill.SkillFile {
-				if _, err := fs.ReadFile(fsys, p); err != nil {
-					b.Fatal(err)
-				}
-				n++
-			}
-			return nil
-		})
-		if n < 250 {
-			b.Fatalf("read %d SKILL.md", n)
+		if n, err := testcorpus.Baseline(fsys); err != nil || n < 250 {
+			b.Fatal(n, err)
 		}
 	}
 }
@@ -72,22 +52,32 @@ func BenchmarkRescanCorpusUnchanged(b *testing.B) {
 	}
 }
 
-// generated10k holds 10,000 generated skills, made once per test binary.
-var generated10k = sync.OnceValues(func() (string, error) {
-	dir, err := os.MkdirTemp("", "skillkit-10k-")
-	if err != nil {
-		return "", err
-	}
-	return dir, testcorpus.Generate(dir, 10_000)
-})
+// generated10k makes 10,000 generated skills the first time a benchmark
+// asks; TestMain removes them.
+var generated10k tenK
+
+type tenK struct {
+	once sync.Once
+	dir  string
+	err  error
+}
+
+func (g *tenK) get() (string, error) {
+	g.once.Do(func() {
+		g.dir, g.err = os.MkdirTemp("", "skillkit-10k-")
+		if g.err == nil {
+			g.err = testcorpus.Generate(g.dir, 10_000)
+		}
+	})
+	return g.dir, g.err
+}
 
 // BenchmarkColdScan10k loads 10,000 generated skills.
 func BenchmarkColdScan10k(b *testing.B) {
-	dir, err := generated10k()
+	dir, err := generated10k.get()
 	if err != nil {
 		b.Fatal(err)
 	}
-	b.Cleanup(func() { os.RemoveAll(dir) })
 	b.ReportAllocs()
 	for b.Loop() {
 		l, err := loader.New(b.Context(), []loader.Source{{Name: "bench", Dir: dir}}, &noLimits)
@@ -99,7 +89,7 @@ func BenchmarkColdScan10k(b *testing.B) {
 
 // BenchmarkRescan10kUnchanged rescans 10,000 unchanged skills.
 func BenchmarkRescan10kUnchanged(b *testing.B) {
-	dir, err := generated10k()
+	dir, err := generated10k.get()
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -113,4 +103,12 @@ func BenchmarkRescan10kUnchanged(b *testing.B) {
 			b.Fatal(ch, err)
 		}
 	}
+}
+
+func TestMain(m *testing.M) {
+	code := m.Run()
+	if generated10k.dir != "" {
+		os.RemoveAll(generated10k.dir)
+	}
+	os.Exit(code)
 }

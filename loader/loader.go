@@ -199,16 +199,23 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	for next < len(cands) && len(order) < maxSkills {
 		batch := cands[next:min(len(cands), next+maxSkills-len(order))]
 		next += len(batch)
+		// A few workers take the next folder in turn: one goroutine per
+		// folder costs a scheduler hand-off per skill.
 		results := make([]*loaded, len(batch))
-		lg, lctx := errgroup.WithContext(ctx)
-		lg.SetLimit(opts.concurrency())
-		for j, c := range batch {
+		var taken atomic.Int64
+		var lg errgroup.Group
+		for range min(opts.concurrency(), len(batch)) {
 			lg.Go(func() error {
-				if lctx.Err() != nil {
-					return lctx.Err()
+				for {
+					j := int(taken.Add(1) - 1)
+					if j >= len(batch) {
+						return nil
+					}
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					results[j] = sc.load(batch[j].source, batch[j].found)
 				}
-				results[j] = sc.load(c.source, c.found)
-				return nil
 			})
 		}
 		if err := lg.Wait(); err != nil {

@@ -102,3 +102,30 @@ func Generate(dir string, n int) error {
 	}
 	return nil
 }
+
+// Baseline is the floor a skill scan is measured against: it lists every
+// folder under fsys (skipping dot folders and infra folders, as discovery
+// does) and reads every SKILL.md, nothing else. It returns how many it read.
+func Baseline(fsys fs.FS) (int, error) {
+	n := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(infraDirs, d.Name())) {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "SKILL.md" {
+			if _, err := fs.ReadFile(fsys, p); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// infraDirs mirrors skill.InfraDirs; testcorpus cannot import skill, whose
+// tests import testcorpus.
+var infraDirs = []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
