@@ -9,6 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/skill"
@@ -53,7 +54,8 @@ func Discover(ctx context.Context, src Source, opts *Options) ([]Found, diagnost
 		return nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", src.Dir, "%v", err)}
 	}
 	w := newWalker(srcs[0], opts, nil)
-	found := w.run(ctx)
+	var found []Found
+	w.run(ctx, func(f Found) { found = append(found, f) })
 	return found, w.diags
 }
 
@@ -177,13 +179,16 @@ type walker struct {
 	maxDepth int
 	seen     map[string]bool // real identities of the folders visited
 	diags    diagnostics.List
-	prev     map[string]dirMemo // the previous scan's listings
-	next     map[string]dirMemo // this scan's, for the next
+	prev     map[string]dirMemo // the previous scan's listings; read only
+	slots    chan struct{}      // listings in flight
+	started  int                // listings started, at most maxDirs
+	mu       sync.Mutex         // guards next
+	next     map[string]dirMemo // this scan's listings, for the next
 }
 
 func newWalker(src Source, opts *Options, prev map[string]dirMemo) *walker {
 	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), seen: map[string]bool{},
-		prev: prev, next: map[string]dirMemo{}}
+		prev: prev, next: map[string]dirMemo{}, slots: make(chan struct{}, opts.concurrency())}
 	if src.Dir != "" {
 		w.res = &diskResolver{dir: src.Dir}
 	} else {
@@ -210,23 +215,72 @@ func (w *walker) add(code diagnostics.Code, p, format string, args ...any) *diag
 }
 
 type pending struct {
-	dir   string
-	key   string
-	depth int
+	dir    string
+	key    string
+	depth  int
+	listed *listing // the listing started when the folder was queued, or nil
 }
 
-func (w *walker) run(ctx context.Context) []Found {
-	rootKey, ok := w.res.root()
-	if !ok {
+// listing is a folder's listing, done on another goroutine.
+type listing struct {
+	done    chan struct{}
+	entries []fs.DirEntry
+	stat    fileStamp
+	err     error
+}
+
+// startList lists dir on another goroutine, at most cap(w.slots) at once, so
+// the folders queued ahead of the walk are listed while it goes on. It
+// returns nil, and nothing is started, once ctx is done.
+func (w *walker) startList(ctx context.Context, dir string) *listing {
+	select {
+	case w.slots <- struct{}{}:
+	case <-ctx.Done():
 		return nil
 	}
-	var found []Found
+	w.started++
+	l := &listing{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer func() { <-w.slots }()
+		l.entries, l.stat, l.err = w.list(dir)
+	}()
+	return l
+}
+
+// settle waits for the listings still in flight (of folders the walk
+// skipped or never reached), so none writes after the walk returns.
+func (w *walker) settle() {
+	for range cap(w.slots) {
+		w.slots <- struct{}{}
+	}
+	for range cap(w.slots) {
+		<-w.slots
+	}
+}
+
+// listed waits for p's listing, or lists it now.
+func (w *walker) listed(p pending) ([]fs.DirEntry, fileStamp, error) {
+	if p.listed == nil {
+		return w.list(p.dir)
+	}
+	<-p.listed.done
+	return p.listed.entries, p.listed.stat, p.listed.err
+}
+
+// run walks the source and hands each skill folder to emit, in order.
+func (w *walker) run(ctx context.Context, emit func(Found)) {
+	defer w.settle()
+	rootKey, ok := w.res.root()
+	if !ok {
+		return
+	}
 	var tooDeep []string
 	stack := []pending{{dir: ".", key: rootKey}}
 	visited := 0
 	for len(stack) > 0 {
 		if ctx.Err() != nil {
-			return found
+			return
 		}
 		p := stack[len(stack)-1]
 		stack = stack[:len(stack)-1]
@@ -239,7 +293,7 @@ func (w *walker) run(ctx context.Context) []Found {
 		}
 		visited++
 		w.seen[p.key] = true
-		entries, stat, err := w.list(p.dir)
+		entries, stat, err := w.listed(p)
 		if err != nil {
 			if !(p.dir == "." && errors.Is(err, fs.ErrNotExist)) {
 				w.add(diagnostics.ReadError, p.dir, "cannot read the folder: %v", err)
@@ -250,7 +304,7 @@ func (w *walker) run(ctx context.Context) []Found {
 		}
 		if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
 			if f != nil {
-				found = append(found, *f)
+				emit(*f)
 			}
 			continue
 		}
@@ -277,6 +331,14 @@ func (w *walker) run(ctx context.Context) []Found {
 			}
 			children = append(children, pending{dir: child, key: key, depth: p.depth + 1})
 		}
+		// Start listing the children in walk order, as long as the folder
+		// limit can still reach them.
+		for i := range children {
+			if w.started >= w.maxDirs {
+				break
+			}
+			children[i].listed = w.startList(ctx, children[i].dir)
+		}
 		for i := len(children) - 1; i >= 0; i-- {
 			stack = append(stack, children[i])
 		}
@@ -286,7 +348,6 @@ func (w *walker) run(ctx context.Context) []Found {
 			len(tooDeep), w.maxDepth, sample(tooDeep))
 		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
 	}
-	return found
 }
 
 // list returns a folder's entries and stamp: the previous scan's entries
@@ -294,14 +355,20 @@ func (w *walker) run(ctx context.Context) []Found {
 func (w *walker) list(dir string) ([]fs.DirEntry, fileStamp, error) {
 	st := stampOf(fs.Stat(w.src.FS, dir))
 	if m, ok := w.prev[dir]; ok && st.ok && st.mtime != 0 && m.stat == st {
-		w.next[dir] = m
+		w.remember(dir, m)
 		return m.entries, st, nil
 	}
 	entries, err := fs.ReadDir(w.src.FS, dir)
 	if err == nil && st.ok && st.mtime != 0 {
-		w.next[dir] = dirMemo{stat: st, entries: entries}
+		w.remember(dir, dirMemo{stat: st, entries: entries})
 	}
 	return entries, st, err
+}
+
+func (w *walker) remember(dir string, m dirMemo) {
+	w.mu.Lock()
+	w.next[dir] = m
+	w.mu.Unlock()
 }
 
 func (w *walker) cutByDirs(left []pending) {

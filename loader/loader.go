@@ -143,27 +143,55 @@ type scan struct {
 	reused int
 }
 
+// job is one candidate folder, in precedence order, and its load.
+type job struct {
+	source int
+	found  Found
+	result *loaded // set by the worker that loads it
+}
+
+// run discovers and loads. Discovery walks the sources in precedence order
+// on its own goroutine and streams what it finds; the first MaxSkills
+// distinct folders start loading at once, on a few workers, while the walk
+// goes on. Collisions and the limit are then resolved in precedence order;
+// when losers and broken skills left places, the next candidates are loaded
+// in further rounds, so the limit cuts without loading what it cuts.
 func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	l := sc.l
 	opts := &l.opts
-	// Discovery: each source walked on its own goroutine.
-	founds := make([][]Found, len(l.sources))
+	maxSkills := opts.maxSkills()
 	walkDiags := make([]diagnostics.List, len(l.sources))
 	dirs := make([]map[string]dirMemo, len(l.sources))
-	var g errgroup.Group
-	for i, src := range l.sources {
-		g.Go(func() error {
+	found := make(chan job, 256)
+	go func() {
+		defer close(found)
+		for i, src := range l.sources {
 			var prev map[string]dirMemo
 			if i < len(sc.prev.dirs) {
 				prev = sc.prev.dirs[i]
 			}
 			w := newWalker(src, opts, prev)
-			founds[i] = w.run(ctx)
+			w.run(ctx, func(f Found) { found <- job{source: i, found: f} })
 			walkDiags[i], dirs[i] = w.diags, w.next
-			return nil
-		})
+		}
+	}()
+
+	// One physical folder once; the first maxSkills start loading.
+	var jobs []*job
+	seen := map[string]bool{}
+	queue, done := sc.workers(ctx)
+	for j := range found {
+		if seen[j.found.key] {
+			continue
+		}
+		seen[j.found.key] = true
+		jobs = append(jobs, &j)
+		if len(jobs) <= maxSkills {
+			queue <- &j
+		}
 	}
-	g.Wait()
+	close(queue)
+	<-done
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
@@ -172,56 +200,26 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		diags = append(diags, d...)
 	}
 
-	// Candidates in precedence order; one physical folder once.
-	type cand struct {
-		source int
-		found  Found
-	}
-	var cands []cand
-	seen := map[string]bool{}
-	for i, fs := range founds {
-		for _, f := range fs {
-			if seen[f.key] {
-				continue
-			}
-			seen[f.key] = true
-			cands = append(cands, cand{i, f})
-		}
-	}
-
-	// Load in rounds, as many at a time as there are places left, so the
-	// skill limit cuts without loading what it cuts.
-	maxSkills := opts.maxSkills()
-	cache := make(map[cacheKey]*loaded, len(cands))
+	cache := make(map[cacheKey]*loaded, len(jobs))
 	winners := map[string]*loaded{}
 	var order []*loaded
 	next := 0
-	for next < len(cands) && len(order) < maxSkills {
-		batch := cands[next:min(len(cands), next+maxSkills-len(order))]
+	for next < len(jobs) && len(order) < maxSkills {
+		batch := jobs[next:min(len(jobs), next+maxSkills-len(order))]
 		next += len(batch)
-		// A few workers take the next folder in turn: one goroutine per
-		// folder costs a scheduler hand-off per skill.
-		results := make([]*loaded, len(batch))
-		var taken atomic.Int64
-		var lg errgroup.Group
-		for range min(opts.concurrency(), len(batch)) {
-			lg.Go(func() error {
-				for {
-					j := int(taken.Add(1) - 1)
-					if j >= len(batch) {
-						return nil
-					}
-					if err := ctx.Err(); err != nil {
-						return err
-					}
-					results[j] = sc.load(batch[j].source, batch[j].found)
-				}
-			})
+		if batch[0].result == nil { // later rounds
+			queue, done := sc.workers(ctx)
+			for _, j := range batch {
+				queue <- j
+			}
+			close(queue)
+			<-done
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
 		}
-		if err := lg.Wait(); err != nil {
-			return nil, err
-		}
-		for _, r := range results {
+		for _, j := range batch {
+			r := j.result
 			cache[cacheKey{r.source, r.found.Dir}] = r
 			if r.reused {
 				sc.reused++
@@ -238,21 +236,43 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			order = append(order, r)
 		}
 	}
-	if next < len(cands) {
+	if next < len(jobs) {
 		var left []string
-		for _, c := range cands[next:] {
-			left = append(left, l.sources[c.source].Name+":"+c.found.Dir)
+		for _, j := range jobs[next:] {
+			left = append(left, l.sources[j.source].Name+":"+j.found.Dir)
 		}
 		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
 			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
-	if err := ctx.Err(); err != nil {
-		return nil, err
-	}
 	snap := newSnapshot(order, diags, cache, opts.Registry)
 	snap.dirs = dirs
 	return snap, nil
+}
+
+// workers starts the loading workers: they load every job sent on queue
+// until it is closed, then close done. Once ctx is done they drain the
+// queue without loading. A few workers take jobs in turn: a goroutine per
+// skill would cost a scheduler hand-off per skill.
+func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
+	queue := make(chan *job, 64)
+	done := make(chan struct{})
+	var g errgroup.Group
+	for range sc.l.opts.concurrency() {
+		g.Go(func() error {
+			for j := range queue {
+				if ctx.Err() == nil {
+					j.result = sc.load(j.source, j.found)
+				}
+			}
+			return nil
+		})
+	}
+	go func() {
+		g.Wait()
+		close(done)
+	}()
+	return queue, done
 }
 
 // load loads a found folder, or reuses the previous scan's result when the

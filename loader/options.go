@@ -32,7 +32,9 @@ type Source struct {
 	// Name identifies the source in diagnostics and Skill.Source ("workspace",
 	// "user", "bundled"). Required and unique.
 	Name string
-	// FS holds the skills. When nil, Dir is read through os.DirFS.
+	// FS holds the skills. When nil, Dir is read through os.DirFS. It is
+	// read from several goroutines at once, so it must be safe for
+	// concurrent use (os.DirFS, embed.FS and fstest.MapFS are).
 	FS fs.FS
 	// Dir is where FS is on disk; empty for an embed.FS or a fstest.MapFS.
 	// The loader makes it absolute and clean, and uses it for Skill.DiskDir,
@@ -59,7 +61,8 @@ type Options struct {
 	MaxFileBytes int64
 	// Strict loads skills in strict mode (see package skill).
 	Strict bool
-	// Concurrency bounds the skills loaded at once (default 2×GOMAXPROCS).
+	// Concurrency bounds the skills loaded, and the folders listed ahead of
+	// the walk, at once (default 2×GOMAXPROCS).
 	Concurrency int
 	// Registry, when set, hides skills whose record is disabled (in Filter)
 	// and adds the registry's FINGERPRINT_CHANGED checker to Doctor.
