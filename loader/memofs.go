@@ -75,6 +75,7 @@ func notExist(op, name string) error {
 	return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 }
 
+// Open opens name, or fails at once when a known listing lacks it.
 func (m *memoFS) Open(name string) (fs.File, error) {
 	if m.absent(name) {
 		return nil, notExist("open", name)
@@ -82,6 +83,7 @@ func (m *memoFS) Open(name string) (fs.File, error) {
 	return m.base.Open(name)
 }
 
+// Stat stats name, or fails at once when a known listing lacks it.
 func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("stat", name)
@@ -89,6 +91,7 @@ func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
 	return fs.Stat(m.base, name)
 }
 
+// ReadDir answers from a known listing, else lists and remembers.
 func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e, ok := m.known(name); ok {
 		return slices.Clone(e), nil
@@ -107,6 +110,7 @@ func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	return entries, err
 }
 
+// ReadLink reads a link of the source FS.
 func (m *memoFS) ReadLink(name string) (string, error) {
 	if m.absent(name) {
 		return "", notExist("readlink", name)
@@ -114,6 +118,7 @@ func (m *memoFS) ReadLink(name string) (string, error) {
 	return fs.ReadLink(m.base, name)
 }
 
+// Lstat stats name without following a link.
 func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("lstat", name)

@@ -51,6 +51,7 @@ type originFile struct {
 // files say "version": 1 as often as "version": "1".
 type looseString string
 
+// UnmarshalJSON reads a string, a number (as its text) or null.
 func (s *looseString) UnmarshalJSON(data []byte) error {
 	data = bytes.TrimSpace(data)
 	if len(data) > 0 && data[0] == '"' {

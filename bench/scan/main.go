@@ -1,19 +1,3 @@
-// Command scan measures the loader in a fresh process, on generated skills
-// or on a folder given with -dir (such as the corpus):
-//
-//   - memory: the Go heap in use and the resident set (Linux: VmRSS and its
-//     peak VmHWM from /proc/self/status) after the first cold scan, with its
-//     snapshot held;
-//   - time: the fastest of -runs runs of the baseline (list every folder and
-//     read every SKILL.md, nothing else), a cold scan (a new Loader), and a
-//     rescan with nothing changed; each as wall time and as CPU time (user +
-//     system), since a busy machine inflates wall time more than CPU time.
-//
-// Generating the skills comes first and keeps nothing in memory, which the
-// "before" line shows.
-//
-//	go run ./bench/scan                            # 10,000 generated skills
-//	go run ./bench/scan -dir ../shared/corpus -runs 20
 package main
 
 import (
@@ -44,7 +28,9 @@ func main() {
 }
 
 // noLimits loads everything, however large the folder.
-var noLimits = loader.Options{MaxSkills: loader.Unlimited, MaxDirs: loader.Unlimited}
+func noLimits() *loader.Options {
+	return &loader.Options{MaxSkills: loader.Unlimited, MaxDirs: loader.Unlimited}
+}
 
 func run(n int, dir string, runs int, profile string) error {
 	if dir == "" {
@@ -62,7 +48,7 @@ func run(n int, dir string, runs int, profile string) error {
 	sources := []loader.Source{{Name: "bench", Dir: dir}}
 	runtime.GC()
 	report("before the first scan")
-	l, err := loader.New(ctx, sources, &noLimits)
+	l, err := loader.New(ctx, sources, noLimits())
 	if err != nil {
 		return err
 	}
@@ -85,7 +71,7 @@ func run(n int, dir string, runs int, profile string) error {
 		return err
 	})
 	cold := fastest(runs, func() error {
-		_, err := loader.New(ctx, sources, &noLimits)
+		_, err := loader.New(ctx, sources, noLimits())
 		return err
 	})
 	rescan := fastest(runs, func() error {

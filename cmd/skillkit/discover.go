@@ -12,7 +12,9 @@ import (
 
 // everything lifts the loader's limits: validate and inspect check every
 // skill they are pointed at, however many.
-var everything = loader.Options{MaxDirs: loader.Unlimited, MaxDepth: loader.Unlimited, MaxSkills: loader.Unlimited}
+func everything() *loader.Options {
+	return &loader.Options{MaxDirs: loader.Unlimited, MaxDepth: loader.Unlimited, MaxSkills: loader.Unlimited}
+}
 
 // loadPaths loads every skill under each path: a path is a skill folder, or a
 // folder holding skills at any depth, found by the loader's discovery without
@@ -31,7 +33,7 @@ func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "%v", err))
 			continue
 		}
-		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, &everything)
+		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, everything())
 		diags = append(diags, d...)
 		if len(found) == 0 && !d.HasErrors() {
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.SkillFile))

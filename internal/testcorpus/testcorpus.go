@@ -112,7 +112,7 @@ func Baseline(fsys fs.FS) (int, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(infraDirs, d.Name())) {
+		if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(infraDirs(), d.Name())) {
 			return fs.SkipDir
 		}
 		if !d.IsDir() && d.Name() == "SKILL.md" {
@@ -128,4 +128,6 @@ func Baseline(fsys fs.FS) (int, error) {
 
 // infraDirs mirrors skill.InfraDirs; testcorpus cannot import skill, whose
 // tests import testcorpus.
-var infraDirs = []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+func infraDirs() []string {
+	return []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+}

@@ -1,5 +1,3 @@
-// Package registrytest holds the conformance suite that every
-// [registry.Store] implementation must pass.
 package registrytest
 
 import (
