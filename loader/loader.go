@@ -205,7 +205,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	var order []*loaded
 	next := 0
 	for next < len(jobs) && len(order) < maxSkills {
-		batch := jobs[next:min(len(jobs), next+maxSkills-len(order))]
+		batch := jobs[next : next+min(maxSkills-len(order), len(jobs)-next)] // no overflow near Unlimited
 		next += len(batch)
 		if batch[0].result == nil { // later rounds
 			queue, done := sc.workers(ctx)
