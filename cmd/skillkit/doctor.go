@@ -44,7 +44,7 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
 		return exitUsage
 	}
-	l, err := openLoader(ctx, c, args, &o.loaderFlags)
+	l, _, err := openLoader(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
 		return exitFailure

@@ -24,7 +24,8 @@ func listCommand() *command {
 		args:    "[--json] [--tools a,b] [DIR...]",
 		summary: "list the skills a host would load, or that an agent with given tools sees",
 		help: `
-Without --tools every loaded skill is listed. With --tools (a comma-separated
+Without --tools every loaded skill is listed, those disabled in the registry
+marked. With --tools (a comma-separated
 list of the agent's tool names) the visibility rules are applied as for an
 agent with those tools on this machine (its OS, programs on PATH and
 environment), and each hidden skill is listed with why.
@@ -51,15 +52,25 @@ type listedSkill struct {
 	Class       skill.Class `json:"class"`
 	Source      string      `json:"source"`
 	Path        string      `json:"path"`
-	Hidden      bool        `json:"hidden"` // disable-model-invocation
+	Hidden      bool        `json:"hidden"`  // disable-model-invocation
+	Enabled     bool        `json:"enabled"` // false when disabled in the registry
 }
 
 func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*listOptions)
-	l, err := openLoader(ctx, c, args, &o.loaderFlags)
+	l, reg, err := openLoader(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
 		return exitFailure
+	}
+	recs, err := reg.List(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
+		return exitFailure
+	}
+	disabled := map[string]bool{}
+	for _, r := range recs {
+		disabled[r.Name] = !r.Enabled
 	}
 	snap := l.Snapshot()
 	skills := snap.Skills()
@@ -74,7 +85,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	listed := make([]listedSkill, 0, len(skills))
 	for _, s := range skills {
-		listed = append(listed, listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden()})
+		listed = append(listed, listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name]})
 	}
 	diags := snap.Diagnostics()
 	if o.json {
@@ -94,7 +105,11 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
 	fmt.Fprintln(tw, "NAME\tCLASS\tSOURCE\tDESCRIPTION")
 	for _, s := range listed {
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", s.Name, s.Class, s.Source, oneLine(s.Description, 70))
+		name := s.Name
+		if !s.Enabled {
+			name += " (disabled)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, s.Class, s.Source, oneLine(s.Description, 70))
 	}
 	tw.Flush()
 	if len(hidden) > 0 {

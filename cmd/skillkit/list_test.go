@@ -48,6 +48,25 @@ func TestListExamples(t *testing.T) {
 	}
 }
 
+// A skill disabled in the registry is marked in the list, and hidden from
+// an agent.
+func TestListDisabled(t *testing.T) {
+	dir := t.TempDir()
+	writeSkillFile(t, dir, "off", "")
+	writeSkillFile(t, dir, "on", "")
+	if err := registry.NewFS(dir).Put(t.Context(), registry.Record{Name: "off", Enabled: false}); err != nil {
+		t.Fatal(err)
+	}
+	_, out, _ := runCLI(t, "list", dir)
+	if !strings.Contains(out, "off (disabled)") || strings.Contains(out, "on (disabled)") {
+		t.Errorf("list:\n%s", out)
+	}
+	_, out, _ = runCLI(t, "list", "--tools=", dir)
+	if !strings.Contains(out, "off: disabled in the registry") {
+		t.Errorf("list --tools:\n%s", out)
+	}
+}
+
 func TestListDefaultDirAndEnv(t *testing.T) {
 	root := t.TempDir()
 	writeSkillFile(t, filepath.Join(root, "skills"), "from-default", "")

@@ -40,7 +40,7 @@ skills past --max-skills, folders past --max-dirs and files over
 // openLoader loads the skills of dirs (or the default folder). A DIR that is
 // not a folder is an error: a host may list a folder before it exists, a
 // person typing a path may not.
-func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*loader.Loader, error) {
+func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*loader.Loader, registry.Store, error) {
 	if len(dirs) == 0 {
 		d := c.getenv("SKILLKIT_DIR")
 		if d == "" {
@@ -50,7 +50,7 @@ func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*lo
 	}
 	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), f.maxFileBytes} {
 		if v <= 0 {
-			return nil, fmt.Errorf("limits must be positive")
+			return nil, nil, fmt.Errorf("limits must be positive")
 		}
 	}
 	var sources []loader.Source
@@ -58,10 +58,10 @@ func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*lo
 	for _, d := range dirs {
 		st, err := os.Stat(d)
 		if err != nil {
-			return nil, err
+			return nil, nil, err
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a folder", d)
+			return nil, nil, fmt.Errorf("%s is not a folder", d)
 		}
 		if seen[d] {
 			continue
@@ -69,10 +69,12 @@ func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*lo
 		seen[d] = true
 		sources = append(sources, loader.Source{Name: d, Dir: d})
 	}
-	return loader.New(ctx, sources, &loader.Options{
+	reg := registry.NewFS(dirs[0])
+	l, err := loader.New(ctx, sources, &loader.Options{
 		MaxSkills:    f.maxSkills,
 		MaxDirs:      f.maxDirs,
 		MaxFileBytes: f.maxFileBytes,
-		Registry:     registry.NewFS(dirs[0]),
+		Registry:     reg,
 	})
+	return l, reg, err
 }
