@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"bytes"
 	"errors"
 	"fmt"
 	"io"
@@ -61,6 +62,7 @@ type Skill struct {
 	Description string           `json:"description"`
 	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
 	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
+	Source      string           `json:"source,omitempty"`   // the name of the source it was found in, set by the loader
 	File        string           `json:"file"`               // SKILL.md or skill.md
 	Frontmatter Frontmatter      `json:"frontmatter"`
 	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml
@@ -227,7 +229,7 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, d
 		}
 		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
 	}
-	data, err := readLimited(f, opts.maxFileBytes())
+	data, err := readHead(f, opts.maxFileBytes())
 	if err != nil {
 		code := diagnostics.ReadError
 		if errors.Is(err, errTooLarge) {
@@ -260,8 +262,11 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 var errTooLarge = errors.New("file is over the size limit")
 
 // readLimited reads at most max bytes and fails if the file holds more.
+// The buffer is sized from the file's reported size, so a file that does not
+// change while it is read is read in one pass.
 func readLimited(f fs.File, max int64) ([]byte, error) {
 	defer f.Close()
+	var buf bytes.Buffer
 	if st, err := f.Stat(); err == nil {
 		if st.IsDir() {
 			return nil, errors.New("is a folder, not a file")
@@ -269,8 +274,13 @@ func readLimited(f fs.File, max int64) ([]byte, error) {
 		if st.Size() > max {
 			return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
 		}
+		buf.Grow(int(st.Size()) + bytes.MinRead)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, max+1))
+	_, err := buf.ReadFrom(io.LimitReader(f, max+1))
+	data := buf.Bytes()
+	if data == nil {
+		data = []byte{} // read, and empty: not the nil of a failed read
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -278,6 +288,66 @@ func readLimited(f fs.File, max int64) ([]byte, error) {
 		return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
 	}
 	return data, nil
+}
+
+// headChunk is the first read of a skill file; most frontmatter fits.
+const headChunk = 4 << 10
+
+// readHead reads a skill file up to the end of its frontmatter: Load needs
+// nothing after it, and Body reads the file again. It stops at the first
+// complete line that closes the frontmatter, or once the first line shows
+// there is none, and otherwise reads to the end, so SplitFrontmatter of the
+// result answers as it would for the whole file. A file over max bytes is
+// refused as readLimited refuses it; without a size from Stat the whole file
+// is read to tell.
+func readHead(f fs.File, max int64) ([]byte, error) {
+	st, err := f.Stat()
+	if err != nil || !st.Mode().IsRegular() {
+		return readLimited(f, max)
+	}
+	defer f.Close()
+	if st.Size() > max {
+		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
+	}
+	data := make([]byte, 0, min(int64(headChunk), st.Size()+1))
+	for {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, cap(data))
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if int64(len(data)) > max {
+			return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+		}
+		if errors.Is(err, io.EOF) {
+			return data, nil
+		}
+		if err != nil {
+			return nil, err
+		}
+		if headComplete(data) {
+			return data, nil
+		}
+	}
+}
+
+// headComplete reports whether the complete lines of data already decide
+// SplitFrontmatter: the frontmatter closes in them, or the first line is not
+// its opening.
+func headComplete(data []byte) bool {
+	end := bytes.LastIndexByte(data, '\n')
+	if end < 0 {
+		return false
+	}
+	_, _, err := SplitFrontmatter(data[:end+1])
+	return err == nil || errors.Is(err, ErrNoFrontmatter)
+}
+
+// listed reports whether rel is among the attached files (sorted), which
+// exist by construction, so checking them costs no file system call.
+func listed(files []string, rel string) bool {
+	_, found := slices.BinarySearch(files, rel)
+	return found
 }
 
 func exists(fsys fs.FS, name string) bool {
@@ -387,7 +457,7 @@ func checkReferences(s *Skill, fsys fs.FS, configPath, filePath string, fromConf
 			}
 			seen[ref] = true
 			clean, err := CleanRelPath(ref)
-			if err == nil && exists(fsys, path.Join(s.Dir, clean)) {
+			if err == nil && (listed(s.Files, clean) || exists(fsys, path.Join(s.Dir, clean))) {
 				continue
 			}
 			msg := fmt.Sprintf("the %s reference %s does not exist", kind, ref)

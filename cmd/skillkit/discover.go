@@ -1,21 +1,27 @@
 package main
 
 import (
+	"context"
 	"errors"
-	"fmt"
-	"io/fs"
 	"os"
-	"path"
-	"slices"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
+// everything lifts the loader's limits: validate and inspect check every
+// skill they are pointed at, however many.
+func everything() *loader.Options {
+	return &loader.Options{MaxDirs: loader.Unlimited, MaxDepth: loader.Unlimited, MaxSkills: loader.Unlimited}
+}
+
 // loadPaths loads every skill under each path: a path is a skill folder, or a
-// folder holding skills at any depth. Diagnostic paths start with the path
-// as given. Problems with a path itself are READ_ERROR diagnostics.
-func loadPaths(paths []string, strict bool) ([]*skill.Skill, diagnostics.List) {
+// folder holding skills at any depth, found by the loader's discovery without
+// its limits. Every skill is loaded, colliding names included, so each is
+// checked. Diagnostic paths of skills start with the path as given. Problems
+// with a path itself are READ_ERROR diagnostics.
+func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill, diagnostics.List) {
 	var skills []*skill.Skill
 	var diags diagnostics.List
 	for _, root := range paths {
@@ -27,16 +33,14 @@ func loadPaths(paths []string, strict bool) ([]*skill.Skill, diagnostics.List) {
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "%v", err))
 			continue
 		}
-		fsys := os.DirFS(root)
-		dirs, err := findSkillDirs(fsys)
-		if err != nil {
-			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "%v", err))
-		}
-		if len(dirs) == 0 && err == nil {
+		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, everything())
+		diags = append(diags, d...)
+		if len(found) == 0 && !d.HasErrors() {
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.SkillFile))
 		}
-		for _, dir := range dirs {
-			s, d := skill.Load(fsys, dir, &skill.LoadOptions{Strict: strict, DiskRoot: root})
+		fsys := os.DirFS(root)
+		for _, f := range found {
+			s, d := skill.Load(fsys, f.Dir, &skill.LoadOptions{Strict: strict, DiskRoot: root})
 			diags = append(diags, d...)
 			if s != nil {
 				skills = append(skills, s)
@@ -44,35 +48,4 @@ func loadPaths(paths []string, strict bool) ([]*skill.Skill, diagnostics.List) {
 		}
 	}
 	return skills, diags
-}
-
-// findSkillDirs returns the folders holding SKILL.md or skill.md, not looking
-// below a skill folder, skipping dot folders, node_modules and .skillhub.
-func findSkillDirs(fsys fs.FS) ([]string, error) {
-	var dirs []string
-	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == "." {
-				return err
-			}
-			return nil
-		}
-		if !d.IsDir() {
-			return nil
-		}
-		if p != "." && (d.Name()[0] == '.' || slices.Contains(skill.InfraDirs, d.Name())) {
-			return fs.SkipDir
-		}
-		for _, name := range []string{skill.SkillFile, skill.SkillFileLower} {
-			if st, err := fs.Stat(fsys, path.Join(p, name)); err == nil && !st.IsDir() {
-				dirs = append(dirs, p)
-				return fs.SkipDir
-			}
-		}
-		return nil
-	})
-	if err != nil {
-		return dirs, fmt.Errorf("cannot search for skills: %w", err)
-	}
-	return dirs, nil
 }

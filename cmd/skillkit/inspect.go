@@ -80,7 +80,7 @@ func runInspect(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit inspect: give at least one PATH")
 		return exitUsage
 	}
-	skills, diags := loadPaths(args, false)
+	skills, diags := loadPaths(ctx, args, false)
 	views := make([]skillView, 0, len(skills))
 	for _, s := range skills {
 		views = append(views, viewOf(s))

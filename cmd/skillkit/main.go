@@ -44,6 +44,9 @@ func commands() []*command {
 		validateCommand(),
 		inspectCommand(),
 		secretsCommand(),
+
+		listCommand(),
+		doctorCommand(),
 	}
 }
 

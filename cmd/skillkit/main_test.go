@@ -145,6 +145,9 @@ func TestUsage(t *testing.T) {
 		{[]string{"validate"}, exitUsage, "", "give at least one PATH"},
 		{[]string{"validate", "--bogus", "x"}, exitUsage, "", "flag provided but not defined"},
 		{[]string{"inspect"}, exitUsage, "", "give at least one PATH"},
+		{[]string{"help", "list"}, exitOK, "--max-skills", ""},
+		{[]string{"help", "doctor"}, exitOK, "--level", ""},
+		{[]string{"list", "--bogus"}, exitUsage, "", "flag provided but not defined"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(t, tt.args...)

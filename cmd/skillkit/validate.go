@@ -42,7 +42,7 @@ func runValidate(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit validate: give at least one PATH")
 		return exitUsage
 	}
-	skills, diags := loadPaths(args, o.strict)
+	skills, diags := loadPaths(ctx, args, o.strict)
 	if o.json {
 		if err := writeJSON(c, diags); err != nil {
 			return exitFailure

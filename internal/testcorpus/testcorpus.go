@@ -1,5 +1,6 @@
 // Package testcorpus finds the corpus of real published skills that tests
-// parse, validate, list and fingerprint. The corpus lives outside the module;
+// parse, validate, list and fingerprint, and generates large synthetic skill
+// folders for benchmarks. The corpus lives outside the module;
 // the environment variable SKILLKIT_CORPUS names it (.ci/run sets it), either
 // absolute or relative to the module root. When
 // the variable is unset, tests that need the corpus are skipped; when it is
@@ -7,6 +8,7 @@
 package testcorpus
 
 import (
+	"fmt"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -78,4 +80,54 @@ func SkillDirs(tb testing.TB) (root string, dirs []string) {
 	}
 	slices.Sort(dirs)
 	return root, dirs
+}
+
+// Generate writes n small skills under dir, 100 per group folder
+// (group-000/skill-00000/...), each with a SKILL.md and one reference file:
+// the shape of a large user folder, for benchmarks.
+func Generate(dir string, n int) error {
+	for i := range n {
+		name := fmt.Sprintf("skill-%05d", i)
+		d := filepath.Join(dir, fmt.Sprintf("group-%03d", i/100), name)
+		if err := os.MkdirAll(filepath.Join(d, "references"), 0o755); err != nil {
+			return err
+		}
+		md := fmt.Sprintf("---\nname: %s\ndescription: Generated skill number %d, for benchmarks. Use it when a benchmark asks.\nmetadata:\n  tags: [bench, generated]\n---\n# %s\n\nDo the thing.\n", name, i, name)
+		if err := os.WriteFile(filepath.Join(d, "SKILL.md"), []byte(md), 0o644); err != nil {
+			return err
+		}
+		if err := os.WriteFile(filepath.Join(d, "references", "guide.md"), []byte("guide\n"), 0o644); err != nil {
+			return err
+		}
+	}
+	return nil
+}
+
+// Baseline is the floor a skill scan is measured against: it lists every
+// folder under fsys (skipping dot folders and infra folders, as discovery
+// does) and reads every SKILL.md, nothing else. It returns how many it read.
+func Baseline(fsys fs.FS) (int, error) {
+	n := 0
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(infraDirs(), d.Name())) {
+			return fs.SkipDir
+		}
+		if !d.IsDir() && d.Name() == "SKILL.md" {
+			if _, err := fs.ReadFile(fsys, p); err != nil {
+				return err
+			}
+			n++
+		}
+		return nil
+	})
+	return n, err
+}
+
+// infraDirs mirrors skill.InfraDirs; testcorpus cannot import skill, whose
+// tests import testcorpus.
+func infraDirs() []string {
+	return []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
 }

@@ -1,0 +1,72 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+)
+
+type doctorOptions struct {
+	loaderFlags
+	json  bool
+	level string
+}
+
+func doctorCommand() *command {
+	return &command{
+		name:    "doctor",
+		args:    "[--json] [--level error|warning|info] [DIR...]",
+		summary: "load the skills as a host would and print every diagnostic, checks included",
+		help: `
+Prints what loading found (collisions, limits, symbolic links, invalid
+skills) and what the checks that look outside the files find (files changed
+since install: FINGERPRINT_CHANGED), one line each, at --level or above
+(default info). --json prints a JSON array of diagnostics. Exit status 1 when
+any diagnostic is an error, whatever --level shows.
+` + loaderHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &doctorOptions{}
+			o.register(fs)
+			fs.BoolVar(&o.json, "json", false, "print diagnostics as a JSON array")
+			fs.StringVar(&o.level, "level", "info", "show diagnostics at this level or above: error, warning or info")
+			return o
+		},
+		run: runDoctor,
+	}
+}
+
+func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*doctorOptions)
+	min, err := diagnostics.ParseLevel(o.level)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
+		return exitUsage
+	}
+	l, _, err := openLoader(ctx, c, args, &o.loaderFlags)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
+		return exitFailure
+	}
+	all := l.Doctor(ctx)
+	shown := all.AtLeast(min)
+	if o.json {
+		if shown == nil {
+			shown = diagnostics.List{}
+		}
+		if writeJSON(c, shown) != nil {
+			return exitFailure
+		}
+	} else {
+		for _, d := range shown {
+			fmt.Fprintln(c.stdout, d)
+		}
+		errs, warns := len(all.AtLeast(diagnostics.Error)), len(all.AtLeast(diagnostics.Warning))
+		fmt.Fprintf(c.stderr, "%d skills: %d errors, %d warnings, %d info\n", l.Snapshot().Len(), errs, warns-errs, len(all)-warns)
+	}
+	if all.HasErrors() {
+		return exitFailure
+	}
+	return exitOK
+}

@@ -1,0 +1,153 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+	"strings"
+	"text/tabwriter"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+type listOptions struct {
+	loaderFlags
+	json  bool
+	tools []string // nil without --tools; --tools "" is an agent with no tools
+}
+
+func listCommand() *command {
+	return &command{
+		name:    "list",
+		args:    "[--json] [--tools a,b] [DIR...]",
+		summary: "list the skills a host would load, or that an agent with given tools sees",
+		help: `
+Without --tools every loaded skill is listed, those disabled in the registry
+marked. With --tools (a comma-separated
+list of the agent's tool names) the visibility rules are applied as for an
+agent with those tools on this machine (its OS, programs on PATH and
+environment), and each hidden skill is listed with why.
+--json prints {"skills":[...],"hidden":[...],"diagnostics":[...]}.
+` + loaderHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &listOptions{}
+			o.register(fs)
+			fs.BoolVar(&o.json, "json", false, "print JSON")
+			fs.Func("tools", "apply the visibility rules for an agent with these tools (comma-separated)", func(v string) error {
+				o.tools = append([]string{}, splitComma(v)...)
+				return nil
+			})
+			return o
+		},
+		run: runList,
+	}
+}
+
+// listedSkill is a skill as list shows it.
+type listedSkill struct {
+	Name        string      `json:"name"`
+	Description string      `json:"description"`
+	Class       skill.Class `json:"class"`
+	Source      string      `json:"source"`
+	Path        string      `json:"path"`
+	Hidden      bool        `json:"hidden"`  // disable-model-invocation
+	Enabled     bool        `json:"enabled"` // false when disabled in the registry
+}
+
+func runList(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*listOptions)
+	l, reg, err := openLoader(ctx, c, args, &o.loaderFlags)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
+		return exitFailure
+	}
+	recs, err := reg.List(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
+		return exitFailure
+	}
+	disabled := map[string]bool{}
+	for _, r := range recs {
+		disabled[r.Name] = !r.Enabled
+	}
+	snap := l.Snapshot()
+	skills := snap.Skills()
+	var hidden []loader.Hidden
+	if o.tools != nil {
+		v, err := snap.Filter(ctx, loader.Env{Tools: o.tools})
+		if err != nil {
+			fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
+			return exitFailure
+		}
+		skills, hidden = v.Catalog, v.Hidden
+	}
+	listed := make([]listedSkill, 0, len(skills))
+	for _, s := range skills {
+		listed = append(listed, listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name]})
+	}
+	diags := snap.Diagnostics()
+	if o.json {
+		if hidden == nil {
+			hidden = []loader.Hidden{}
+		}
+		out := struct {
+			Skills      []listedSkill    `json:"skills"`
+			Hidden      []loader.Hidden  `json:"hidden"`
+			Diagnostics diagnostics.List `json:"diagnostics"`
+		}{listed, hidden, diags}
+		if writeJSON(c, out) != nil {
+			return exitFailure
+		}
+		return exitOK
+	}
+	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
+	fmt.Fprintln(tw, "NAME\tCLASS\tSOURCE\tDESCRIPTION")
+	for _, s := range listed {
+		name := s.Name
+		if !s.Enabled {
+			name += " (disabled)"
+		}
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, s.Class, s.Source, oneLine(s.Description, 70))
+	}
+	tw.Flush()
+	if len(hidden) > 0 {
+		fmt.Fprintln(c.stdout, "\nHidden:")
+		for _, h := range hidden {
+			var why []string
+			for _, r := range h.Reasons {
+				why = append(why, r.Message)
+			}
+			fmt.Fprintf(c.stdout, "  %s: %s\n", h.Name, strings.Join(why, "; "))
+		}
+	}
+	fmt.Fprintf(c.stderr, "%d skills", len(listed))
+	if len(hidden) > 0 {
+		fmt.Fprintf(c.stderr, ", %d hidden", len(hidden))
+	}
+	if n := len(diags.AtLeast(diagnostics.Warning)); n > 0 {
+		fmt.Fprintf(c.stderr, "; %d warnings or errors (run skillkit doctor)", n)
+	}
+	fmt.Fprintln(c.stderr)
+	return exitOK
+}
+
+func splitComma(s string) []string {
+	var out []string
+	for _, p := range strings.Split(s, ",") {
+		if p = strings.TrimSpace(p); p != "" {
+			out = append(out, p)
+		}
+	}
+	return out
+}
+
+// oneLine squeezes white space and cuts s to max characters.
+func oneLine(s string, max int) string {
+	s = strings.Join(strings.Fields(s), " ")
+	if r := []rune(s); len(r) > max {
+		return string(r[:max-1]) + "…"
+	}
+	return s
+}

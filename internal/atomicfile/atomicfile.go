@@ -1,0 +1,81 @@
+package atomicfile
+
+import (
+	"crypto/rand"
+	"encoding/hex"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"path/filepath"
+	"runtime"
+)
+
+// WriteFile atomically replaces the file name (a slash path relative to
+// root) with data, with permissions perm. The folder holding name must exist.
+func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode) (err error) {
+	dir := path.Dir(name)
+	tmp := path.Join(dir, "."+path.Base(name)+"."+randomSuffix()+".tmp")
+	f, err := root.OpenFile(tmp, os.O_WRONLY|os.O_CREATE|os.O_EXCL, perm)
+	if err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	defer func() {
+		if err != nil {
+			f.Close()
+			root.Remove(tmp)
+		}
+	}()
+	if _, err = f.Write(data); err != nil {
+		return fmt.Errorf("atomicfile: writing %s: %w", name, err)
+	}
+	if err = f.Sync(); err != nil {
+		return fmt.Errorf("atomicfile: syncing %s: %w", name, err)
+	}
+	// OpenFile's perm is filtered by the umask; set it exactly.
+	if err = f.Chmod(perm); err != nil && runtime.GOOS != "windows" {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	if err = f.Close(); err != nil {
+		return fmt.Errorf("atomicfile: closing %s: %w", name, err)
+	}
+	if err = root.Rename(tmp, name); err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	return syncDir(root, dir)
+}
+
+// WritePath is [WriteFile] for an OS path: it opens the file's folder as the
+// root.
+func WritePath(name string, data []byte, perm fs.FileMode) error {
+	root, err := os.OpenRoot(filepath.Dir(name))
+	if err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	defer root.Close()
+	return WriteFile(root, filepath.Base(name), data, perm)
+}
+
+// syncDir makes a rename in dir durable. Windows cannot open a folder for
+// syncing; there the rename is as durable as the file system makes it.
+func syncDir(root *os.Root, dir string) error {
+	if runtime.GOOS == "windows" {
+		return nil
+	}
+	d, err := root.Open(dir)
+	if err != nil {
+		return fmt.Errorf("atomicfile: %w", err)
+	}
+	defer d.Close()
+	if err := d.Sync(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+		return fmt.Errorf("atomicfile: syncing folder %s: %w", dir, err)
+	}
+	return nil
+}
+
+func randomSuffix() string {
+	var b [8]byte
+	rand.Read(b[:])
+	return hex.EncodeToString(b[:])
+}

@@ -1,0 +1,462 @@
+package loader
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"path"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// maxListed caps the folders a LIMIT_REACHED diagnostic names.
+const maxListed = 20
+
+// Found is a skill folder that discovery found.
+type Found struct {
+	Dir     string `json:"dir"`                // slash path within the source's FS
+	DiskDir string `json:"disk_dir,omitempty"` // absolute OS path, when the source is on disk
+	File    string `json:"file"`               // SKILL.md or skill.md
+
+	key     string        // the folder's real identity, for de-duplication
+	entries []fs.DirEntry // the folder's entries, for the rescan stamp
+	stat    fileStamp     // the folder's own stamp, taken before listing it
+}
+
+// dirMemo is a folder's listing, kept for the next scan: a folder whose
+// stamp (modification time, size, mode) is unchanged has the same entries,
+// so the next scan stats it instead of listing it. A zero modification time
+// (embed.FS, fstest.MapFS) proves nothing, and such folders are always
+// listed.
+type dirMemo struct {
+	stat    fileStamp
+	entries []fs.DirEntry
+}
+
+// Discover finds the skill folders of one source, in the order the loader
+// considers them: depth first, each folder's entries in sorted order. A
+// folder holding SKILL.md (or skill.md) is a skill and is not searched below;
+// dot folders, node_modules, .skillhub and the other [skill.InfraDirs] are
+// skipped; symbolic links to folders inside the source root are followed,
+// and a folder reached twice is found once, at its first path. A link
+// leaving the root is SYMLINK_ESCAPE; a folder cut by MaxDirs or MaxDepth is
+// named in a LIMIT_REACHED diagnostic. A source root that does not exist
+// holds no skills and is not reported. Discover does not load the skills.
+func Discover(ctx context.Context, src Source, opts *Options) ([]Found, diagnostics.List) {
+	srcs, err := prepareSources([]Source{src})
+	if err != nil {
+		return nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", src.Dir, "%v", err)}
+	}
+	w := newWalker(srcs[0], opts, nil)
+	var found []Found
+	w.run(ctx, func(f Found) { found = append(found, f) })
+	return found, w.diags
+}
+
+// resolver tells where a path really leads, so the walker can refuse links
+// that leave the source root and recognise one folder reached twice.
+type resolver interface {
+	// root returns the real identity of the source root; ok is false when the
+	// root does not exist.
+	root() (key string, ok bool)
+	// resolve follows every link in p (a slash path in the source's FS) and
+	// returns the real identity of its target and whether it stays inside
+	// the root.
+	resolve(p string) (key string, inside bool, err error)
+	// child returns the identity of name inside the folder whose identity is
+	// key, when name is not a link.
+	child(key, name string) string
+}
+
+// diskResolver follows links with the OS, for sources on disk.
+type diskResolver struct {
+	dir, real string
+}
+
+func (r *diskResolver) root() (string, bool) {
+	real, err := filepath.EvalSymlinks(r.dir)
+	if err != nil {
+		return "", false
+	}
+	r.real = real
+	return real, true
+}
+
+func (r *diskResolver) resolve(p string) (string, bool, error) {
+	target, err := filepath.EvalSymlinks(filepath.Join(r.dir, filepath.FromSlash(p)))
+	if err != nil {
+		return "", false, err
+	}
+	return target, within(r.real, target), nil
+}
+
+func (r *diskResolver) child(key, name string) string { return filepath.Join(key, name) }
+
+// within reports whether target is root or inside it (both real, clean).
+func within(root, target string) bool {
+	rel, err := filepath.Rel(root, target)
+	return err == nil && !filepath.IsAbs(rel) && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator))
+}
+
+// fsResolver follows links inside an fs.FS (fstest.MapFS and the like),
+// for sources that are not on disk. An absolute target, or one climbing
+// above the root, leaves the root.
+type fsResolver struct {
+	fsys   fs.FS
+	prefix string // keeps these identities apart from other sources'
+}
+
+// maxLinkHops bounds the links followed for one path, as the OS does.
+const maxLinkHops = 40
+
+// Identities are the prefix, a NUL, and the clean path ("." for the root).
+func (r *fsResolver) key(p string) string { return r.prefix + "\x00" + p }
+
+func (r *fsResolver) root() (string, bool) {
+	_, err := fs.Stat(r.fsys, ".")
+	return r.key("."), err == nil
+}
+
+func (r *fsResolver) child(key, name string) string {
+	return r.key(path.Join(strings.TrimPrefix(key, r.prefix+"\x00"), name))
+}
+
+func (r *fsResolver) resolve(p string) (string, bool, error) {
+	todo := strings.Split(p, "/")
+	var cur []string
+	hops := 0
+	for len(todo) > 0 {
+		part := todo[0]
+		todo = todo[1:]
+		switch part {
+		case "", ".":
+			continue
+		case "..":
+			if len(cur) == 0 {
+				return "", false, nil
+			}
+			cur = cur[:len(cur)-1]
+			continue
+		}
+		next := path.Join(append(slices.Clone(cur), part)...)
+		info, err := fs.Lstat(r.fsys, next)
+		if err != nil {
+			return "", false, err
+		}
+		if info.Mode()&fs.ModeSymlink == 0 {
+			cur = append(cur, part)
+			continue
+		}
+		if hops++; hops > maxLinkHops {
+			return "", false, errors.New("too many levels of symbolic links")
+		}
+		target, err := fs.ReadLink(r.fsys, next)
+		if err != nil {
+			return "", false, err
+		}
+		if path.IsAbs(target) || filepath.IsAbs(target) {
+			return "", false, nil
+		}
+		todo = append(strings.Split(target, "/"), todo...)
+	}
+	if len(cur) == 0 {
+		return r.key("."), true, nil
+	}
+	return r.key(path.Join(cur...)), true, nil
+}
+
+// walker searches one source.
+type walker struct {
+	src      Source
+	res      resolver
+	maxDirs  int
+	maxDepth int
+	seen     map[string]bool // real identities of the folders visited
+	diags    diagnostics.List
+	prev     map[string]dirMemo // the previous scan's listings; read only
+	slots    chan struct{}      // listings in flight
+	started  int                // listings started, at most maxDirs
+	mu       sync.Mutex         // guards next
+	next     map[string]dirMemo // this scan's listings, for the next
+}
+
+func newWalker(src Source, opts *Options, prev map[string]dirMemo) *walker {
+	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), seen: map[string]bool{},
+		prev: prev, next: map[string]dirMemo{}, slots: make(chan struct{}, opts.concurrency())}
+	if src.Dir != "" {
+		w.res = &diskResolver{dir: src.Dir}
+	} else {
+		w.res = &fsResolver{fsys: src.FS, prefix: "\x00" + src.Name}
+	}
+	return w
+}
+
+// display is the path reported for a slash path of the source.
+func (w *walker) display(p string) string {
+	if w.src.Dir == "" {
+		return p
+	}
+	if p == "." {
+		return w.src.Dir
+	}
+	return filepath.Join(w.src.Dir, filepath.FromSlash(p))
+}
+
+func (w *walker) add(code diagnostics.Code, p, format string, args ...any) *diagnostics.Diagnostic {
+	d := diagnostics.New(code, "", w.display(p), format, args...).With("source", w.src.Name)
+	w.diags = append(w.diags, d)
+	return &w.diags[len(w.diags)-1]
+}
+
+type pending struct {
+	dir    string
+	key    string
+	depth  int
+	listed *listing // the listing started when the folder was queued, or nil
+}
+
+// listing is a folder's listing, done on another goroutine.
+type listing struct {
+	done    chan struct{}
+	entries []fs.DirEntry
+	stat    fileStamp
+	err     error
+}
+
+// startList lists dir on another goroutine, at most cap(w.slots) at once, so
+// the folders queued ahead of the walk are listed while it goes on. It
+// returns nil, and nothing is started, once ctx is done.
+func (w *walker) startList(ctx context.Context, dir string) *listing {
+	select {
+	case w.slots <- struct{}{}:
+	case <-ctx.Done():
+		return nil
+	}
+	w.started++
+	l := &listing{done: make(chan struct{})}
+	go func() {
+		defer close(l.done)
+		defer func() { <-w.slots }()
+		l.entries, l.stat, l.err = w.list(dir)
+	}()
+	return l
+}
+
+// settle waits for the listings still in flight (of folders the walk
+// skipped or never reached), so none writes after the walk returns.
+func (w *walker) settle() {
+	for range cap(w.slots) {
+		w.slots <- struct{}{}
+	}
+	for range cap(w.slots) {
+		<-w.slots
+	}
+}
+
+// listed waits for p's listing, or lists it now.
+func (w *walker) listed(p pending) ([]fs.DirEntry, fileStamp, error) {
+	if p.listed == nil {
+		return w.list(p.dir)
+	}
+	<-p.listed.done
+	return p.listed.entries, p.listed.stat, p.listed.err
+}
+
+// run walks the source and hands each skill folder to emit, in order.
+func (w *walker) run(ctx context.Context, emit func(Found)) {
+	defer w.settle()
+	rootKey, ok := w.res.root()
+	if !ok {
+		return
+	}
+	var tooDeep []string
+	stack := []pending{{dir: ".", key: rootKey}}
+	visited := 0
+	for len(stack) > 0 {
+		if ctx.Err() != nil {
+			return
+		}
+		p := stack[len(stack)-1]
+		stack = stack[:len(stack)-1]
+		if w.seen[p.key] {
+			continue // a loop, or a folder reached twice: silently once
+		}
+		if visited >= w.maxDirs {
+			w.cutByDirs(append(stack, p))
+			break
+		}
+		visited++
+		w.seen[p.key] = true
+		entries, stat, err := w.listed(p)
+		if err != nil {
+			if !(p.dir == "." && errors.Is(err, fs.ErrNotExist)) {
+				w.add(diagnostics.ReadError, p.dir, "cannot read the folder: %v", err)
+			}
+			if len(entries) == 0 {
+				continue
+			}
+		}
+		if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
+			if f != nil {
+				emit(*f)
+			}
+			continue
+		}
+		var children []pending
+		for _, e := range entries {
+			name := e.Name()
+			if name[0] == '.' || slices.Contains(skill.InfraDirs, name) {
+				continue
+			}
+			child := path.Join(p.dir, name)
+			key := w.res.child(p.key, name)
+			if e.Type()&fs.ModeSymlink != 0 {
+				var isDir bool
+				key, isDir = w.followDirLink(child)
+				if !isDir {
+					continue
+				}
+			} else if !e.IsDir() {
+				continue
+			}
+			if p.depth+1 > w.maxDepth {
+				tooDeep = append(tooDeep, child)
+				continue
+			}
+			children = append(children, pending{dir: child, key: key, depth: p.depth + 1})
+		}
+		// Start listing the children in walk order, as long as the folder
+		// limit can still reach them.
+		for i := range children {
+			if w.started >= w.maxDirs {
+				break
+			}
+			children[i].listed = w.startList(ctx, children[i].dir)
+		}
+		for i := len(children) - 1; i >= 0; i-- {
+			stack = append(stack, children[i])
+		}
+	}
+	if len(tooDeep) > 0 {
+		d := w.add(diagnostics.LimitReached, ".", "%d folders lie more than %d levels below the source root and were not searched: %s",
+			len(tooDeep), w.maxDepth, sample(tooDeep))
+		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
+	}
+}
+
+// list returns a folder's entries and stamp: the previous scan's entries
+// when its stamp is unchanged, else a fresh listing.
+func (w *walker) list(dir string) ([]fs.DirEntry, fileStamp, error) {
+	st := stampOf(fs.Stat(w.src.FS, dir))
+	if m, ok := w.prev[dir]; ok && st.ok && st.mtime != 0 && m.stat == st {
+		w.remember(dir, m)
+		return m.entries, st, nil
+	}
+	entries, err := fs.ReadDir(w.src.FS, dir)
+	if err == nil && st.ok && st.mtime != 0 {
+		w.remember(dir, dirMemo{stat: st, entries: entries})
+	}
+	return entries, st, err
+}
+
+func (w *walker) remember(dir string, m dirMemo) {
+	w.mu.Lock()
+	w.next[dir] = m
+	w.mu.Unlock()
+}
+
+func (w *walker) cutByDirs(left []pending) {
+	var names []string
+	for i := len(left) - 1; i >= 0; i-- {
+		names = append(names, left[i].dir)
+	}
+	d := w.add(diagnostics.LimitReached, ".", "the source has more than %d folders; these %d, and anything below them, were not searched: %s",
+		w.maxDirs, len(names), sample(names))
+	*d = d.With("limit", "max_dirs").With("value", w.maxDirs).With("skipped", firstN(names))
+}
+
+// sample names a few of the items for a message: "a, b, c and 4 more".
+func sample(items []string) string {
+	const shown = 5
+	if len(items) <= shown {
+		return strings.Join(items, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(items[:shown], ", "), len(items)-shown)
+}
+
+func firstN(names []string) []string {
+	if len(names) > maxListed {
+		return names[:maxListed]
+	}
+	return names
+}
+
+// followDirLink resolves a link found while searching. It returns the
+// target's identity and whether it is a folder to search; a link leaving the
+// root is reported and not followed.
+func (w *walker) followDirLink(p string) (string, bool) {
+	key, inside, err := w.res.resolve(p)
+	if err != nil {
+		w.add(diagnostics.ReadError, p, "cannot follow the symbolic link: %v", err)
+		return "", false
+	}
+	if !inside {
+		w.add(diagnostics.SymlinkEscape, p, "the symbolic link leads outside the source root and was not followed")
+		return "", false
+	}
+	st, err := fs.Stat(w.src.FS, p)
+	if err != nil {
+		w.add(diagnostics.ReadError, p, "cannot read the symbolic link's target: %v", err)
+		return "", false
+	}
+	return key, st.IsDir()
+}
+
+// skillFolder reports whether the folder holds a skill file. It returns nil
+// for a skill that must be skipped because its SKILL.md or skill.config.yaml
+// is a link leaving the source root (reported).
+func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (*Found, bool) {
+	file := ""
+	for _, want := range []string{skill.SkillFile, skill.SkillFileLower} {
+		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == want })
+		if i < 0 {
+			continue
+		}
+		if e := entries[i]; e.Type().IsRegular() {
+			file = want
+			break
+		} else if e.Type()&fs.ModeSymlink != 0 {
+			if st, err := fs.Stat(w.src.FS, path.Join(p.dir, want)); err == nil && !st.IsDir() {
+				file = want
+				break
+			}
+		}
+	}
+	if file == "" {
+		return nil, false
+	}
+	for _, e := range entries {
+		if e.Type()&fs.ModeSymlink == 0 || (e.Name() != file && e.Name() != skill.ConfigFile) {
+			continue
+		}
+		rel := path.Join(p.dir, e.Name())
+		if _, inside, err := w.res.resolve(rel); err == nil && !inside {
+			w.add(diagnostics.SymlinkEscape, rel, "the skill's %s is a symbolic link leading outside the source root; the skill is skipped", e.Name())
+			return nil, true
+		}
+	}
+	return &Found{Dir: p.dir, DiskDir: w.diskDir(p.dir), File: file, key: p.key, entries: entries, stat: stat}, true
+}
+
+func (w *walker) diskDir(p string) string {
+	if w.src.Dir == "" {
+		return ""
+	}
+	return w.display(p)
+}

@@ -1,0 +1,59 @@
+package loader_test
+
+import (
+	"context"
+	"fmt"
+	"testing/fstest"
+
+	"github.com/skillkit-go/skillkit/loader"
+)
+
+func ExampleLoader() {
+	ctx := context.Background()
+	workspace := fstest.MapFS{
+		"pdf/SKILL.md": {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms (workspace copy).\n---\nUse pdftk.\n")},
+	}
+	bundled := fstest.MapFS{
+		"pdf/SKILL.md":       {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms.\n---\n")},
+		"tools/csv/SKILL.md": {Data: []byte("---\nname: csv\ndescription: Summarise CSV files.\n---\n")},
+	}
+	l, err := loader.New(ctx, []loader.Source{
+		{Name: "workspace", FS: workspace}, // in a host: {Name: "workspace", Dir: "./skills"}
+		{Name: "bundled", FS: bundled},     // in a host: an embed.FS
+	}, nil)
+	if err != nil {
+		panic(err)
+	}
+	for _, s := range l.Snapshot().Skills() {
+		fmt.Printf("%s from %s: %s\n", s.Name, s.Source, s.Description)
+	}
+	for _, d := range l.Snapshot().Diagnostics() {
+		fmt.Println(d.Code, d.Detail["loser_source"], "lost to", d.Detail["winner_source"])
+	}
+	pdf, _ := l.Get("pdf")
+	body, _ := pdf.Body()
+	fmt.Println(body)
+	// Output:
+	// csv from bundled: Summarise CSV files.
+	// pdf from workspace: Fill PDF forms (workspace copy).
+	// NAME_COLLISION bundled lost to workspace
+	// Use pdftk.
+}
+
+func ExampleSnapshot_Filter() {
+	skills := fstest.MapFS{
+		"search/SKILL.md": {Data: []byte("---\nname: search\ndescription: Search the web.\nmetadata:\n  conditions:\n    fallback_for_tools: [web_search]\n---\n")},
+		"shell/SKILL.md":  {Data: []byte("---\nname: shell\ndescription: Run scripts.\nmetadata:\n  conditions:\n    requires_tools: [bash]\n---\n")},
+	}
+	l, _ := loader.New(context.Background(), []loader.Source{{Name: "skills", FS: skills}}, nil)
+	v, _ := l.Snapshot().Filter(context.Background(), loader.Env{Tools: []string{"bash", "web_search"}})
+	for _, s := range v.Catalog {
+		fmt.Println("offered:", s.Name)
+	}
+	for _, h := range v.Hidden {
+		fmt.Println("hidden:", h.Name, "-", h.Reasons[0].Message)
+	}
+	// Output:
+	// offered: shell
+	// hidden: search - stands in for the tools web_search, which the agent has
+}

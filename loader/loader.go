@@ -1,0 +1,335 @@
+package loader
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"slices"
+	"sync"
+	"sync/atomic"
+	"time"
+
+	"golang.org/x/sync/errgroup"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Loader finds skills in its sources and keeps the current [Snapshot]. It
+// is safe for concurrent use: readers get the current snapshot without
+// waiting, while Rescan builds the next one and swaps it in atomically.
+type Loader struct {
+	sources  []Source
+	opts     Options
+	checkers []Checker
+	cur      atomic.Pointer[Snapshot]
+	scanMu   sync.Mutex // one scan at a time
+}
+
+// Changes says which skills a rescan added, removed or modified, by name,
+// each sorted. A skill is modified when its files changed or it now comes
+// from another folder or source.
+type Changes struct {
+	Added    []string `json:"added"`
+	Removed  []string `json:"removed"`
+	Modified []string `json:"modified"`
+}
+
+// Empty reports whether nothing changed.
+func (c Changes) Empty() bool {
+	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Modified) == 0
+}
+
+// New checks the sources, scans them once and returns the loader. Problems
+// with skills and folders are diagnostics of the snapshot, not errors; the
+// error is for bad sources (wrapping [ErrInvalidSource]) or a done ctx.
+func New(ctx context.Context, sources []Source, opts *Options) (*Loader, error) {
+	srcs, err := prepareSources(sources)
+	if err != nil {
+		return nil, err
+	}
+	l := &Loader{sources: srcs}
+	if opts != nil {
+		l.opts = *opts
+		l.opts.Checkers = slices.Clone(opts.Checkers)
+	}
+	if l.opts.Registry != nil {
+		l.checkers = append(l.checkers, registry.FingerprintChecker{Store: l.opts.Registry})
+	}
+	l.checkers = append(l.checkers, l.opts.Checkers...)
+	l.cur.Store(emptySnapshot(l.opts.Registry))
+	if _, err := l.Rescan(ctx); err != nil {
+		return nil, err
+	}
+	return l, nil
+}
+
+// Sources returns the sources in precedence order, with Dir absolute.
+func (l *Loader) Sources() []Source { return slices.Clone(l.sources) }
+
+// Snapshot returns the current snapshot.
+func (l *Loader) Snapshot() *Snapshot { return l.cur.Load() }
+
+// Get returns the named skill from the current snapshot.
+func (l *Loader) Get(name string) (*skill.Skill, bool) { return l.Snapshot().Get(name) }
+
+// ResolveByPath returns the skill of the current snapshot whose folder holds
+// path; see [Snapshot.ResolveByPath].
+func (l *Loader) ResolveByPath(path string) (*skill.Skill, bool) {
+	return l.Snapshot().ResolveByPath(path)
+}
+
+// Filter returns what an agent sees in the current snapshot; see
+// [Snapshot.Filter].
+func (l *Loader) Filter(ctx context.Context, env Env) (*Visibility, error) {
+	return l.Snapshot().Filter(ctx, env)
+}
+
+// Doctor returns every diagnostic about the current snapshot: the scan's and
+// those of the checkers (the registry's fingerprint checker when a Registry
+// is set, then Options.Checkers), run now, sorted.
+func (l *Loader) Doctor(ctx context.Context) diagnostics.List {
+	snap := l.Snapshot()
+	all := append(snap.Diagnostics(), snap.Check(ctx, l.checkers...)...)
+	return all.Sorted()
+}
+
+// Rescan scans the sources again and swaps in the new snapshot. A skill
+// whose skill file, skill.config.yaml and folder listing (sizes and
+// modification times) did not change is reused, not read again. The error
+// is only ever ctx's; the current snapshot is then kept.
+func (l *Loader) Rescan(ctx context.Context) (Changes, error) {
+	l.scanMu.Lock()
+	defer l.scanMu.Unlock()
+	start := time.Now()
+	prev := l.Snapshot()
+	sc := &scan{l: l, prev: prev}
+	next, err := sc.run(ctx)
+	if err != nil {
+		return Changes{}, err
+	}
+	l.cur.Store(next)
+	ch := diff(prev, next)
+	l.opts.logger().DebugContext(ctx, "skills scanned", "skills", next.Len(), "reused", sc.reused,
+		"diagnostics", len(next.diags), "added", len(ch.Added), "removed", len(ch.Removed),
+		"modified", len(ch.Modified), "elapsed", time.Since(start))
+	return ch, nil
+}
+
+func diff(prev, next *Snapshot) Changes {
+	var ch Changes
+	for _, s := range next.skills {
+		old, ok := prev.byName[s.Name]
+		switch {
+		case !ok:
+			ch.Added = append(ch.Added, s.Name)
+		case old != s:
+			ch.Modified = append(ch.Modified, s.Name)
+		}
+	}
+	for _, s := range prev.skills {
+		if _, ok := next.byName[s.Name]; !ok {
+			ch.Removed = append(ch.Removed, s.Name)
+		}
+	}
+	return ch
+}
+
+// scan is one run over the sources.
+type scan struct {
+	l      *Loader
+	prev   *Snapshot
+	reused int
+}
+
+// job is one candidate folder, in precedence order, and its load.
+type job struct {
+	source int
+	found  Found
+	result *loaded // set by the worker that loads it
+}
+
+// run discovers and loads. Discovery walks the sources in precedence order
+// on its own goroutine and streams what it finds; the first MaxSkills
+// distinct folders start loading at once, on a few workers, while the walk
+// goes on. Collisions and the limit are then resolved in precedence order;
+// when losers and broken skills left places, the next candidates are loaded
+// in further rounds, so the limit cuts without loading what it cuts.
+func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
+	l := sc.l
+	opts := &l.opts
+	maxSkills := opts.maxSkills()
+	walkDiags := make([]diagnostics.List, len(l.sources))
+	dirs := make([]map[string]dirMemo, len(l.sources))
+	found := make(chan job, 256)
+	go func() {
+		defer close(found)
+		for i, src := range l.sources {
+			var prev map[string]dirMemo
+			if i < len(sc.prev.dirs) {
+				prev = sc.prev.dirs[i]
+			}
+			w := newWalker(src, opts, prev)
+			w.run(ctx, func(f Found) { found <- job{source: i, found: f} })
+			walkDiags[i], dirs[i] = w.diags, w.next
+		}
+	}()
+
+	// One physical folder once; the first maxSkills start loading.
+	var jobs []*job
+	seen := map[string]bool{}
+	queue, done := sc.workers(ctx)
+	for j := range found {
+		if seen[j.found.key] {
+			continue
+		}
+		seen[j.found.key] = true
+		jobs = append(jobs, &j)
+		if len(jobs) <= maxSkills {
+			queue <- &j
+		}
+	}
+	close(queue)
+	<-done
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	var diags diagnostics.List
+	for _, d := range walkDiags {
+		diags = append(diags, d...)
+	}
+
+	cache := make(map[cacheKey]*loaded, len(jobs))
+	winners := map[string]*loaded{}
+	var order []*loaded
+	next := 0
+	for next < len(jobs) && len(order) < maxSkills {
+		batch := jobs[next : next+min(maxSkills-len(order), len(jobs)-next)] // no overflow near Unlimited
+		next += len(batch)
+		if batch[0].result == nil { // later rounds
+			queue, done := sc.workers(ctx)
+			for _, j := range batch {
+				queue <- j
+			}
+			close(queue)
+			<-done
+			if err := ctx.Err(); err != nil {
+				return nil, err
+			}
+		}
+		for _, j := range batch {
+			r := j.result
+			cache[cacheKey{r.source, r.found.Dir}] = r
+			if r.reused {
+				sc.reused++
+			}
+			diags = append(diags, r.diags...)
+			if r.skill == nil {
+				continue
+			}
+			if w, taken := winners[r.skill.Name]; taken {
+				diags = append(diags, sc.collision(w, r))
+				continue
+			}
+			winners[r.skill.Name] = r
+			order = append(order, r)
+		}
+	}
+	if next < len(jobs) {
+		var left []string
+		for _, j := range jobs[next:] {
+			left = append(left, l.sources[j.source].Name+":"+j.found.Dir)
+		}
+		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
+			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
+			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
+	}
+	snap := newSnapshot(order, diags, cache, opts.Registry)
+	snap.dirs = dirs
+	return snap, nil
+}
+
+// workers starts the loading workers: they load every job sent on queue
+// until it is closed, then close done. Once ctx is done they drain the
+// queue without loading. A few workers take jobs in turn: a goroutine per
+// skill would cost a scheduler hand-off per skill.
+func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
+	queue := make(chan *job, 64)
+	done := make(chan struct{})
+	var g errgroup.Group
+	for range sc.l.opts.concurrency() {
+		g.Go(func() error {
+			for j := range queue {
+				if ctx.Err() == nil {
+					j.result = sc.load(j.source, j.found)
+				}
+			}
+			return nil
+		})
+	}
+	go func() {
+		g.Wait()
+		close(done)
+	}()
+	return queue, done
+}
+
+// load loads a found folder, or reuses the previous scan's result when the
+// folder is unchanged.
+func (sc *scan) load(source int, f Found) *loaded {
+	src := sc.l.sources[source]
+	prev, hadPrev := sc.prev.cache[cacheKey{source, f.Dir}]
+	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(src.FS, &f) {
+		r := *prev
+		r.reused = true
+		return &r
+	}
+	memo := newMemoFS(src.FS, f.Dir, f.entries)
+	r := &loaded{found: f, source: source, stamp: takeStamp(memo, &f)}
+	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir}
+	s, diags := skill.Load(memo, f.Dir, opts)
+	memo.seal()
+	for i := range diags {
+		diags[i] = diags[i].With("source", src.Name)
+	}
+	r.diags = diags
+	if s != nil {
+		s.Source = src.Name
+		s.Diagnostics = diags
+		r.skill = s
+		if src.Dir != "" {
+			r.real = f.key
+		}
+		// Touched but not changed (or a file system without modification
+		// times): keep the previous Skill, so it is not reported modified.
+		if hadPrev && prev.skill != nil && sameSkill(prev.skill, s) {
+			r.skill, r.diags = prev.skill, prev.diags
+		}
+	}
+	return r
+}
+
+// sameSkill reports whether two loads of a folder gave the same skill: the
+// same model, files and diagnostics, as their JSON form shows them.
+func sameSkill(a, b *skill.Skill) bool {
+	ja, errA := json.Marshal(a)
+	jb, errB := json.Marshal(b)
+	return errA == nil && errB == nil && bytes.Equal(ja, jb)
+}
+
+// collision reports the loser of a name collision.
+func (sc *scan) collision(winner, loser *loaded) diagnostics.Diagnostic {
+	where := func(r *loaded) string {
+		if r.found.DiskDir != "" {
+			return r.found.DiskDir
+		}
+		return r.found.Dir
+	}
+	ws, ls := sc.l.sources[winner.source].Name, sc.l.sources[loser.source].Name
+	return diagnostics.New(diagnostics.NameCollision, loser.skill.Name, where(loser),
+		"the name %q is already taken by %s (source %s); this skill (source %s) is not loaded",
+		loser.skill.Name, where(winner), ws, ls).
+		With("winner_path", where(winner)).With("winner_source", ws).
+		With("loser_path", where(loser)).With("loser_source", ls)
+}

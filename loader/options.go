@@ -1,0 +1,149 @@
+package loader
+
+import (
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"math"
+	"os"
+	"path/filepath"
+	"runtime"
+
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Default limits. Zero in [Options] means these, never "unlimited".
+const (
+	DefaultMaxSkills    = 200                       // skills in a snapshot, all sources together
+	DefaultMaxDirs      = 2000                      // folders visited per source
+	DefaultMaxDepth     = 6                         // folder levels searched below a source root
+	DefaultMaxFileBytes = skill.DefaultMaxFileBytes // SKILL.md and skill.config.yaml (256 KiB)
+)
+
+// Unlimited, given as a limit, lifts it. Tools that must see everything
+// (skillkit validate) use it; hosts should not.
+const Unlimited = math.MaxInt
+
+// Source is one root folder of skills. Sources are given in precedence
+// order: where two define the same name, the first wins.
+type Source struct {
+	// Name identifies the source in diagnostics and Skill.Source ("workspace",
+	// "user", "bundled"). Required and unique.
+	Name string
+	// FS holds the skills. When nil, Dir is read through os.DirFS. It is
+	// read from several goroutines at once, so it must be safe for
+	// concurrent use (os.DirFS, embed.FS and fstest.MapFS are).
+	FS fs.FS
+	// Dir is where FS is on disk; empty for an embed.FS or a fstest.MapFS.
+	// The loader makes it absolute and clean, and uses it for Skill.DiskDir,
+	// for symbolic-link checks and for ResolveByPath.
+	Dir string
+	// Writable marks the source where the installer and agents may write.
+	Writable bool
+}
+
+// Options tune a [Loader]. A nil *Options, or a zero field, means the
+// default; zero never means "unlimited".
+type Options struct {
+	// MaxSkills caps the skills in a snapshot (default 200). Skills past it,
+	// in precedence order, are left out with a LIMIT_REACHED diagnostic that
+	// names them.
+	MaxSkills int
+	// MaxDirs caps the folders visited per source (default 2000).
+	MaxDirs int
+	// MaxDepth caps how many folder levels below a source root are searched
+	// (default 6: a skill at a/b/c/d/e/f/SKILL.md is found).
+	MaxDepth int
+	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB);
+	// a larger file is FILE_TOO_LARGE and its skill is skipped.
+	MaxFileBytes int64
+	// Strict loads skills in strict mode (see package skill).
+	Strict bool
+	// Concurrency bounds the skills loaded, and the folders listed ahead of
+	// the walk, at once (default 2×GOMAXPROCS).
+	Concurrency int
+	// Registry, when set, hides skills whose record is disabled (in Filter)
+	// and adds the registry's FINGERPRINT_CHANGED checker to Doctor.
+	Registry registry.Store
+	// Checkers add diagnostics that need outside state; see [Checker].
+	Checkers []Checker
+	// Logger receives one debug line per scan. Nil discards.
+	Logger *slog.Logger
+}
+
+func limit(v, def int) int {
+	if v <= 0 {
+		return def
+	}
+	return v
+}
+
+func (o *Options) maxSkills() int {
+	if o == nil {
+		return DefaultMaxSkills
+	}
+	return limit(o.MaxSkills, DefaultMaxSkills)
+}
+
+func (o *Options) maxDirs() int {
+	if o == nil {
+		return DefaultMaxDirs
+	}
+	return limit(o.MaxDirs, DefaultMaxDirs)
+}
+
+func (o *Options) maxDepth() int {
+	if o == nil {
+		return DefaultMaxDepth
+	}
+	return limit(o.MaxDepth, DefaultMaxDepth)
+}
+
+func (o *Options) concurrency() int {
+	if o == nil || o.Concurrency <= 0 {
+		return 2 * runtime.GOMAXPROCS(0)
+	}
+	return o.Concurrency
+}
+
+func (o *Options) logger() *slog.Logger {
+	if o == nil || o.Logger == nil {
+		return slog.New(slog.DiscardHandler)
+	}
+	return o.Logger
+}
+
+// ErrInvalidSource is wrapped by [New] errors about its sources.
+var ErrInvalidSource = errors.New("loader: invalid source")
+
+// prepareSources checks the sources and fills in FS and the absolute Dir.
+func prepareSources(sources []Source) ([]Source, error) {
+	out := make([]Source, len(sources))
+	seen := map[string]bool{}
+	for i, src := range sources {
+		if src.Name == "" {
+			return nil, fmt.Errorf("%w: source %d has no name", ErrInvalidSource, i)
+		}
+		if seen[src.Name] {
+			return nil, fmt.Errorf("%w: two sources are named %q", ErrInvalidSource, src.Name)
+		}
+		seen[src.Name] = true
+		if src.Dir != "" {
+			abs, err := filepath.Abs(src.Dir)
+			if err != nil {
+				return nil, fmt.Errorf("%w: %s: %w", ErrInvalidSource, src.Name, err)
+			}
+			src.Dir = abs
+			if src.FS == nil {
+				src.FS = os.DirFS(abs)
+			}
+		}
+		if src.FS == nil {
+			return nil, fmt.Errorf("%w: %s has neither FS nor Dir", ErrInvalidSource, src.Name)
+		}
+		out[i] = src
+	}
+	return out, nil
+}

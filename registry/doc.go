@@ -1,0 +1,51 @@
+// Package registry records what is installed: one [Record] per skill with
+// where it came from (source, URL, ref, commit, subfolder), its content
+// [Fingerprint] at install time, when it was installed and updated, and
+// whether it is enabled and pinned.
+//
+// # Stores
+//
+// A [Store] keeps records by skill name. Get and Delete wrap [ErrNotFound]
+// for a name with no record; Put replaces the whole record; List returns
+// every record sorted by name. Names must be valid skill names
+// ([skill.ValidateName]); Put wraps [ErrInvalidRecord] otherwise. Stores are
+// safe for concurrent use.
+//
+// [Mem] keeps records in memory; its zero value is ready. [FS] keeps them in a
+// skills folder's .skillhub/, in the seed's format (seed 001, 002 §9) plus
+// skillkit's fields:
+//
+//	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned"}}}
+//	.skillhub/origins/<name>.json {"version":1,"source","url","branch","commitHash","installedAt","subdir"}
+//
+// lock.json says what is installed: a record exists when lock.json has an
+// entry for it. The origin file adds where it came from; "branch" holds
+// [Record.Ref] (a branch or a tag). A lock entry without "enabled" (as the
+// seed writes them) is enabled. Unknown fields of the lock entries that a Put
+// does not replace are kept as they were. Files are written atomically
+// (temporary file, fsync, rename, fsync of the folder), and writers in every
+// process serialize on .skillhub/.lock (flock on unix, LockFileEx on
+// Windows); readers take the same lock shared, so a Get never sees a record
+// half written across its two files. The files are limited to
+// [MaxFileBytes]; a file that cannot be decoded, or has a version other than
+// 1, is an error wrapping [ErrCorrupt] and is never overwritten.
+//
+// registrytest.TestStore is the conformance suite every Store passes.
+//
+// # Fingerprints
+//
+// [Fingerprint] hashes a skill folder: "sha256:" and the hex SHA-256 over
+// every file's relative slash path, its kind (file, executable file or
+// symbolic link) and its bytes, in byte order of the paths. .venv,
+// node_modules, .git, __pycache__ and .skillhub folders are skipped at any
+// depth ([skill.InfraDirs]). Symbolic links are not followed: a link counts
+// as its target text. Other kinds (sockets, devices) are skipped. The same
+// tree gives the same fingerprint on every OS, with two caveats: Windows file
+// systems have no executable bit, so an executable file hashes as a plain one
+// there; and bytes are hashed as stored, so a checkout that rewrites line ends
+// changes the fingerprint.
+//
+// [FingerprintChecker] compares a loaded skill with its recorded fingerprint
+// and reports FINGERPRINT_CHANGED (info) when they differ. It implements the
+// loader's Checker interface.
+package registry

@@ -1,0 +1,166 @@
+package registry
+
+import (
+	"context"
+	"crypto/sha256"
+	"encoding/hex"
+	"fmt"
+	"hash"
+	"io"
+	"io/fs"
+	"path"
+	"slices"
+	"strconv"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// FingerprintPrefix starts every fingerprint [Fingerprint] returns.
+const FingerprintPrefix = "sha256:"
+
+// Fingerprint hashes the skill folder dir of fsys (see the package comment
+// for what counts). It is [FingerprintContext] without cancellation.
+func Fingerprint(fsys fs.FS, dir string) (string, error) {
+	return FingerprintContext(context.Background(), fsys, dir)
+}
+
+// fpEntry is one file that counts.
+type fpEntry struct {
+	rel  string // slash path relative to the folder
+	kind byte   // 'f' file, 'x' executable file, 'l' symbolic link
+	name string // path within fsys
+}
+
+// FingerprintContext is [Fingerprint], stopping when ctx is done. Symbolic
+// links need fsys to implement [fs.ReadLinkFS] (os.DirFS, fstest.MapFS and
+// fs.Sub of them do); otherwise a link is an error.
+func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, error) {
+	dir = path.Clean(dir)
+	var entries []fpEntry
+	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if err := ctx.Err(); err != nil {
+			return err
+		}
+		if p == dir {
+			return nil
+		}
+		rel := strings.TrimPrefix(p, dir+"/")
+		if dir == "." {
+			rel = p
+		}
+		switch t := d.Type(); {
+		case d.IsDir():
+			if slices.Contains(skill.InfraDirs, d.Name()) {
+				return fs.SkipDir
+			}
+		case t&fs.ModeSymlink != 0:
+			entries = append(entries, fpEntry{rel: rel, kind: 'l', name: p})
+		case t.IsRegular():
+			info, err := d.Info()
+			if err != nil {
+				return err
+			}
+			kind := byte('f')
+			if info.Mode().Perm()&0o111 != 0 {
+				kind = 'x'
+			}
+			entries = append(entries, fpEntry{rel: rel, kind: kind, name: p})
+		}
+		return nil
+	})
+	if err != nil {
+		return "", fmt.Errorf("registry: fingerprint of %s: %w", dir, err)
+	}
+	// Walk order is per folder; the hash wants the full paths in byte order.
+	slices.SortFunc(entries, func(a, b fpEntry) int { return strings.Compare(a.rel, b.rel) })
+	h := sha256.New()
+	for _, e := range entries {
+		if err := hashEntry(ctx, h, fsys, e); err != nil {
+			return "", fmt.Errorf("registry: fingerprint of %s: %w", dir, err)
+		}
+	}
+	return FingerprintPrefix + hex.EncodeToString(h.Sum(nil)), nil
+}
+
+// hashEntry writes "path NUL kind NUL size NUL content"; paths hold no NUL,
+// so the framing is unambiguous.
+func hashEntry(ctx context.Context, h hash.Hash, fsys fs.FS, e fpEntry) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if e.kind == 'l' {
+		target, err := fs.ReadLink(fsys, e.name)
+		if err != nil {
+			return err
+		}
+		io.WriteString(h, e.rel+"\x00l\x00"+strconv.Itoa(len(target))+"\x00"+target)
+		return nil
+	}
+	f, err := fsys.Open(e.name)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	info, err := f.Stat()
+	if err != nil {
+		return err
+	}
+	io.WriteString(h, e.rel+"\x00"+string(e.kind)+"\x00"+strconv.FormatInt(info.Size(), 10)+"\x00")
+	n, err := io.Copy(h, f)
+	if err != nil {
+		return err
+	}
+	if n != info.Size() {
+		return fmt.Errorf("%s changed while it was hashed", e.rel)
+	}
+	return nil
+}
+
+// FingerprintChecker reports FINGERPRINT_CHANGED (info) for a skill whose
+// files differ from the fingerprint its record holds. Skills without a
+// record, records without a fingerprint, and fingerprints in another scheme
+// than [FingerprintPrefix] (the seed's own lock files) are not compared. It
+// implements the loader's Checker interface.
+type FingerprintChecker struct {
+	Store Store
+}
+
+// Check compares s with its record. A store or read error is a READ_ERROR
+// diagnostic about the skill.
+func (c FingerprintChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.List {
+	if c.Store == nil {
+		return nil
+	}
+	rec, err := c.Store.Get(ctx, s.Name)
+	if err != nil {
+		if isNotFound(err) || ctx.Err() != nil {
+			return nil
+		}
+		return diagnostics.List{diagnostics.New(diagnostics.ReadError, s.Name, s.DiskDir, "cannot read the registry record: %v", err)}
+	}
+	if !strings.HasPrefix(rec.Fingerprint, FingerprintPrefix) {
+		return nil
+	}
+	fsys, err := s.FS()
+	if err != nil {
+		return nil
+	}
+	got, err := FingerprintContext(ctx, fsys, ".")
+	if err != nil {
+		if ctx.Err() != nil {
+			return nil
+		}
+		return diagnostics.List{diagnostics.New(diagnostics.ReadError, s.Name, s.DiskDir, "cannot fingerprint the skill: %v", err)}
+	}
+	if got == rec.Fingerprint {
+		return nil
+	}
+	return diagnostics.List{diagnostics.New(diagnostics.FingerprintChanged, s.Name, s.DiskDir,
+		"the skill's files differ from the fingerprint recorded at install; it was edited outside an update").
+		With("recorded", rec.Fingerprint).With("current", got)}
+}

@@ -1,0 +1,76 @@
+package registry
+
+import (
+	"cmp"
+	"context"
+	"slices"
+	"sync"
+)
+
+// Mem is a [Store] in memory. Its zero value is an empty store, ready to use.
+type Mem struct {
+	mu      sync.RWMutex
+	records map[string]Record
+}
+
+var _ Store = (*Mem)(nil)
+
+// Get returns the record for name.
+func (m *Mem) Get(ctx context.Context, name string) (Record, error) {
+	if err := ctx.Err(); err != nil {
+		return Record{}, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	rec, ok := m.records[name]
+	if !ok {
+		return Record{}, notFound(name)
+	}
+	return rec, nil
+}
+
+// Put stores rec.
+func (m *Mem) Put(ctx context.Context, rec Record) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	if err := rec.Validate(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if m.records == nil {
+		m.records = map[string]Record{}
+	}
+	m.records[rec.Name] = rec
+	return nil
+}
+
+// Delete removes the record for name.
+func (m *Mem) Delete(ctx context.Context, name string) error {
+	if err := ctx.Err(); err != nil {
+		return err
+	}
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	if _, ok := m.records[name]; !ok {
+		return notFound(name)
+	}
+	delete(m.records, name)
+	return nil
+}
+
+// List returns every record sorted by name.
+func (m *Mem) List(ctx context.Context) ([]Record, error) {
+	if err := ctx.Err(); err != nil {
+		return nil, err
+	}
+	m.mu.RLock()
+	defer m.mu.RUnlock()
+	out := make([]Record, 0, len(m.records))
+	for _, rec := range m.records {
+		out = append(out, rec)
+	}
+	slices.SortFunc(out, func(a, b Record) int { return cmp.Compare(a.Name, b.Name) })
+	return out, nil
+}
