@@ -7,9 +7,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
 	"slices"
 	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/atomicfile"
 )
 
 // Layout of [FSStore].
@@ -132,7 +135,7 @@ func (s *FSStore) Put(ctx context.Context, skillName, key string, sealed []byte)
 		if err := root.Mkdir(skillName, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
 			return fmt.Errorf("secrets: %w", err)
 		}
-		err := writeFileAtomic(root, skillName, key+FileExt, sealed)
+		err := atomicfile.WriteFile(root, path.Join(skillName, key+FileExt), sealed, 0o600)
 		if err == nil || !errors.Is(err, fs.ErrNotExist) || attempt == 3 {
 			return err
 		}
@@ -155,13 +158,13 @@ func (s *FSStore) Delete(ctx context.Context, skillName, key string) error {
 		}
 		return fmt.Errorf("secrets: %w", err)
 	}
-	if err := syncDir(root, skillName); err != nil {
+	if err := atomicfile.SyncDir(root, skillName); err != nil {
 		return err
 	}
 	// Remove the skill's folder when it is empty; it fails harmlessly when
 	// it is not, or when a concurrent Put has just written into it.
 	if root.Remove(skillName) == nil {
-		return syncDir(root, ".")
+		return atomicfile.SyncDir(root, ".")
 	}
 	return nil
 }

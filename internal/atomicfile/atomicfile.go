@@ -43,7 +43,7 @@ func WriteFile(root *os.Root, name string, data []byte, perm fs.FileMode) (err e
 	if err = root.Rename(tmp, name); err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
-	return syncDir(root, dir)
+	return SyncDir(root, dir)
 }
 
 // WritePath is [WriteFile] for an OS path: it opens the file's folder as the
@@ -57,13 +57,18 @@ func WritePath(name string, data []byte, perm fs.FileMode) error {
 	return WriteFile(root, filepath.Base(name), data, perm)
 }
 
-// syncDir makes a rename in dir durable. Windows cannot open a folder for
-// syncing; there the rename is as durable as the file system makes it.
-func syncDir(root *os.Root, dir string) error {
+// SyncDir makes a rename or removal in folder dir of root durable. Windows
+// cannot sync a folder and makes renames durable on its own. A folder that is
+// gone was removed by someone else, who synced its parent: nothing is left to
+// sync.
+func SyncDir(root *os.Root, dir string) error {
 	if runtime.GOOS == "windows" {
 		return nil
 	}
 	d, err := root.Open(dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("atomicfile: %w", err)
 	}
