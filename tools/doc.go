@@ -12,4 +12,13 @@
 // skill, a path outside the skill, invalid arguments) is a [Result] with
 // IsError set and a message the model can act on; a Go error is for the host
 // (an I/O failure, a cancelled context).
+//
+// [Resolver.Resolve] builds everything one agent gets ([Toolset]): the
+// <available_skills> prompt section for the skills it sees (its assignment,
+// its tools and toolsets against the skills' conditions, the registry's
+// enabled flags), read_skill and read_skill_file over the skills it may read
+// (hidden skills too, by name), execute_skill when one of them is a runnable
+// compute-entry skill, skill_manage when the host gives a [Manager], and
+// warnings for whoever configures the agent (seed 000 §10.6). An agent that
+// sees no skill gets no prompt and no skill tools.
 package tools

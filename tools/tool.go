@@ -1,6 +1,7 @@
 package tools
 
 import (
+	"bytes"
 	"context"
 	"encoding/json"
 	"fmt"
@@ -90,8 +91,7 @@ func objectSchema(props []property, required ...string) json.RawMessage {
 		if i > 0 {
 			b = append(b, ',')
 		}
-		key, _ := json.Marshal(p.name)
-		val, _ := json.Marshal(p.schema)
+		key, val := marshal(p.name), marshal(p.schema)
 		b = append(b, key...)
 		b = append(b, ':')
 		b = append(b, val...)
@@ -100,10 +100,21 @@ func objectSchema(props []property, required ...string) json.RawMessage {
 	if required == nil {
 		required = []string{}
 	}
-	req, _ := json.Marshal(required)
-	b = append(b, req...)
+	b = append(b, marshal(required)...)
 	b = append(b, `,"additionalProperties":false}`...)
 	return b
+}
+
+// marshal writes JSON without escaping <, > and &, which tool descriptions
+// use ("<available_skills>"); the values are the package's own.
+func marshal(v any) []byte {
+	var buf bytes.Buffer
+	enc := json.NewEncoder(&buf)
+	enc.SetEscapeHTML(false)
+	if err := enc.Encode(v); err != nil {
+		panic(err) // strings, maps of strings and slices always encode
+	}
+	return bytes.TrimSuffix(buf.Bytes(), []byte("\n"))
 }
 
 type property struct {

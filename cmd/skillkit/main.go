@@ -43,10 +43,11 @@ func commands() []*command {
 	return []*command{
 		validateCommand(),
 		inspectCommand(),
-		secretsCommand(),
-
 		listCommand(),
 		doctorCommand(),
+		promptCommand(),
+		readCommand(),
+		secretsCommand(),
 	}
 }
 

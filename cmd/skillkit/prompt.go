@@ -1,0 +1,120 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/prompt"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+type promptOptions struct {
+	loaderFlags
+	format   string
+	lang     string
+	tools    []string
+	skills   []string
+	maxChars int
+	json     bool
+}
+
+func promptCommand() *command {
+	return &command{
+		name:    "prompt",
+		args:    "[--format seed|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]",
+		summary: "print the <available_skills> catalog an agent would get",
+		help: `
+The catalog is what Resolve puts in an agent's system prompt: the skills the
+agent sees (--skills assigns skills, default all; --tools names its tools, for
+the skills' conditions), in the seed's format or the Agent Skills one, within
+--max-chars characters. --json prints {"prompt","listed","omitted","warnings",
+"diagnostics"}; warnings are for whoever configures the agent.
+` + loaderHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &promptOptions{}
+			o.register(fs)
+			fs.StringVar(&o.format, "format", string(prompt.FormatSeed), "catalog format: seed or agentskills")
+			fs.StringVar(&o.lang, "lang", string(prompt.English), "language of the guidance: en or zh")
+			fs.Func("tools", "the agent's tools (comma-separated)", func(v string) error {
+				o.tools = append([]string{}, splitComma(v)...)
+				return nil
+			})
+			fs.Func("skills", "the skills assigned to the agent (comma-separated; default all)", func(v string) error {
+				o.skills = append([]string{}, splitComma(v)...)
+				return nil
+			})
+			fs.IntVar(&o.maxChars, "max-chars", prompt.DefaultMaxChars, "the catalog's budget in characters")
+			fs.BoolVar(&o.json, "json", false, "print JSON")
+			return o
+		},
+		run: runPrompt,
+	}
+}
+
+func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*promptOptions)
+	format := prompt.Format(o.format)
+	if format != prompt.FormatSeed && format != prompt.FormatAgentSkills {
+		fmt.Fprintf(c.stderr, "skillkit prompt: --format must be seed or agentskills, not %q\n", o.format)
+		return exitUsage
+	}
+	lang := prompt.Language(o.lang)
+	if lang != prompt.English && lang != prompt.Chinese {
+		fmt.Fprintf(c.stderr, "skillkit prompt: --lang must be en or zh, not %q\n", o.lang)
+		return exitUsage
+	}
+	if o.maxChars <= 0 {
+		fmt.Fprintln(c.stderr, "skillkit prompt: --max-chars must be positive")
+		return exitUsage
+	}
+	l, _, err := openLoader(ctx, c, args, &o.loaderFlags)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
+		return exitFailure
+	}
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
+	ts, err := r.Resolve(ctx, tools.Agent{
+		Skills:  o.skills,
+		Tools:   o.tools,
+		Catalog: &prompt.Options{Format: format, Language: lang, MaxChars: o.maxChars},
+	})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
+		return exitFailure
+	}
+	listed, omitted := []string{}, []string{}
+	for _, s := range ts.Visibility.Catalog {
+		if ts.Diagnostics.ForSkill(s.Name).Has(diagnostics.PromptTruncated) {
+			omitted = append(omitted, s.Name)
+		} else {
+			listed = append(listed, s.Name)
+		}
+	}
+	if o.json {
+		out := struct {
+			Prompt      string           `json:"prompt"`
+			Listed      []string         `json:"listed"`
+			Omitted     []string         `json:"omitted"`
+			Warnings    []string         `json:"warnings"`
+			Diagnostics diagnostics.List `json:"diagnostics"`
+		}{ts.Prompt, listed, omitted, ts.Warnings, ts.Diagnostics}
+		if writeJSON(c, out) != nil {
+			return exitFailure
+		}
+		return exitOK
+	}
+	if ts.Prompt != "" {
+		fmt.Fprintln(c.stdout, ts.Prompt)
+	}
+	for _, w := range ts.Warnings {
+		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+	}
+	for _, d := range ts.Diagnostics {
+		fmt.Fprintln(c.stderr, d)
+	}
+	fmt.Fprintf(c.stderr, "%d skills listed, %d left out\n", len(listed), len(omitted))
+	return exitOK
+}

@@ -1,0 +1,212 @@
+package tools
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/prompt"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Agent describes one agent to [Resolver.Resolve].
+type Agent struct {
+	// Skills are the skills assigned to the agent; nil means every enabled
+	// skill, an empty non-nil list none.
+	Skills []string
+	// Tools are the names of the host's tools this agent has ("bash",
+	// "web_search"); skills' requires_tools and fallback_for_tools conditions
+	// are checked against them.
+	Tools []string
+	// Toolsets are the agent's toolsets (Hermes' conditions).
+	Toolsets []string
+	// ShellTool names the host's tool that runs shell commands, which
+	// compute-toolkit skills need; default "bash".
+	ShellTool string
+	// DisableExecute withholds execute_skill even when a compute-entry skill
+	// is visible.
+	DisableExecute bool
+	// DisableManage withholds skill_manage.
+	DisableManage bool
+	// Catalog tunes the <available_skills> section (format, language,
+	// budget).
+	Catalog *prompt.Options
+	// Read tunes read_skill and read_skill_file.
+	Read *ReadOptions
+	// Env supplies the machine lookups of the visibility rules (OS, programs
+	// on PATH, environment variables, host configuration); its Tools,
+	// Toolsets and Skills are taken from the fields above.
+	Env loader.Env
+}
+
+// Toolset is everything one agent gets: the prompt section, the tools, and
+// what the host should know.
+type Toolset struct {
+	// Prompt is the catalog section for the system prompt; empty when the
+	// agent sees no skill.
+	Prompt string `json:"prompt"`
+	// Tools are the skill tools to register; none when the agent sees no
+	// skill.
+	Tools []Tool `json:"tools"`
+	// Warnings are for the host or the person configuring the agent, not for
+	// the model (seed 000 §10.6): a compute-entry skill without
+	// execute_skill, a compute-toolkit skill without a shell tool, an
+	// assigned skill that is hidden or unknown.
+	Warnings []string `json:"warnings"`
+	// Diagnostics are the catalog's PROMPT_TRUNCATED findings.
+	Diagnostics diagnostics.List `json:"diagnostics"`
+	// Visibility says what the agent sees and why each other skill is hidden.
+	Visibility *loader.Visibility `json:"-"`
+}
+
+// Tool returns the tool with the given name.
+func (t Toolset) Tool(name string) (Tool, bool) {
+	for _, tool := range t.Tools {
+		if tool.Name == name {
+			return tool, true
+		}
+	}
+	return Tool{}, false
+}
+
+// Manager builds the skill_manage tool for an agent; the installer provides
+// it. Nil means no skill_manage.
+type Manager interface {
+	ManageTool() (Tool, error)
+}
+
+// Resolver turns an agent's configuration into its Toolset. Loader is
+// required; without an Executor there is no execute_skill, without a Manager
+// no skill_manage.
+type Resolver struct {
+	Loader   *loader.Loader
+	Executor *executor.Executor
+	Manager  Manager
+}
+
+// Resolve builds the Toolset of one agent from the loader's current
+// snapshot: the skills it sees (its assignment, the visibility rules, skills
+// disabled in the registry hidden), the catalog, read_skill and
+// read_skill_file over the skills it may read (the catalog plus hidden skills
+// it may still read by name), execute_skill over its compute-entry skills,
+// skill_manage when a Manager is set. An agent that sees no skill gets no
+// prompt and no skill tools.
+func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
+	if r == nil || r.Loader == nil {
+		return Toolset{}, errors.New("tools: Resolve needs a loader")
+	}
+	env := agent.Env
+	env.Tools, env.Toolsets, env.Skills = agent.Tools, agent.Toolsets, agent.Skills
+	vis, err := r.Loader.Filter(ctx, env)
+	if err != nil {
+		return Toolset{}, err
+	}
+	ts := Toolset{Tools: []Tool{}, Warnings: []string{}, Diagnostics: diagnostics.List{}, Visibility: vis}
+	ts.Warnings = append(ts.Warnings, assignmentWarnings(agent.Skills, vis)...)
+	if len(vis.Catalog) == 0 {
+		return ts, nil
+	}
+
+	catalog := prompt.Catalog(vis.Catalog, agent.Catalog)
+	ts.Prompt = catalog.Text
+	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)
+
+	readable := make([]*skill.Skill, 0, len(vis.Catalog)+len(vis.Hidden))
+	readable = append(readable, vis.Catalog...)
+	for _, h := range vis.Hidden {
+		if h.Readable {
+			readable = append(readable, h.Skill)
+		}
+	}
+	var names, computeEntry []string
+	hasToolkit := false
+	for _, s := range readable {
+		names = append(names, s.Name)
+		switch s.Class {
+		case skill.ClassComputeEntry:
+			computeEntry = append(computeEntry, s.Name)
+		case skill.ClassComputeToolkit:
+			hasToolkit = true
+		}
+	}
+	read, err := ReadSkill(r.Loader, names, agent.Read)
+	if err != nil {
+		return Toolset{}, err
+	}
+	readFile, err := ReadSkillFile(r.Loader, names, agent.Read)
+	if err != nil {
+		return Toolset{}, err
+	}
+	ts.Tools = append(ts.Tools, read, readFile)
+
+	runnable := computeEntry[:0:0]
+	for _, name := range computeEntry {
+		if r.Executor != nil {
+			if err := r.Executor.Check(name); err != nil {
+				ts.Warnings = append(ts.Warnings, fmt.Sprintf("skill %s is compute-entry but cannot run: %v", name, err))
+				continue
+			}
+		}
+		runnable = append(runnable, name)
+	}
+	switch {
+	case len(runnable) > 0 && (agent.DisableExecute || r.Executor == nil):
+		ts.Warnings = append(ts.Warnings, fmt.Sprintf("skills %s are compute-entry but execute_skill is not offered to this agent", strings.Join(runnable, ", ")))
+	case len(runnable) > 0:
+		exec, err := ExecuteSkill(r.Executor, runnable)
+		if err != nil {
+			return Toolset{}, err
+		}
+		ts.Tools = append(ts.Tools, exec)
+	}
+	if hasToolkit {
+		shell := agent.ShellTool
+		if shell == "" {
+			shell = "bash"
+		}
+		if !slices.Contains(agent.Tools, shell) {
+			var toolkits []string
+			for _, s := range readable {
+				if s.Class == skill.ClassComputeToolkit {
+					toolkits = append(toolkits, s.Name)
+				}
+			}
+			ts.Warnings = append(ts.Warnings, fmt.Sprintf("skills %s are compute-toolkit: the model runs their scripts with %s, which this agent does not have", strings.Join(toolkits, ", "), shell))
+		}
+	}
+	if r.Manager != nil && !agent.DisableManage {
+		manage, err := r.Manager.ManageTool()
+		if err != nil {
+			return Toolset{}, err
+		}
+		ts.Tools = append(ts.Tools, manage)
+	}
+	return ts, nil
+}
+
+// assignmentWarnings names assigned skills that do not exist or that the
+// agent can neither see nor read, with why.
+func assignmentWarnings(assigned []string, vis *loader.Visibility) []string {
+	var out []string
+	for _, name := range assigned {
+		if _, ok := vis.Get(name); ok {
+			continue
+		}
+		reasons, known := vis.Why(name)
+		if !known {
+			out = append(out, fmt.Sprintf("skill %s is assigned to this agent but is not installed", name))
+			continue
+		}
+		var why []string
+		for _, r := range reasons {
+			why = append(why, r.Message)
+		}
+		out = append(out, fmt.Sprintf("skill %s is assigned to this agent but hidden: %s", name, strings.Join(why, "; ")))
+	}
+	return out
+}

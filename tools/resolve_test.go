@@ -1,0 +1,219 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/santhosh-tekuri/jsonschema/v6"
+
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// fixture writes a skills folder with one skill of each kind and returns a
+// loader over it and its registry.
+func fixture(t *testing.T) (*loader.Loader, *registry.Mem) {
+	t.Helper()
+	dir := t.TempDir()
+	write := func(rel, content string) {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("notes/SKILL.md", "---\nname: notes\ndescription: Take notes.\n---\nWrite notes.\n")
+	write("notes/references/style.md", "Be brief.\n")
+	write("echo/SKILL.md", "---\nname: echo\ndescription: Echo the input.\n---\nCall execute_skill.\n")
+	write("echo/skill.config.yaml", "runtime: bash\nentrypoint: run.sh\ninterface:\n  input:\n    text: {type: string, required: true}\n")
+	write("echo/run.sh", "cat\n")
+	write("csv/SKILL.md", "---\nname: csv\ndescription: CSV scripts.\n---\nRun scripts/x.sh.\n")
+	write("csv/skill.config.yaml", "runtime: bash\n")
+	write("secret-handshake/SKILL.md", "---\nname: secret-handshake\ndescription: Only by name.\ndisable-model-invocation: true\n---\nHidden body.\n")
+	write("browser/SKILL.md", "---\nname: browser\ndescription: Needs a browser tool.\nmetadata:\n  conditions:\n    requires_tools: [browser]\n---\n")
+	write("old/SKILL.md", "---\nname: old\ndescription: Disabled in the registry.\n---\n")
+	reg := &registry.Mem{}
+	if err := reg.Put(context.Background(), registry.Record{Name: "old", Source: registry.SourceLocal, Enabled: false}); err != nil {
+		t.Fatal(err)
+	}
+	l, err := loader.New(context.Background(), []loader.Source{{Name: "workspace", FS: os.DirFS(dir), Dir: dir, Writable: true}}, &loader.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l, reg
+}
+
+type fakeManager struct{}
+
+func (fakeManager) ManageTool() (tools.Tool, error) {
+	return tools.Tool{Name: "skill_manage", InputSchema: json.RawMessage(`{"type":"object"}`)}, nil
+}
+
+func toolNames(ts tools.Toolset) []string {
+	var names []string
+	for _, t := range ts.Tools {
+		names = append(names, t.Name)
+	}
+	return names
+}
+
+func TestResolve(t *testing.T) {
+	l, _ := fixture(t)
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
+	ctx := context.Background()
+
+	ts, err := r.Resolve(ctx, tools.Agent{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file", "execute_skill"}) {
+		t.Errorf("tools = %v", got)
+	}
+	for _, want := range []string{`name="notes"`, `name="echo" type="compute-entry"`, `name="csv" type="compute-toolkit"`} {
+		if !strings.Contains(ts.Prompt, want) {
+			t.Errorf("catalog lacks %s:\n%s", want, ts.Prompt)
+		}
+	}
+	for _, absent := range []string{"secret-handshake", "browser", `"old"`} {
+		if strings.Contains(ts.Prompt, absent) {
+			t.Errorf("catalog lists %s", absent)
+		}
+	}
+	if len(ts.Warnings) != 1 || !strings.Contains(ts.Warnings[0], "csv are compute-toolkit") {
+		t.Errorf("warnings = %q", ts.Warnings)
+	}
+	// The hidden skill is readable by name; the disabled one is not.
+	read, _ := ts.Tool("read_skill")
+	if res := call(t, read, `{"name":"secret-handshake"}`); res.IsError || !strings.Contains(res.Text, "Hidden body.") {
+		t.Errorf("hidden skill by name: %+v", res)
+	}
+	if res := call(t, read, `{"name":"old"}`); !res.IsError {
+		t.Errorf("a disabled skill was readable: %+v", res)
+	}
+	exec, _ := ts.Tool("execute_skill")
+	if res := call(t, exec, `{"name":"echo","input":{"text":"hi"}}`); res.IsError || res.Text != `{"text":"hi"}` {
+		t.Errorf("execute_skill echo: %+v", res)
+	}
+
+	ts, _ = r.Resolve(ctx, tools.Agent{Tools: []string{"bash", "browser"}, DisableExecute: true})
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file"}) {
+		t.Errorf("tools = %v", got)
+	}
+	if !strings.Contains(ts.Prompt, `name="browser"`) {
+		t.Error("requires_tools met, but the skill is not listed")
+	}
+	if len(ts.Warnings) != 1 || !strings.Contains(ts.Warnings[0], "echo are compute-entry but execute_skill is not offered") {
+		t.Errorf("warnings = %q", ts.Warnings)
+	}
+
+	ts, _ = r.Resolve(ctx, tools.Agent{Skills: []string{"notes", "browser", "ghost", "old"}})
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file"}) {
+		t.Errorf("tools = %v", got)
+	}
+	want := []string{
+		"skill browser is assigned to this agent but hidden: ",
+		"skill ghost is assigned to this agent but is not installed",
+		"skill old is assigned to this agent but hidden: ",
+	}
+	if len(ts.Warnings) != 3 {
+		t.Fatalf("warnings = %q", ts.Warnings)
+	}
+	for i, w := range want {
+		if !strings.HasPrefix(ts.Warnings[i], w) {
+			t.Errorf("warning %d = %q, want prefix %q", i, ts.Warnings[i], w)
+		}
+	}
+
+	for _, agent := range []tools.Agent{{Skills: []string{}}, {Skills: []string{"browser"}}} {
+		ts, _ = r.Resolve(ctx, agent)
+		if ts.Prompt != "" || len(ts.Tools) != 0 {
+			t.Errorf("agent %+v sees no skill, yet got prompt %q and tools %v", agent.Skills, ts.Prompt, toolNames(ts))
+		}
+	}
+
+	withManager := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: fakeManager{}}
+	ts, _ = withManager.Resolve(ctx, tools.Agent{Tools: []string{"bash"}})
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file", "execute_skill", "skill_manage"}) {
+		t.Errorf("tools = %v", got)
+	}
+	ts, _ = withManager.Resolve(ctx, tools.Agent{DisableManage: true})
+	if slices.Contains(toolNames(ts), "skill_manage") {
+		t.Error("DisableManage ignored")
+	}
+	if _, err := (&tools.Resolver{}).Resolve(ctx, tools.Agent{}); err == nil {
+		t.Error("a resolver without loader resolved")
+	}
+}
+
+// TestToolSchemas decodes every tool's InputSchema with an independent JSON
+// Schema compiler and feeds each tool valid and invalid arguments.
+func TestToolSchemas(t *testing.T) {
+	l, _ := fixture(t)
+	ts, err := (&tools.Resolver{Loader: l, Executor: executor.New(l, nil)}).Resolve(context.Background(), tools.Agent{Tools: []string{"bash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	cases := map[string]struct{ valid, invalid []string }{
+		"read_skill": {
+			valid:   []string{`{"name":"notes"}`, `{"name":"echo","task":"echo hi"}`},
+			invalid: []string{`{}`, `{"name":"nope"}`, `{"name":1}`, `{"name":"notes","task":5}`, `{"name":"notes","x":1}`, `[]`, `"notes"`},
+		},
+		"read_skill_file": {
+			valid:   []string{`{"name":"notes","path":"references/style.md"}`},
+			invalid: []string{`{"name":"notes"}`, `{"path":"a"}`, `{"name":"notes","path":""}`, `{"name":"notes","path":7}`, `{"name":"notes","path":"a","z":0}`},
+		},
+		"execute_skill": {
+			valid:   []string{`{"name":"echo","input":{"text":"x"}}`},
+			invalid: []string{`{"name":"echo"}`, `{"name":"notes","input":{}}`, `{"name":"echo","input":"x"}`, `{"input":{}}`},
+		},
+	}
+	for _, tool := range ts.Tools {
+		c, ok := cases[tool.Name]
+		if !ok {
+			t.Errorf("no cases for tool %s", tool.Name)
+			continue
+		}
+		doc, err := jsonschema.UnmarshalJSON(strings.NewReader(string(tool.InputSchema)))
+		if err != nil {
+			t.Fatalf("%s: schema is not JSON: %v", tool.Name, err)
+		}
+		if m, _ := doc.(map[string]any); m["type"] != "object" {
+			t.Errorf("%s: root type is %v, want object", tool.Name, m["type"])
+		}
+		comp := jsonschema.NewCompiler()
+		if err := comp.AddResource("tool.json", doc); err != nil {
+			t.Fatal(err)
+		}
+		sch, err := comp.Compile("tool.json")
+		if err != nil {
+			t.Fatalf("%s: not a valid JSON Schema: %v", tool.Name, err)
+		}
+		for _, args := range c.valid {
+			v, _ := jsonschema.UnmarshalJSON(strings.NewReader(args))
+			if err := sch.Validate(v); err != nil {
+				t.Errorf("%s %s: the schema refuses valid arguments: %v", tool.Name, args, err)
+			}
+			if res := call(t, tool, args); res.IsError {
+				t.Errorf("%s %s: %s", tool.Name, args, res.Text)
+			}
+		}
+		for _, args := range c.invalid {
+			v, _ := jsonschema.UnmarshalJSON(strings.NewReader(args))
+			if err := sch.Validate(v); err == nil {
+				t.Errorf("%s %s: the schema accepts invalid arguments", tool.Name, args)
+			}
+			if res := call(t, tool, args); !res.IsError || !strings.Contains(res.Text, "invalid arguments") {
+				t.Errorf("%s %s: want an invalid-arguments result, got %+v", tool.Name, args, res)
+			}
+		}
+	}
+}
