@@ -50,3 +50,14 @@ func entriesOf(skills []*skill.Skill, o Options, t Texts, compact bool) []string
 	}
 	return out
 }
+
+func TestWriteOneLine(t *testing.T) {
+	for _, in := range []string{"", "  a  ", "a\n\tb", "x & y <z> \"q\" 'a'", " 中文\n  描述 ", "a\u00a0b", "&&  <<", "end "} {
+		var b strings.Builder
+		writeOneLine(&b, in)
+		want := Escape(strings.Join(strings.FieldsFunc(in, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' }), " "))
+		if b.String() != want {
+			t.Errorf("writeOneLine(%q) = %q, want %q", in, b.String(), want)
+		}
+	}
+}

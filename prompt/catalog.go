@@ -144,6 +144,11 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 
 func assemble(t Texts, entries []string, omitted int) string {
 	var b strings.Builder
+	n := len(t.Guidance) + len(t.Truncated) + 64
+	for _, e := range entries {
+		n += len(e)
+	}
+	b.Grow(n)
 	b.WriteString(t.Guidance)
 	b.WriteString("\n\n<available_skills>\n")
 	for _, e := range entries {
@@ -160,6 +165,7 @@ func assemble(t Texts, entries []string, omitted int) string {
 func renderSkill(s *skill.Skill, o Options, t Texts, compact bool) string {
 	var b strings.Builder
 	desc := s.Description
+	b.Grow(len(desc) + len(s.Name) + len(s.DiskDir) + 160)
 	if o.MaxDescriptionChars > 0 {
 		desc = cut(desc, o.MaxDescriptionChars)
 	}
@@ -184,7 +190,7 @@ func renderSkill(s *skill.Skill, o Options, t Texts, compact bool) string {
 		return b.String()
 	}
 	b.WriteString(">\n    ")
-	b.WriteString(Escape(strings.Join(strings.Fields(desc), " ")))
+	writeOneLine(&b, desc)
 	b.WriteString(" (" + Escape(useHint(s.Class, t)) + ")\n")
 	if s.Class == skill.ClassComputeEntry && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
 		b.WriteString("    " + Escape(inputSummary(s.Config.Interface.InputFields, t)) + "\n")
@@ -252,6 +258,45 @@ func Escape(s string) string {
 		return s
 	}
 	return escaper.Replace(s)
+}
+
+// writeOneLine writes s escaped, with each run of ASCII white space as one
+// space and none at the ends: Escape(strings.Join(strings.Fields(s), " "))
+// without the allocations, since it runs for every skill of every catalog.
+// It copies runs of ordinary bytes at once; UTF-8 sequences never contain
+// the bytes it looks for.
+func writeOneLine(b *strings.Builder, s string) {
+	s = strings.TrimSpace(s)
+	start, space := 0, false
+	for i := 0; i < len(s); i++ {
+		var rep string
+		switch s[i] {
+		case ' ', '\t', '\n', '\r', '\v', '\f':
+			b.WriteString(s[start:i])
+			start, space = i+1, true
+			continue
+		case '&':
+			rep = "&amp;"
+		case '<':
+			rep = "&lt;"
+		case '>':
+			rep = "&gt;"
+		case '"':
+			rep = "&quot;"
+		case '\'':
+			rep = "&apos;"
+		}
+		if space {
+			b.WriteByte(' ')
+			space = false
+		}
+		if rep != "" {
+			b.WriteString(s[start:i])
+			b.WriteString(rep)
+			start = i + 1
+		}
+	}
+	b.WriteString(s[start:])
 }
 
 var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
