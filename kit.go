@@ -1,0 +1,192 @@
+package skillkit
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"path/filepath"
+	"time"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// Options configure [Open]. Only Dir is required; every other field has a
+// safe default, and each part can be replaced by the host's own.
+type Options struct {
+	// Dir is the skills folder: the first source and the only writable one.
+	// Installs land here, and its .skillhub/ holds the registry and the
+	// sealed secrets. It is created when missing.
+	Dir string
+	// Sources are further read-only sources after Dir, in precedence order:
+	// a user folder, skills bundled into the binary with embed.FS, ...
+	Sources []loader.Source
+	// Loader tunes discovery (limits, strictness, extra checkers). Its
+	// Registry is ignored: the Kit passes its own.
+	Loader *loader.Options
+	// Registry records what is installed; nil means the .skillhub/ files in
+	// Dir (registry.NewFS).
+	Registry registry.Store
+	// Secrets holds the sealed secret values; nil means .skillhub/secrets/
+	// in Dir (secrets.NewFSStore).
+	Secrets secrets.Store
+	// Keyring seals and opens secrets; nil means SKILL_SECRET_KEY or
+	// APP_SECRET, read on first use, so a Kit opens without a key and
+	// fails only when a secret is used.
+	Keyring *secrets.Keyring
+	// Executor tunes the execution of compute-entry skills (runner, timeouts,
+	// concurrency, environment whitelist). Its Env is ignored: the Kit passes
+	// its vault, so each skill gets its own secrets.
+	Executor *executor.Options
+	// Getenv reads the host's environment (the secret key); nil means
+	// os.Getenv.
+	Getenv func(string) string
+	// Logger receives audit lines (executions, secret changes, installs)
+	// and scan summaries; nil discards them.
+	Logger *slog.Logger
+	// Watch, when positive, rescans the sources at this interval in the
+	// background until Close, so skills added or edited by hand appear
+	// without a restart. Zero means no watching: call Rescan.
+	Watch time.Duration
+	// OnChange is called (from the watching goroutine) after a background
+	// rescan that changed something.
+	OnChange func(loader.Changes)
+}
+
+// Kit is skillkit wired for one skills folder: loader, registry, secrets
+// vault, executor and the agent tools. It is safe for concurrent use. The
+// parts are reachable through accessors for whatever the Kit's methods do
+// not cover.
+type Kit struct {
+	dir      string
+	loader   *loader.Loader
+	registry registry.Store
+	vault    *secrets.Vault
+	executor *executor.Executor
+	env      *executor.EnvProvider
+	resolver *tools.Resolver
+
+	stopWatch context.CancelFunc
+	watching  chan struct{}
+}
+
+// Open wires a Kit for opts.Dir and scans its skills once.
+func Open(ctx context.Context, opts Options) (*Kit, error) {
+	if opts.Dir == "" {
+		return nil, errors.New("skillkit: Options.Dir is required")
+	}
+	dir, err := filepath.Abs(opts.Dir)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	if err := os.MkdirAll(dir, 0o755); err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	k := &Kit{dir: dir, registry: opts.Registry}
+	if k.registry == nil {
+		k.registry = registry.NewFS(dir)
+	}
+	store := opts.Secrets
+	if store == nil {
+		store = secrets.NewFSStore(secrets.StoreDir(dir))
+	}
+	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
+
+	lopts := loader.Options{}
+	if opts.Loader != nil {
+		lopts = *opts.Loader
+	}
+	lopts.Registry = k.registry
+	lopts.Checkers = append([]loader.Checker{k.vault.EnvChecker()}, lopts.Checkers...)
+	if lopts.Logger == nil {
+		lopts.Logger = opts.Logger
+	}
+	sources := append([]loader.Source{{Name: "skills", Dir: dir, Writable: true}}, opts.Sources...)
+	k.loader, err = loader.New(ctx, sources, &lopts)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+
+	eopts := executor.Options{}
+	if opts.Executor != nil {
+		eopts = *opts.Executor
+	}
+	eopts.Env = k.vault
+	if eopts.Logger == nil {
+		eopts.Logger = opts.Logger
+	}
+	k.executor = executor.New(k.loader, &eopts)
+	k.env = executor.NewEnvProvider(k.loader, k.vault)
+	k.resolver = &tools.Resolver{Loader: k.loader, Executor: k.executor}
+	if opts.Watch > 0 {
+		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
+		k.stopWatch, k.watching = cancel, make(chan struct{})
+		onChange := opts.OnChange
+		if onChange == nil {
+			onChange = func(loader.Changes) {}
+		}
+		go func() {
+			defer close(k.watching)
+			_ = k.loader.Watch(wctx, &loader.WatchOptions{Interval: opts.Watch}, onChange)
+		}()
+	}
+	return k, nil
+}
+
+// Toolset returns what one agent gets: the <available_skills> prompt
+// section and the skill tools (read_skill, read_skill_file, execute_skill,
+// skill_manage), from the current snapshot; see [tools.Resolver.Resolve].
+func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
+	return k.resolver.Resolve(ctx, agent)
+}
+
+// Doctor returns every diagnostic, sorted: the scan's (collisions, invalid
+// skills, limits) and those of the checks run now (fingerprints changed
+// since install, required secrets not configured).
+func (k *Kit) Doctor(ctx context.Context) diagnostics.List {
+	return k.loader.Doctor(ctx)
+}
+
+// EnvFor returns the environment a host's shell tool should add for a
+// command run in dir: the skill's own variables when dir lies inside a skill
+// folder on disk, else nothing (seed 000 §10.2).
+func (k *Kit) EnvFor(ctx context.Context, dir string) (map[string]string, error) {
+	return k.env.EnvFor(ctx, dir)
+}
+
+// Rescan reads the sources again and swaps in the new snapshot; see
+// [loader.Loader.Rescan].
+func (k *Kit) Rescan(ctx context.Context) (loader.Changes, error) {
+	return k.loader.Rescan(ctx)
+}
+
+// Dir is the skills folder, absolute.
+func (k *Kit) Dir() string { return k.dir }
+
+// Loader is the Kit's loader: snapshots, visibility, rescans, watching.
+func (k *Kit) Loader() *loader.Loader { return k.loader }
+
+// Registry is the record of what is installed.
+func (k *Kit) Registry() registry.Store { return k.registry }
+
+// Vault holds each skill's secrets.
+func (k *Kit) Vault() *secrets.Vault { return k.vault }
+
+// Executor runs compute-entry skills.
+func (k *Kit) Executor() *executor.Executor { return k.executor }
+
+// Close stops the background watching (Options.Watch) and waits for it to
+// end. The Kit's other methods keep working.
+func (k *Kit) Close() error {
+	if k.stopWatch != nil {
+		k.stopWatch()
+		<-k.watching
+	}
+	return nil
+}

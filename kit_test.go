@@ -1,0 +1,174 @@
+package skillkit_test
+
+import (
+	"context"
+	"encoding/json"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"testing/fstest"
+	"time"
+
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// copyExamples copies examples/skills into a fresh folder.
+func copyExamples(t testing.TB) string {
+	t.Helper()
+	dst := t.TempDir()
+	src := os.DirFS("examples/skills")
+	err := fs.WalkDir(src, ".", func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		target := filepath.Join(dst, filepath.FromSlash(p))
+		if d.IsDir() {
+			return os.MkdirAll(target, 0o755)
+		}
+		data, err := fs.ReadFile(src, p)
+		if err != nil {
+			return err
+		}
+		info, _ := d.Info()
+		return os.WriteFile(target, data, info.Mode().Perm())
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	return dst
+}
+
+func testKeyring(t testing.TB) *secrets.Keyring {
+	key, err := secrets.DeriveKey([]byte("a test secret of at least sixteen bytes"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	kr, err := secrets.NewKeyring(key)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return kr
+}
+
+func write(t testing.TB, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestKitEndToEnd(t *testing.T) {
+	ctx := context.Background()
+	dir := copyExamples(t)
+	write(t, dir, "weather/SKILL.md", "---\nname: weather\ndescription: Current weather for a city.\n---\nRun scripts/now.sh.\n")
+	write(t, dir, "weather/skill.config.yaml", "runtime: bash\nentrypoint: now.sh\nenv:\n  - name: WEATHER_KEY\n    required: true\n")
+	write(t, dir, "weather/scripts/helper.sh", "echo helper\n")
+	write(t, dir, "weather/now.sh", `printf '{"key_len":%d,"host_secret":"%s"}' "${#WEATHER_KEY}" "${HOST_SECRET:-}"`+"\n")
+	bundled := fstest.MapFS{
+		"greeting/SKILL.md": {Data: []byte("---\nname: greeting\ndescription: Greet people.\n---\nSay hello.\n")},
+		// Shadowed by the skills folder, which comes first.
+		"word-stats/SKILL.md": {Data: []byte("---\nname: word-stats\ndescription: An older copy.\n---\n")},
+	}
+	t.Setenv("HOST_SECRET", "must-not-leak")
+	kit, err := skillkit.Open(ctx, skillkit.Options{
+		Dir:     dir,
+		Sources: []loader.Source{{Name: "bundled", FS: bundled}},
+		Keyring: testKeyring(t),
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+
+	// Doctor: the required secret is missing, the bundled copy is shadowed.
+	diags := kit.Doctor(ctx)
+	if got := diags.WithCode(diagnostics.EnvNotConfigured); len(got) != 1 || got[0].Skill != "weather" {
+		t.Errorf("ENV_NOT_CONFIGURED: %v", got)
+	}
+	if got := diags.WithCode(diagnostics.NameCollision); len(got) != 1 || got[0].Skill != "word-stats" {
+		t.Errorf("NAME_COLLISION: %v", got)
+	}
+
+	if err := kit.Vault().Save(ctx, "weather", map[string]string{"WEATHER_KEY": "abcdef"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := kit.Doctor(ctx).WithCode(diagnostics.EnvNotConfigured); len(got) != 0 {
+		t.Errorf("after saving the secret: %v", got)
+	}
+
+	ts, err := kit.Toolset(ctx, tools.Agent{Tools: []string{"bash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	for _, want := range []string{`name="greeting"`, `name="weather" type="compute-entry"`, `name="csv-tools"`} {
+		if !strings.Contains(ts.Prompt, want) {
+			t.Errorf("prompt lacks %s", want)
+		}
+	}
+	exec, ok := ts.Tool("execute_skill")
+	if !ok {
+		t.Fatal("no execute_skill")
+	}
+	res, err := exec.Invoke(ctx, json.RawMessage(`{"name":"weather","input":{}}`))
+	if err != nil || res.IsError {
+		t.Fatalf("%+v %v", res, err)
+	}
+	if res.Text != `{"key_len":6,"host_secret":""}` {
+		t.Errorf("the skill must get its own secret and not the host's: %s", res.Text)
+	}
+
+	env, err := kit.EnvFor(ctx, filepath.Join(dir, "weather", "scripts"))
+	if err != nil || env["WEATHER_KEY"] != "abcdef" {
+		t.Errorf("EnvFor inside the skill: %v %v", env, err)
+	}
+	if env, _ := kit.EnvFor(ctx, filepath.Join(dir, "csv-tools")); len(env) != 0 {
+		t.Errorf("EnvFor of another skill: %v", env)
+	}
+	if env, _ := kit.EnvFor(ctx, t.TempDir()); len(env) != 0 {
+		t.Errorf("EnvFor outside the skills: %v", env)
+	}
+}
+
+func TestKitWatch(t *testing.T) {
+	dir := t.TempDir()
+	changed := make(chan loader.Changes, 4)
+	kit, err := skillkit.Open(context.Background(), skillkit.Options{
+		Dir: dir, Keyring: testKeyring(t), Watch: 20 * time.Millisecond,
+		OnChange: func(c loader.Changes) { changed <- c },
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	write(t, dir, "late/SKILL.md", "---\nname: late\ndescription: Added while running.\n---\n")
+	select {
+	case c := <-changed:
+		if !slices.Contains(c.Added, "late") {
+			t.Errorf("changes %+v", c)
+		}
+	case <-time.After(5 * time.Second):
+		t.Fatal("the new skill was not seen")
+	}
+	if _, ok := kit.Loader().Get("late"); !ok {
+		t.Error("not in the snapshot")
+	}
+	if err := kit.Close(); err != nil {
+		t.Fatal(err)
+	}
+}
+
+func TestOpenNeedsDir(t *testing.T) {
+	if _, err := skillkit.Open(context.Background(), skillkit.Options{}); err == nil {
+		t.Error("Open without Dir succeeded")
+	}
+}
