@@ -103,6 +103,7 @@ func Load(dir string) (*Set, error) {
 // lookup finds a loaded skill by name, for the tools and the executor.
 type lookup map[string]*skill.Skill
 
+// Get returns the skill called name.
 func (l lookup) Get(name string) (*skill.Skill, bool) {
 	s, ok := l[name]
 	return s, ok
