@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io"
 	"net/http"
@@ -25,7 +26,7 @@ func TestRunWithoutKeyPrintsTools(t *testing.T) {
 	if err := run(t.Context(), []string{"-skills", "../skills"}, &stdout, &stderr, env(nil)); err != nil {
 		t.Fatal(err)
 	}
-	set, err := skillset.Load("../skills")
+	set, err := skillset.Load(context.Background(), "../skills")
 	if err != nil {
 		t.Fatal(err)
 	}

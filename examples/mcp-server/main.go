@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, transport mcp.Transport, log io.Wri
 	if flags.NArg() > 0 {
 		return fmt.Errorf("unexpected arguments %q", flags.Args())
 	}
-	set, err := skillset.Load(*dir)
+	set, err := skillset.Load(ctx, *dir)
 	if err != nil {
 		return err
 	}

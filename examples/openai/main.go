@@ -63,7 +63,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if *maxTurns < 1 {
 		return errors.New("-max-turns must be at least 1")
 	}
-	set, err := skillset.Load(*dir)
+	set, err := skillset.Load(ctx, *dir)
 	if err != nil {
 		return err
 	}

@@ -19,7 +19,7 @@ import (
 // exampleSet loads the bundled example skills.
 func exampleSet(t *testing.T) *skillset.Set {
 	t.Helper()
-	set, err := skillset.Load("../../skills")
+	set, err := skillset.Load(context.Background(), "../../skills")
 	if err != nil {
 		t.Fatal(err)
 	}

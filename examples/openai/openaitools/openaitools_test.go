@@ -18,7 +18,7 @@ import (
 
 func exampleToolset(t *testing.T) (*openaitools.Toolset, []tools.Tool) {
 	t.Helper()
-	set, err := skillset.Load("../../skills")
+	set, err := skillset.Load(context.Background(), "../../skills")
 	if err != nil {
 		t.Fatal(err)
 	}
