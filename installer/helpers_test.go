@@ -13,6 +13,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -231,4 +232,12 @@ func treeState(t testing.TB, dir string, skip func(rel string) bool) map[string]
 		t.Fatal(err)
 	}
 	return out
+}
+
+// failRunner is a Runner that must not be called.
+func failRunner(t testing.TB) executor.Runner {
+	return executor.RunnerFunc(func(ctx context.Context, c executor.Command) (executor.Result, error) {
+		t.Errorf("unexpected command %s %v", c.Path, c.Args)
+		return executor.Result{}, errors.New("no commands here")
+	})
 }

@@ -16,7 +16,7 @@ import (
 func TestInstallLocalFolder(t *testing.T) {
 	in, dir := newTestInstaller(t, nil)
 	src := skillFolder(t, "pdf-tools", "Read PDFs.", map[string]string{
-		"references/guide.md":       "guide",
+		"references/guide.md":        "guide",
 		"node_modules/left-pad/x.js": "omitted",
 	})
 	res, err := in.Install(t.Context(), Source{Dir: src}, nil)
