@@ -192,11 +192,7 @@ func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error
 	if err != nil {
 		return err
 	}
-	trashed, err := in.exists(o.trash())
-	if err != nil {
-		return err
-	}
-	present, err := in.exists(j.Name)
+	trashed, present, err := in.swapState(o, j.Name)
 	if err != nil {
 		return err
 	}
@@ -227,11 +223,7 @@ func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error
 // none), the uninstall is finished: the record removed, unless someone
 // wrote another since, and the purge hook run when asked.
 func (in *Installer) settleUninstall(ctx context.Context, o *op, j *journal) error {
-	trashed, err := in.exists(o.trash())
-	if err != nil {
-		return err
-	}
-	present, err := in.exists(j.Name)
+	trashed, present, err := in.swapState(o, j.Name)
 	if err != nil {
 		return err
 	}
@@ -251,6 +243,15 @@ func (in *Installer) settleUninstall(ctx context.Context, o *op, j *journal) err
 		return in.opt.purge(ctx, j.Name)
 	}
 	return nil
+}
+
+// swapState reports whether the operation's trash entry and the skill
+// folder exist.
+func (in *Installer) swapState(o *op, name string) (trashed, present bool, err error) {
+	if trashed, err = in.exists(o.trash()); err == nil {
+		present, err = in.exists(name)
+	}
+	return trashed, present, err
 }
 
 // sameRecord compares two records, either of which may be nil.

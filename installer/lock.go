@@ -41,6 +41,19 @@ type nameLock struct {
 	refs int
 }
 
+// holdName is how the operations on one installed skill start: the name
+// checked, dead operations settled (before any lock is held, since settling
+// takes skill locks), then the skill's lock taken.
+func (in *Installer) holdName(ctx context.Context, name string) (unlock func(), err error) {
+	if err := checkName(name); err != nil {
+		return nil, err
+	}
+	if err := in.recoverAll(ctx); err != nil {
+		return nil, err
+	}
+	return in.lockName(ctx, name)
+}
+
 // lockName takes skill name for the caller, waiting while another goroutine
 // or process has it, until ctx is done.
 func (in *Installer) lockName(ctx context.Context, name string) (unlock func(), err error) {

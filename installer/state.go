@@ -30,13 +30,7 @@ func (in *Installer) SetEnabled(ctx context.Context, name string, enabled bool) 
 // by hand, without a record, gets one (source local, no URL), so it can
 // be disabled or pinned too.
 func (in *Installer) setFlags(ctx context.Context, name string, change func(*registry.Record)) error {
-	if err := checkName(name); err != nil {
-		return err
-	}
-	if err := in.recoverAll(ctx); err != nil {
-		return err
-	}
-	unlock, err := in.lockName(ctx, name)
+	unlock, err := in.holdName(ctx, name)
 	if err != nil {
 		return err
 	}

@@ -27,16 +27,10 @@ func (in *Installer) Uninstall(ctx context.Context, name string, opts *Uninstall
 }
 
 func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep *reporter) error {
-	if err := checkName(name); err != nil {
-		return err
-	}
 	if purge && in.opt.purge == nil {
 		return ErrNoPurge
 	}
-	if err := in.recoverAll(ctx); err != nil {
-		return err
-	}
-	unlock, err := in.lockName(ctx, name)
+	unlock, err := in.holdName(ctx, name)
 	if err != nil {
 		return err
 	}

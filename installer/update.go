@@ -32,13 +32,7 @@ func (in *Installer) Update(ctx context.Context, name string, opts *UpdateOption
 }
 
 func (in *Installer) update(ctx context.Context, name string, force bool, rep *reporter) (*Result, error) {
-	if err := in.recoverAll(ctx); err != nil {
-		return nil, err
-	}
-	if err := checkName(name); err != nil {
-		return nil, err
-	}
-	unlock, err := in.lockName(ctx, name)
+	unlock, err := in.holdName(ctx, name)
 	if err != nil {
 		return nil, err
 	}

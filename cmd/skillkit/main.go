@@ -47,6 +47,15 @@ func commands() []*command {
 
 		listCommand(),
 		doctorCommand(),
+
+		installCommand(),
+		uninstallCommand(),
+		updateCommand(),
+		outdatedCommand(),
+		pinCommand(),
+		unpinCommand(),
+		enableCommand(),
+		disableCommand(),
 	}
 }
 
