@@ -1,67 +1,22 @@
 package archive
 
 import (
-	"archive/zip"
 	"fmt"
-	"math/rand/v2"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillkit-go/skillkit/internal/testcorpus"
 )
 
-// thousandFileSkill writes a ZIP of a skill with 1,000 files of text (0.5 to
-// 8 KB each, about 4 MB in all) in a few nested folders and returns its
-// path.
+// thousandFileSkill writes the benchmark's archive (see
+// testcorpus.ThousandFileZip) and returns its path.
 func thousandFileSkill(b *testing.B) string {
 	b.Helper()
-	words := strings.Fields("the skill reads a file and writes a report with tables charts and notes for each step of the task when asked by the user")
-	rng := rand.New(rand.NewPCG(7, 7))
-	text := func(n int) string {
-		var sb strings.Builder
-		for sb.Len() < n {
-			sb.WriteString(words[rng.IntN(len(words))])
-			sb.WriteByte(" \n"[rng.IntN(12)/11])
-		}
-		return sb.String()
-	}
 	name := filepath.Join(b.TempDir(), "skill.zip")
-	f, err := os.Create(name)
-	if err != nil {
-		b.Fatal(err)
-	}
-	w := zip.NewWriter(f)
-	add := func(p string, body string, mode os.FileMode) {
-		fh := &zip.FileHeader{Name: p, Method: zip.Deflate}
-		fh.SetMode(mode)
-		fw, err := w.CreateHeader(fh)
-		if err != nil {
-			b.Fatal(err)
-		}
-		fw.Write([]byte(body))
-	}
-	add("SKILL.md", skillMD, 0o644)
-	for i := 1; i < 1000; i++ {
-		var p string
-		mode := os.FileMode(0o644)
-		switch i % 10 {
-		case 0, 1, 2, 3:
-			p = fmt.Sprintf("references/topic-%02d/note-%04d.md", i%20, i)
-		case 4:
-			p, mode = fmt.Sprintf("scripts/tool_%04d.py", i), 0o755
-		case 5, 6, 7:
-			p = fmt.Sprintf("assets/data/set-%d/table-%04d.csv", i%5, i)
-		default:
-			p = fmt.Sprintf("examples/case-%03d/input-%04d.json", i%50, i)
-		}
-		add(p, text(512+rng.IntN(7680)), mode)
-	}
-	if err := w.Close(); err != nil {
-		b.Fatal(err)
-	}
-	if err := f.Close(); err != nil {
+	if err := testcorpus.ThousandFileZip(name, skillMD); err != nil {
 		b.Fatal(err)
 	}
 	return name

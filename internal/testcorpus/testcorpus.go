@@ -8,11 +8,14 @@
 package testcorpus
 
 import (
+	"archive/zip"
 	"fmt"
 	"io/fs"
+	"math/rand/v2"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"testing"
 )
 
@@ -101,6 +104,64 @@ func Generate(dir string, n int) error {
 		}
 	}
 	return nil
+}
+
+// ThousandFileZip writes, at path, a ZIP archive of a skill of 1,000 text
+// files (0.5 to 8 KB each, about 4.3 MB, 1.3 MB deflated) in 80 nested
+// folders, one in ten executable: the archive the extraction and install
+// benchmarks compare with unzip. skillMD is its SKILL.md. The contents are
+// the same on every call.
+func ThousandFileZip(path, skillMD string) error {
+	words := strings.Fields("the skill reads a file and writes a report with tables charts and notes for each step of the task when asked by the user")
+	rng := rand.New(rand.NewPCG(7, 7))
+	text := func(n int) string {
+		var sb strings.Builder
+		for sb.Len() < n {
+			sb.WriteString(words[rng.IntN(len(words))])
+			sb.WriteByte(" \n"[rng.IntN(12)/11])
+		}
+		return sb.String()
+	}
+	f, err := os.Create(path)
+	if err != nil {
+		return err
+	}
+	defer f.Close()
+	w := zip.NewWriter(f)
+	add := func(p string, body string, mode os.FileMode) error {
+		fh := &zip.FileHeader{Name: p, Method: zip.Deflate}
+		fh.SetMode(mode)
+		fw, err := w.CreateHeader(fh)
+		if err != nil {
+			return err
+		}
+		_, err = fw.Write([]byte(body))
+		return err
+	}
+	if err := add("SKILL.md", skillMD, 0o644); err != nil {
+		return err
+	}
+	for i := 1; i < 1000; i++ {
+		var p string
+		mode := os.FileMode(0o644)
+		switch i % 10 {
+		case 0, 1, 2, 3:
+			p = fmt.Sprintf("references/topic-%02d/note-%04d.md", i%20, i)
+		case 4:
+			p, mode = fmt.Sprintf("scripts/tool_%04d.py", i), 0o755
+		case 5, 6, 7:
+			p = fmt.Sprintf("assets/data/set-%d/table-%04d.csv", i%5, i)
+		default:
+			p = fmt.Sprintf("examples/case-%03d/input-%04d.json", i%50, i)
+		}
+		if err := add(p, text(512+rng.IntN(7680)), mode); err != nil {
+			return err
+		}
+	}
+	if err := w.Close(); err != nil {
+		return err
+	}
+	return f.Close()
 }
 
 // Baseline is the floor a skill scan is measured against: it lists every
