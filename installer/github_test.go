@@ -4,7 +4,9 @@ import (
 	"context"
 	"net/http"
 	"net/http/httptest"
+	"slices"
 	"strings"
+	"sync"
 	"testing"
 
 	"github.com/skillkit-go/skillkit/registry"
@@ -17,10 +19,17 @@ const (
 
 // fakeGitHub answers GET /repos/OWNER/REPO/commits/REF with the bare sha,
 // as GitHub does for the application/vnd.github.sha media type.
-func fakeGitHub(t *testing.T, commits map[string]string) (*httptest.Server, *[]*http.Request) {
-	var seen []*http.Request
+// It keeps the headers of each request; CheckUpdates sends them
+// concurrently.
+func fakeGitHub(t *testing.T, commits map[string]string) (*httptest.Server, func() []http.Header) {
+	var (
+		mu   sync.Mutex
+		seen []http.Header
+	)
 	srv := httptest.NewServer(http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
-		seen = append(seen, r)
+		mu.Lock()
+		seen = append(seen, r.Header.Clone())
+		mu.Unlock()
 		if r.Header.Get("Accept") != "application/vnd.github.sha" {
 			http.Error(w, `{"message":"want the sha media type"}`, http.StatusUnsupportedMediaType)
 			return
@@ -33,7 +42,11 @@ func fakeGitHub(t *testing.T, commits map[string]string) (*httptest.Server, *[]*
 		w.Write([]byte(sha))
 	}))
 	t.Cleanup(srv.Close)
-	return srv, &seen
+	return srv, func() []http.Header {
+		mu.Lock()
+		defer mu.Unlock()
+		return slices.Clone(seen)
+	}
 }
 
 func TestGitHubClient(t *testing.T) {
@@ -47,7 +60,7 @@ func TestGitHubClient(t *testing.T) {
 	if got, err := c.LatestCommit(ctx, "o", "r", ""); err != nil || got != shaNew {
 		t.Errorf("default branch: %q, %v", got, err)
 	}
-	if got := (*seen)[0].Header.Get("Authorization"); got != "Bearer t0ken" {
+	if got := seen()[0].Get("Authorization"); got != "Bearer t0ken" {
 		t.Errorf("authorization %q", got)
 	}
 	if got, err := c.LatestCommit(ctx, "o", "r", "feature/x"); err != nil || got != shaOld {
