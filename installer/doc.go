@@ -62,9 +62,12 @@
 //  5. scan: Options.Scanner, when set, may refuse ([ErrScanRejected]).
 //  6. swap, under the skill's lock: an installed skill of that name is
 //     replaced only when it came from the same origin (same source, URL and
-//     subfolder; any ZIP replaces a ZIP-installed skill), is not pinned,
-//     and its files still match their recorded fingerprint; otherwise
-//     [ErrExists], [ErrPinned] or [ErrModified], unless forced. The staged
+//     subfolder; any ZIP replaces a ZIP-installed skill; a folder placed by
+//     hand, without a record, counts as another origin), is not pinned, and
+//     its files still match their recorded fingerprint; otherwise
+//     [ErrExists], [ErrPinned] or [ErrModified], unless forced. A record
+//     whose folder is gone protects nothing but its pin. Enabled, pinned
+//     and the first install time carry over to the new record. The staged
 //     files are synced to disk, a journal is written, the old version is
 //     renamed to .skillhub/trash/<id>, the staged one renamed into place,
 //     the registry record written (the commit point), the trash removed.
@@ -111,7 +114,8 @@
 //
 // [Installer.Update] fetches the recorded origin again. For git sources it
 // first asks the remote (git ls-remote) and stops when the recorded commit
-// is still current. It refuses pinned skills ([ErrPinned]), skills without
+// is still current; a local folder or ZIP file is fetched and installed
+// again, and Result.UpToDate says when its fingerprint did not change. It refuses pinned skills ([ErrPinned]), skills without
 // an origin that can be fetched ([ErrNotUpdatable]: agent-written, hand
 // placed, ZIPs given as a reader), and skills whose files differ from
 // their recorded fingerprint ([ErrModified]) unless forced.

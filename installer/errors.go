@@ -51,7 +51,7 @@ var (
 // GitError is a git command that ran and failed, or did not finish in time.
 type GitError struct {
 	Op       string // "clone", "ls-remote", "rev-parse"
-	URL      string
+	URL      string // the repository, as recorded
 	ExitCode int    // -1 when it was killed
 	TimedOut bool   // Options.GitTimeout passed
 	Stderr   string // the end of git's standard error, control characters escaped

@@ -35,10 +35,10 @@ const (
 // events with Done false as skill_install_progress {step, percent, message}
 // and the final one as skill_install_done {name, success, error}.
 type Event struct {
-	Op      Op
+	Op      Op     // install, update or uninstall
 	Skill   string // the skill's name, once known (a ZIP's name is known after validate)
 	Source  string // the source as shown to people (a URL, a file, a folder)
-	Step    Step
+	Step    Step   // what is happening; StepDone on the final event
 	Percent int    // 0 to 100, rising
 	Message string // one line for people
 	Done    bool   // the final event of the operation

@@ -371,3 +371,22 @@ func TestFlagsOnHandPlacedSkill(t *testing.T) {
 		t.Errorf("update of a hand-placed skill: %v", err)
 	}
 }
+
+// A record whose folder was deleted by hand does not block an install from
+// another origin: nothing is installed there to protect.
+func TestStaleRecordIsReplaced(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "stale", "a", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "stale")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.Install(t.Context(), Source{ZipFile: writeZip(t, map[string]string{"SKILL.md": skillMD("stale", "b")})}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Replaced || res.Previous == nil || res.Record.Source != registry.SourceZip {
+		t.Errorf("result %+v", res)
+	}
+}

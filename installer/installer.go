@@ -446,7 +446,7 @@ func (in *Installer) mayReplace(ctx context.Context, c *candidate, prev *registr
 	switch {
 	case prev == nil && present && !rules.otherOrigin:
 		return fmt.Errorf("%w: %s has a skill folder that skillkit did not install; install with Force to replace it", ErrExists, name)
-	case prev != nil && !sameOrigin(*prev, c.rec) && !rules.otherOrigin:
+	case prev != nil && present && !sameOrigin(*prev, c.rec) && !rules.otherOrigin:
 		return fmt.Errorf("%w: %s was installed from %s %s; install with Force to replace it", ErrExists, name, prev.Source, prev.URL)
 	case prev != nil && prev.Pinned && !rules.pinned:
 		return fmt.Errorf("%w: %s; unpin it first, or install with Force", ErrPinned, name)

@@ -36,7 +36,7 @@ type Source struct {
 	// in a temporary file). Such a skill records no URL, so it cannot be
 	// updated; install a new archive instead.
 	Zip     io.ReaderAt
-	ZipSize int64
+	ZipSize int64 // the size of the archive Zip reads
 	// Dir is a local skill folder, copied (never linked) into the skills
 	// folder.
 	Dir string

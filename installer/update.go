@@ -115,10 +115,10 @@ func sourceOf(rec registry.Record) (Source, error) {
 
 // UpdateResult is the outcome of one skill in UpdateAll.
 type UpdateResult struct {
-	Name    string  `json:"name"`
+	Name    string  `json:"name"`              // the skill
 	Result  *Result `json:"result,omitempty"`  // set when the update ran
 	Skipped string  `json:"skipped,omitempty"` // why it was not tried: "pinned", "no origin"
-	Err     error   `json:"-"`
+	Err     error   `json:"-"`                 // why the update failed
 }
 
 // UpdateAll updates every recorded skill in name order, skipping pinned
@@ -153,18 +153,18 @@ func (in *Installer) UpdateAll(ctx context.Context, opts *UpdateOptions) ([]Upda
 
 // UpdateStatus is what CheckUpdates found for one skill.
 type UpdateStatus struct {
-	Name    string          `json:"name"`
-	Source  registry.Source `json:"source,omitempty"`
-	URL     string          `json:"url,omitempty"`
-	Ref     string          `json:"ref,omitempty"`
+	Name    string          `json:"name"`              // the skill
+	Source  registry.Source `json:"source,omitempty"`  // from its record
+	URL     string          `json:"url,omitempty"`     // from its record
+	Ref     string          `json:"ref,omitempty"`     // the branch or tag followed; "" for the default branch
 	Current string          `json:"current,omitempty"` // the commit installed
 	Latest  string          `json:"latest,omitempty"`  // the commit the remote has now
 	// Checked is false for skills whose source cannot be asked (ZIP, local
 	// folder, agent-written, hand-placed) and when asking failed.
 	Checked   bool   `json:"checked"`
-	HasUpdate bool   `json:"hasUpdate"`
-	Pinned    bool   `json:"pinned"`
-	Error     string `json:"error,omitempty"`
+	HasUpdate bool   `json:"hasUpdate"`       // Latest differs from Current
+	Pinned    bool   `json:"pinned"`          // Update would refuse it
+	Error     string `json:"error,omitempty"` // why the remote could not be asked
 }
 
 // CheckUpdates asks the remote of every skill installed from git for its
