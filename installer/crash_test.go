@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -306,4 +307,24 @@ func TestRecoverySparesLiveOperations(t *testing.T) {
 		}
 	}
 	assertNoLeftovers(t, dir)
+}
+
+// A leftover recovery cannot settle (a journal skillkit did not write) is
+// logged and left; it blocks neither New nor installs.
+func TestUnsettledLeftoverDoesNotBlock(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	in.Close()
+	junk := filepath.Join(dir, filepath.FromSlash(stagingDir), "0123456789abcdef")
+	writeTree(t, junk, map[string]string{journalName: `{"version":1,"op":"install","name":"../../etc"}`})
+	var logged strings.Builder
+	in = openTestInstaller(t, dir, &Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "fine", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(junk, journalName)); err != nil {
+		t.Errorf("the foreign journal was removed: %v", err)
+	}
+	if !strings.Contains(logged.String(), "0123456789abcdef") || !strings.Contains(logged.String(), "not one skillkit wrote") {
+		t.Errorf("log: %s", logged.String())
+	}
 }

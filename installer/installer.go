@@ -396,7 +396,9 @@ func (in *Installer) swap(ctx context.Context, o *op, c *candidate, rep *reporte
 		if o.crashed {
 			return nil, err
 		}
-		if rbErr := in.rollbackInstall(ctx, o, j, moved, placed, putTried); rbErr != nil {
+		// Undo even when ctx is what failed: the caller asked to stop, not
+		// to leave a half swap.
+		if rbErr := in.rollbackInstall(context.WithoutCancel(ctx), o, j, moved, placed, putTried); rbErr != nil {
 			o.keep = true
 			return nil, errors.Join(err, fmt.Errorf("installer: undoing the swap failed; the next New finishes it: %w", rbErr))
 		}

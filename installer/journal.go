@@ -87,7 +87,11 @@ func (in *Installer) restoreRecord(ctx context.Context, name string, prev *regis
 
 // recoverAll finishes or undoes the operations that died (their process
 // crashed, or they could not undo a failure): those whose lock no one
-// holds. Live operations, in this process or another, are left alone.
+// holds. Live operations, in this process or another, are left alone. An
+// operation it cannot settle (a journal skillkit did not write, a rename
+// the system refuses) is logged and left for the next try, so it never
+// blocks the operations on other skills; the error is ctx's, or a failure
+// to read the staging folder or take its lock.
 func (in *Installer) recoverAll(ctx context.Context) error {
 	c, err := filelock.Lock(ctx, in.path(createLock))
 	if err != nil {
@@ -125,17 +129,19 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 		}
 	}
 	c.Unlock()
-	var errs []error
 	for _, d := range deads {
 		err := in.recoverOp(ctx, &op{in: in, id: d.id, lock: d.h})
 		d.h.Unlock()
 		if err != nil {
-			errs = append(errs, fmt.Errorf("installer: recovering operation %s: %w", d.id, err))
+			if ctx.Err() != nil {
+				return ctx.Err()
+			}
+			in.warn(ctx, "installer: cannot settle operation %s yet: %v", d.id, err)
 			continue
 		}
 		os.Remove(in.path(stagingDir, d.id+".lock"))
 	}
-	return errors.Join(errs...)
+	return nil
 }
 
 // isOpID reports whether s is an operation id: 16 lower-case hex digits.

@@ -66,7 +66,7 @@ func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep
 			rb = in.move(o.trash(), name)
 		}
 		if rb == nil && deleteTried {
-			rb = in.restoreRecord(ctx, name, prev)
+			rb = in.restoreRecord(context.WithoutCancel(ctx), name, prev)
 		}
 		if rb != nil {
 			o.keep = true
