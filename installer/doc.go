@@ -91,6 +91,10 @@
 //     if the folder in place has the journal's fingerprint and no one has
 //     written another record since; the trash goes.
 //
+// What recovery cannot settle (a journal skillkit did not write, a rename
+// the system refuses) is logged to Options.Logger and left for the next
+// try; it never blocks operations on other skills.
+//
 // Uninstall moves the folder to the trash, deletes the record (its commit
 // point), runs the purge hook when asked, and empties the trash; recovery
 // finishes an uninstall whose folder was moved out. So after any crash the
