@@ -16,23 +16,26 @@ import (
 // gitConfig is passed with -c to every git command: no hooks, no
 // credential helpers, no file system monitor, no redirects to other hosts,
 // objects checked as they arrive.
-var gitConfig = []string{
-	"core.hooksPath=" + os.DevNull,
-	"core.fsmonitor=false",
-	"credential.helper=",
-	"http.followRedirects=false",
-	"transfer.fsckObjects=true",
-	"submodule.recurse=false",
-	"protocol.allow=never",
-	"protocol.https.allow=always",
-	"advice.detachedHead=false",
-	"init.templateDir=",
+func gitConfig() []string {
+	return []string{
+		"core.hooksPath=" + os.DevNull,
+		"core.fsmonitor=false",
+		"credential.helper=",
+		"http.followRedirects=false",
+		"transfer.fsckObjects=true",
+		"submodule.recurse=false",
+		"protocol.allow=never",
+		"protocol.https.allow=always",
+		"advice.detachedHead=false",
+		"init.templateDir=",
+	}
 }
 
 // gitArgs returns the -c options followed by args.
 func (in *Installer) gitArgs(args ...string) []string {
-	out := make([]string, 0, 2*len(gitConfig)+2+len(args))
-	for _, c := range gitConfig {
+	config := gitConfig()
+	out := make([]string, 0, 2*len(config)+2+len(args))
+	for _, c := range config {
 		out = append(out, "-c", c)
 	}
 	if in.opt.allowFile {

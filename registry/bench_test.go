@@ -8,7 +8,6 @@ import (
 	"path"
 	"slices"
 	"testing"
-	"time"
 
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 	"github.com/skillkit-go/skillkit/registry"
@@ -17,9 +16,8 @@ import (
 
 // BenchmarkFingerprintCorpus compares registry.Fingerprint of every corpus
 // skill with sha256sum of the same files (each skill's files, as
-// Fingerprint counts them), in one process started per iteration. Each
-// iteration runs both, alternating which goes first; the metrics are the
-// mean time of each and their ratio (target: within 1.3).
+// Fingerprint counts them), in one process started per iteration (see
+// testcorpus.Compare; target: a ratio within 1.3).
 func BenchmarkFingerprintCorpus(b *testing.B) {
 	if _, err := exec.LookPath("sha256sum"); err != nil {
 		b.Skip("no sha256sum here")
@@ -49,43 +47,22 @@ func BenchmarkFingerprintCorpus(b *testing.B) {
 			b.Fatal(err)
 		}
 	}
-	run := map[string]func() error{
-		"fingerprint": func() error {
+	testcorpus.Compare(b,
+		testcorpus.Side{Name: "fingerprint", Run: func() error {
 			for _, d := range dirs {
 				if _, err := registry.Fingerprint(fsys, d); err != nil {
 					return err
 				}
 			}
 			return nil
-		},
-		"sha256sum": func() error {
-			cmd := exec.Command("sha256sum", append([]string{"--"}, files...)...)
-			cmd.Stdout = nil
-			if out, err := cmd.CombinedOutput(); err != nil {
+		}},
+		testcorpus.Side{Name: "sha256sum", Run: func() error {
+			out, err := exec.Command("sha256sum", append([]string{"--"}, files...)...).CombinedOutput()
+			if err != nil {
 				return fmt.Errorf("sha256sum: %v: %.200s", err, out)
 			}
 			return nil
-		},
-	}
-	spent := map[string]time.Duration{}
-	n := 0
-	for b.Loop() {
-		order := []string{"fingerprint", "sha256sum"}
-		if n%2 == 1 {
-			order[0], order[1] = order[1], order[0]
-		}
-		for _, name := range order {
-			start := time.Now()
-			if err := run[name](); err != nil {
-				b.Fatal(err)
-			}
-			spent[name] += time.Since(start)
-		}
-		n++
-	}
+		}})
 	b.ReportMetric(float64(len(files)), "files")
 	b.ReportMetric(float64(bytes)/1e6, "MB")
-	b.ReportMetric(float64(spent["fingerprint"].Microseconds())/1e3/float64(n), "fingerprint-ms/op")
-	b.ReportMetric(float64(spent["sha256sum"].Microseconds())/1e3/float64(n), "sha256sum-ms/op")
-	b.ReportMetric(float64(spent["fingerprint"])/float64(spent["sha256sum"]), "ratio")
 }

@@ -17,6 +17,7 @@ import (
 	"slices"
 	"strings"
 	"testing"
+	"time"
 )
 
 // EnvVar names the corpus folder.
@@ -162,6 +163,55 @@ func ThousandFileZip(path, skillMD string) error {
 		return err
 	}
 	return f.Close()
+}
+
+// Side is one of the two things a [Compare] benchmark times.
+type Side struct {
+	Name   string
+	Before func() error // untimed, before each run (may be nil)
+	Run    func() error // timed
+	After  func() error // untimed, after each run (may be nil)
+}
+
+// Compare times skillkit's side against a reference (unzip, sha256sum) in
+// every iteration of b, alternating which goes first so that load from
+// other processes falls on both alike, and reports the mean milliseconds
+// of each as "NAME-ms/op" and their ratio (ours over the reference) as
+// "ratio".
+func Compare(b *testing.B, ours, ref Side) {
+	b.Helper()
+	spent := map[string]time.Duration{}
+	n := 0
+	step := func(f func() error) {
+		if f == nil {
+			return
+		}
+		b.StopTimer()
+		defer b.StartTimer()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	for b.Loop() {
+		order := []Side{ours, ref}
+		if n%2 == 1 {
+			order[0], order[1] = ref, ours
+		}
+		for _, s := range order {
+			step(s.Before)
+			start := time.Now()
+			if err := s.Run(); err != nil {
+				b.Fatalf("%s: %v", s.Name, err)
+			}
+			spent[s.Name] += time.Since(start)
+			step(s.After)
+		}
+		n++
+	}
+	for _, s := range []Side{ours, ref} {
+		b.ReportMetric(float64(spent[s.Name].Microseconds())/1e3/float64(n), s.Name+"-ms/op")
+	}
+	b.ReportMetric(float64(spent[ours.Name])/float64(spent[ref.Name]), "ratio")
 }
 
 // Baseline is the floor a skill scan is measured against: it lists every
