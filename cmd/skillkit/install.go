@@ -182,7 +182,7 @@ func printResult(c *cli, verb string, res *installer.Result) {
 		return
 	}
 	if res.Replaced {
-		verb += ", replacing the previous version,"
+		from += ", replacing the version installed before"
 	}
 	fmt.Fprintf(c.stdout, "%s %s from %s\n", verb, res.Name, from)
 	for _, om := range res.Omitted {

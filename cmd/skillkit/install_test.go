@@ -88,7 +88,7 @@ func TestInstallUpdateOutdatedCycle(t *testing.T) {
 		t.Fatalf("update over an edit: exit %d, %s", code, errOut)
 	}
 	code, out, errOut = runCLI(t, "update", "--dir", skills, "--allow-file-urls", "--force", "notes")
-	if code != exitOK || !strings.Contains(out, "updated, replacing the previous version, notes") {
+	if code != exitOK || !strings.Contains(out, "updated notes from git "+url+" (skills/notes) commit ") || !strings.Contains(out, "replacing the version installed before") {
 		t.Fatalf("update --force: exit %d\n%s\n%s", code, out, errOut)
 	}
 	if data, _ := os.ReadFile(installed); !strings.Contains(string(data), "v2") {
