@@ -10,6 +10,7 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit/registry"
 )
@@ -326,5 +327,47 @@ func TestUnsettledLeftoverDoesNotBlock(t *testing.T) {
 	}
 	if !strings.Contains(logged.String(), "0123456789abcdef") || !strings.Contains(logged.String(), "not one skillkit wrote") {
 		t.Errorf("log: %s", logged.String())
+	}
+}
+
+// Settling a dead operation waits for no one: when its skill is busy, it
+// is left for a later operation, and installs of other skills go on.
+func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "busy", "old", nil)
+	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	old := stateOf(t, dir, "busy")
+	in.fault = func(p string) error {
+		if p == "old-moved" {
+			return errSimulatedCrash
+		}
+		return nil
+	}
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("busy", "new")})
+	if _, err := in.Install(t.Context(), Source{Dir: src}, &InstallOptions{Force: true}); !errors.Is(err, errSimulatedCrash) {
+		t.Fatal(err)
+	}
+	in.fault = nil
+	unlock, err := in.lockName(t.Context(), "busy") // a live operation on the skill
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "other", "x", nil)}, nil); err != nil {
+		t.Fatalf("an install of another skill waited for the busy one: %v", err)
+	}
+	if got := stateOf(t, dir, "busy"); got.files != "" {
+		t.Fatalf("settled while busy: %+v", got)
+	}
+	unlock()
+	if err := in.SetEnabled(t.Context(), "other", true); err != nil { // any operation settles it now
+		t.Fatal(err)
+	}
+	assertNoLeftovers(t, dir)
+	if got := stateOf(t, dir, "busy"); got != old {
+		t.Fatalf("got %+v, want the old version %+v", got, old)
 	}
 }

@@ -93,7 +93,9 @@
 //
 // What recovery cannot settle (a journal skillkit did not write, a rename
 // the system refuses) is logged to Options.Logger and left for the next
-// try; it never blocks operations on other skills.
+// try; a dead operation whose skill a live one is working on is left for
+// later too. Recovery never waits for a skill, so it never holds up
+// operations on other skills.
 //
 // Uninstall moves the folder to the trash, deletes the record (its commit
 // point), runs the purge hook when asked, and empties the trash; recovery

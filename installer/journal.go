@@ -132,6 +132,9 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 	for _, d := range deads {
 		err := in.recoverOp(ctx, &op{in: in, id: d.id, lock: d.h})
 		d.h.Unlock()
+		if errors.Is(err, errBusy) {
+			continue
+		}
 		if err != nil {
 			if ctx.Err() != nil {
 				return ctx.Err()
@@ -143,6 +146,9 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 	}
 	return nil
 }
+
+// errBusy: the skill of a dead operation is locked by a live one.
+var errBusy = errors.New("installer: the skill is busy")
 
 // isOpID reports whether s is an operation id: 16 lower-case hex digits.
 func isOpID(s string) bool {
@@ -169,9 +175,14 @@ func (in *Installer) recoverOp(ctx context.Context, o *op) error {
 	if err != nil {
 		return err
 	}
-	unlock, err := in.lockName(ctx, j.Name)
+	// A skill another operation is working on is settled later: waiting
+	// here would make operations on other skills wait for it too.
+	unlock, err := in.tryLockName(j.Name)
 	if err != nil {
 		return err
+	}
+	if unlock == nil {
+		return errBusy
 	}
 	defer unlock()
 	if j.Op == string(OpUninstall) {

@@ -57,6 +57,16 @@ func (in *Installer) holdName(ctx context.Context, name string) (unlock func(), 
 // lockName takes skill name for the caller, waiting while another goroutine
 // or process has it, until ctx is done.
 func (in *Installer) lockName(ctx context.Context, name string) (unlock func(), err error) {
+	return in.takeName(ctx, name, true)
+}
+
+// tryLockName takes skill name if no one has it, without waiting; unlock is
+// nil when someone does.
+func (in *Installer) tryLockName(name string) (unlock func(), err error) {
+	return in.takeName(context.Background(), name, false)
+}
+
+func (in *Installer) takeName(ctx context.Context, name string, wait bool) (unlock func(), err error) {
 	l := &in.names
 	l.mu.Lock()
 	if l.names == nil {
@@ -76,14 +86,29 @@ func (in *Installer) lockName(ctx context.Context, name string) (unlock func(), 
 		}
 		l.mu.Unlock()
 	}
-	select {
-	case nl.ch <- struct{}{}:
-	case <-ctx.Done():
-		release()
-		return nil, context.Cause(ctx)
+	if wait {
+		select {
+		case nl.ch <- struct{}{}:
+		case <-ctx.Done():
+			release()
+			return nil, context.Cause(ctx)
+		}
+	} else {
+		select {
+		case nl.ch <- struct{}{}:
+		default:
+			release()
+			return nil, nil
+		}
 	}
-	h, err := filelock.Lock(ctx, in.path(locksDir, name+".lock"))
-	if err != nil {
+	lockFile := in.path(locksDir, name+".lock")
+	var h *filelock.Handle
+	if wait {
+		h, err = filelock.Lock(ctx, lockFile)
+	} else {
+		h, err = filelock.TryLock(lockFile)
+	}
+	if err != nil || h == nil {
 		<-nl.ch
 		release()
 		return nil, err
