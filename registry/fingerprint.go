@@ -31,6 +31,7 @@ type fpEntry struct {
 	rel  string // slash path relative to the folder
 	kind byte   // 'f' file, 'x' executable file, 'l' symbolic link
 	name string // path within fsys
+	size int64  // files: the size the walk saw
 }
 
 // FingerprintContext is [Fingerprint], stopping when ctx is done. Symbolic
@@ -69,7 +70,7 @@ func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, er
 			if info.Mode().Perm()&0o111 != 0 {
 				kind = 'x'
 			}
-			entries = append(entries, fpEntry{rel: rel, kind: kind, name: p})
+			entries = append(entries, fpEntry{rel: rel, kind: kind, name: p, size: info.Size()})
 		}
 		return nil
 	})
@@ -79,8 +80,9 @@ func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, er
 	// Walk order is per folder; the hash wants the full paths in byte order.
 	slices.SortFunc(entries, func(a, b fpEntry) int { return strings.Compare(a.rel, b.rel) })
 	h := sha256.New()
+	buf := make([]byte, 64<<10)
 	for _, e := range entries {
-		if err := hashEntry(ctx, h, fsys, e); err != nil {
+		if err := hashEntry(ctx, h, fsys, e, buf); err != nil {
 			return "", fmt.Errorf("registry: fingerprint of %s: %w", dir, err)
 		}
 	}
@@ -88,8 +90,12 @@ func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, er
 }
 
 // hashEntry writes "path NUL kind NUL size NUL content"; paths hold no NUL,
-// so the framing is unambiguous.
-func hashEntry(ctx context.Context, h hash.Hash, fsys fs.FS, e fpEntry) error {
+// so the framing is unambiguous. The size is the one the walk saw; a file
+// whose content is longer or shorter changed in between, which is an error.
+// buf is reused across files: copying through io.Copy would allocate a
+// buffer per file, which was a quarter of the time of fingerprinting a
+// skill of 1,000 small files.
+func hashEntry(ctx context.Context, h hash.Hash, fsys fs.FS, e fpEntry, buf []byte) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -106,16 +112,23 @@ func hashEntry(ctx context.Context, h hash.Hash, fsys fs.FS, e fpEntry) error {
 		return err
 	}
 	defer f.Close()
-	info, err := f.Stat()
-	if err != nil {
-		return err
+	io.WriteString(h, e.rel+"\x00"+string(e.kind)+"\x00"+strconv.FormatInt(e.size, 10)+"\x00")
+	var n int64
+	for {
+		m, err := f.Read(buf)
+		h.Write(buf[:m])
+		n += int64(m)
+		if err == io.EOF {
+			break
+		}
+		if err != nil {
+			return err
+		}
+		if n > e.size {
+			break
+		}
 	}
-	io.WriteString(h, e.rel+"\x00"+string(e.kind)+"\x00"+strconv.FormatInt(info.Size(), 10)+"\x00")
-	n, err := io.Copy(h, f)
-	if err != nil {
-		return err
-	}
-	if n != info.Size() {
+	if n != e.size {
 		return fmt.Errorf("%s changed while it was hashed", e.rel)
 	}
 	return nil

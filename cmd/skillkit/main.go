@@ -47,6 +47,14 @@ func commands() []*command {
 		doctorCommand(),
 		promptCommand(),
 		readCommand(),
+		installCommand(),
+		uninstallCommand(),
+		updateCommand(),
+		outdatedCommand(),
+		pinCommand(),
+		unpinCommand(),
+		enableCommand(),
+		disableCommand(),
 		secretsCommand(),
 	}
 }

@@ -24,6 +24,25 @@ func RLock(ctx context.Context, path string) (*Handle, error) {
 	return lock(ctx, path, false)
 }
 
+// TryLock takes an exclusive lock on the file at path, creating it when
+// missing, without waiting: it returns nil and no error when another holder
+// has the lock.
+func TryLock(path string) (*Handle, error) {
+	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
+	if err != nil {
+		return nil, fmt.Errorf("filelock: %w", err)
+	}
+	ok, err := tryLock(f, true)
+	if err != nil || !ok {
+		f.Close()
+		if err != nil {
+			return nil, fmt.Errorf("filelock: locking %s: %w", path, err)
+		}
+		return nil, nil
+	}
+	return &Handle{f: f}, nil
+}
+
 func lock(ctx context.Context, path string, exclusive bool) (*Handle, error) {
 	f, err := os.OpenFile(path, os.O_RDWR|os.O_CREATE, 0o600)
 	if err != nil {

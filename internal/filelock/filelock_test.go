@@ -129,3 +129,27 @@ func TestLockAcrossProcesses(t *testing.T) {
 		t.Errorf("lock granted after %v, before the child released it", time.Since(start))
 	}
 }
+
+func TestTryLockDoesNotWait(t *testing.T) {
+	p := filepath.Join(t.TempDir(), "lock")
+	h, err := filelock.TryLock(p)
+	if err != nil || h == nil {
+		t.Fatalf("TryLock of a free lock: %v, %v", h, err)
+	}
+	start := time.Now()
+	h2, err := filelock.TryLock(p)
+	if err != nil || h2 != nil {
+		t.Fatalf("TryLock of a held lock: %v, %v; want nil, nil", h2, err)
+	}
+	if d := time.Since(start); d > time.Second {
+		t.Errorf("TryLock waited %v", d)
+	}
+	if err := h.Unlock(); err != nil {
+		t.Fatal(err)
+	}
+	h3, err := filelock.TryLock(p)
+	if err != nil || h3 == nil {
+		t.Fatalf("TryLock after Unlock: %v, %v", h3, err)
+	}
+	h3.Unlock()
+}

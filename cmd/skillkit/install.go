@@ -1,0 +1,248 @@
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"io"
+	"io/fs"
+	"os"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/installer"
+)
+
+// installerFlags are the flags of the commands that change what is
+// installed: install, uninstall, update, outdated, pin, unpin, enable,
+// disable.
+type installerFlags struct {
+	dir        string
+	allowHosts []string
+	allowFile  bool
+	json       bool
+}
+
+func (f *installerFlags) register(fs *flag.FlagSet, git bool) {
+	fs.StringVar(&f.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+	fs.BoolVar(&f.json, "json", false, "print JSON")
+	if git {
+		fs.Func("allow-host", "also clone from this git host over https (repeatable; github.com is always allowed)", func(v string) error {
+			f.allowHosts = append(f.allowHosts, v)
+			return nil
+		})
+		fs.BoolVar(&f.allowFile, "allow-file-urls", false, "allow file:// git URLs (local repositories)")
+	}
+}
+
+// installerHelp documents the flags common to the installing commands.
+const installerHelp = `
+The skills folder is --dir, else $SKILLKIT_DIR, else ./skills; skillkit keeps
+its records in its .skillhub/ folder.`
+
+// skillsDir returns the skills folder the flags name.
+func (f *installerFlags) skillsDir(c *cli) string {
+	switch {
+	case f.dir != "":
+		return f.dir
+	case c.getenv("SKILLKIT_DIR") != "":
+		return c.getenv("SKILLKIT_DIR")
+	}
+	return defaultDir
+}
+
+// open returns an Installer on the skills folder. Only install creates the
+// folder; the other commands need it to exist.
+func (f *installerFlags) open(ctx context.Context, c *cli, create bool, opts *installer.Options) (*installer.Installer, error) {
+	dir := f.skillsDir(c)
+	if !create {
+		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+			return nil, fmt.Errorf("the skills folder %s does not exist (use --dir or SKILLKIT_DIR)", dir)
+		}
+	}
+	if opts == nil {
+		opts = &installer.Options{}
+	}
+	opts.AllowedHosts = append([]string{installer.DefaultHost}, f.allowHosts...)
+	opts.AllowFileURLs = f.allowFile
+	return installer.New(ctx, dir, opts)
+}
+
+type installOptions struct {
+	installerFlags
+	ref   string
+	path  string
+	force bool
+}
+
+func installCommand() *command {
+	return &command{
+		name:    "install",
+		args:    "[--ref R] [--path P] [--force] [--json] SOURCE",
+		summary: "install a skill from GitHub, a git URL, a ZIP file or a folder",
+		help: `
+SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
+/tree/REF/PATH for one skill in a repository; another host with --allow-host;
+file:// with --allow-file-urls), a ZIP file or a skill folder. --ref picks a
+branch or tag and --path the skill's folder in the repository.
+
+The source is checked (unsafe names, links, sizes), SKILL.md validated, the
+files fingerprinted and swapped in atomically: on any failure the skill
+installed before stays as it was. A skill of the same name installed from
+elsewhere, pinned, or edited since install is not replaced without --force.
+On a terminal a progress line shows each step.` + installerHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &installOptions{}
+			o.register(fs, true)
+			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag")
+			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository")
+			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
+			return o
+		},
+		run: runInstall,
+	}
+}
+
+func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*installOptions)
+	if len(args) != 1 {
+		fmt.Fprintln(c.stderr, "skillkit install: give one SOURCE")
+		return exitUsage
+	}
+	src, err := parseSource(args[0], o.ref, o.path)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+		return exitUsage
+	}
+	p := newProgress(c.stderr)
+	in, err := o.open(ctx, c, true, &installer.Options{Progress: p.event})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+		return exitFailure
+	}
+	defer in.Close()
+	res, err := in.Install(ctx, src, &installer.InstallOptions{Force: o.force})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+		return exitFailure
+	}
+	if o.json {
+		if writeJSON(c, res) != nil {
+			return exitFailure
+		}
+		return exitOK
+	}
+	printResult(c, "installed", res)
+	return exitOK
+}
+
+// parseSource tells a git URL from a ZIP file and a folder.
+func parseSource(arg, ref, subdir string) (installer.Source, error) {
+	if strings.HasPrefix(arg, "github.com/") {
+		arg = "https://" + arg
+	}
+	if strings.Contains(arg, "://") {
+		return installer.Source{Git: arg, Ref: ref, Subdir: subdir}, nil
+	}
+	if ref != "" || subdir != "" {
+		return installer.Source{}, errors.New("--ref and --path go with a git URL")
+	}
+	st, err := os.Stat(arg)
+	if errors.Is(err, fs.ErrNotExist) {
+		return installer.Source{}, fmt.Errorf("%s: no such file or folder (a git URL starts with https://)", arg)
+	}
+	if err != nil {
+		return installer.Source{}, err
+	}
+	if st.IsDir() {
+		return installer.Source{Dir: arg}, nil
+	}
+	return installer.Source{ZipFile: arg}, nil
+}
+
+// printResult says what an install or update did, and the skill's warnings.
+func printResult(c *cli, verb string, res *installer.Result) {
+	r := res.Record
+	from := string(r.Source)
+	if r.URL != "" {
+		from += " " + r.URL
+	}
+	if r.Ref != "" {
+		from += " @" + r.Ref
+	}
+	if r.Subdir != "" {
+		from += " (" + r.Subdir + ")"
+	}
+	if r.Commit != "" {
+		from += " commit " + short(r.Commit)
+	}
+	if res.UpToDate {
+		fmt.Fprintf(c.stdout, "%s is up to date (%s)\n", res.Name, from)
+		return
+	}
+	if res.Replaced {
+		from += ", replacing the version installed before"
+	}
+	fmt.Fprintf(c.stdout, "%s %s from %s\n", verb, res.Name, from)
+	for _, om := range res.Omitted {
+		fmt.Fprintf(c.stdout, "  left out: %s\n", om)
+	}
+	for _, d := range res.Diagnostics.AtLeast(diagnostics.Warning) {
+		fmt.Fprintf(c.stdout, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+	}
+}
+
+func short(commit string) string {
+	if len(commit) > 12 {
+		return commit[:12]
+	}
+	return commit
+}
+
+// progress draws one line that each event rewrites, on a terminal only.
+type progress struct {
+	w    io.Writer
+	last int // length of the line drawn
+}
+
+func newProgress(w io.Writer) *progress {
+	if !isTerminal(w) {
+		return &progress{}
+	}
+	return &progress{w: w}
+}
+
+// isTerminal reports whether w is a character device (a terminal), without
+// a dependency: os.File.Stat's mode says so on unix and Windows alike.
+func isTerminal(w io.Writer) bool {
+	f, ok := w.(*os.File)
+	if !ok {
+		return false
+	}
+	st, err := f.Stat()
+	return err == nil && st.Mode()&os.ModeCharDevice != 0
+}
+
+func (p *progress) event(e installer.Event) {
+	if p == nil || p.w == nil {
+		return
+	}
+	line := ""
+	if !e.Done {
+		name := e.Skill
+		if name == "" {
+			name = e.Source
+		}
+		line = fmt.Sprintf("[%3d%%] %s: %s %s", e.Percent, name, e.Step, oneLine(e.Message, 70))
+	}
+	pad := ""
+	if n := len([]rune(line)); n < p.last {
+		pad = strings.Repeat(" ", p.last-n)
+	}
+	fmt.Fprintf(p.w, "\r%s%s", line, pad)
+	if e.Done {
+		fmt.Fprint(p.w, "\r")
+	}
+	p.last = len([]rune(line))
+}

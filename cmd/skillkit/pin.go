@@ -1,0 +1,60 @@
+package main
+
+import (
+	"context"
+	"flag"
+	"fmt"
+
+	"github.com/skillkit-go/skillkit/installer"
+)
+
+// flagCommand builds pin, unpin, enable and disable: one NAME, one change
+// of its record.
+func flagCommand(name, summary, done string, change func(in *installer.Installer, ctx context.Context, skill string) error) *command {
+	return &command{
+		name:    name,
+		args:    "NAME",
+		summary: summary,
+		help: `
+A skill placed in the skills folder by hand gets a record (source local).` + installerHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &installerFlags{}
+			o.register(fs, false)
+			return o
+		},
+		run: func(ctx context.Context, c *cli, opts any, args []string) int {
+			o := opts.(*installerFlags)
+			if len(args) != 1 {
+				fmt.Fprintf(c.stderr, "skillkit %s: give one NAME\n", name)
+				return exitUsage
+			}
+			in, err := o.open(ctx, c, false, nil)
+			if err != nil {
+				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
+				return exitFailure
+			}
+			defer in.Close()
+			if err := change(in, ctx, args[0]); err != nil {
+				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
+				return exitFailure
+			}
+			if o.json {
+				rec, err := in.Registry().Get(ctx, args[0])
+				if err != nil || writeJSON(c, rec) != nil {
+					return exitFailure
+				}
+				return exitOK
+			}
+			fmt.Fprintf(c.stdout, "%s %s\n", done, args[0])
+			return exitOK
+		},
+	}
+}
+
+func pinCommand() *command {
+	return flagCommand("pin", "keep a skill at its installed version: update skips it", "pinned", (*installer.Installer).Pin)
+}
+
+func unpinCommand() *command {
+	return flagCommand("unpin", "let update change a pinned skill again", "unpinned", (*installer.Installer).Unpin)
+}

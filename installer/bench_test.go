@@ -1,0 +1,58 @@
+package installer
+
+import (
+	"context"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/internal/testcorpus"
+)
+
+// BenchmarkInstallZip1000Files compares Install of a ZIP archive of a
+// 1,000-file skill (the whole flow: check, extract into staging, load,
+// fingerprint, sync, swap, registry record) with unzip -q of the same
+// archive into an empty folder (see testcorpus.Compare; target: a ratio
+// within 1.5). Uninstalling between iterations is not timed.
+func BenchmarkInstallZip1000Files(b *testing.B) {
+	if _, err := exec.LookPath("unzip"); err != nil {
+		b.Skip("no unzip here")
+	}
+	archive := filepath.Join(b.TempDir(), "skill.zip")
+	if err := testcorpus.ThousandFileZip(archive, skillMD("thousand", "A skill of a thousand files.")); err != nil {
+		b.Fatal(err)
+	}
+	base := b.TempDir()
+	in, err := New(context.Background(), filepath.Join(base, "skills"), nil)
+	if err != nil {
+		b.Fatal(err)
+	}
+	defer in.Close()
+	ctx := context.Background()
+	unzipped := filepath.Join(base, "unzipped")
+	testcorpus.Compare(b,
+		testcorpus.Side{
+			Name: "install",
+			Run: func() error {
+				res, err := in.Install(ctx, Source{ZipFile: archive}, nil)
+				if err == nil && res.Replaced {
+					err = fmt.Errorf("replaced an installed version")
+				}
+				return err
+			},
+			After: func() error { return in.Uninstall(ctx, "thousand", nil) },
+		},
+		testcorpus.Side{
+			Name: "unzip",
+			Run: func() error {
+				out, err := exec.Command("unzip", "-q", archive, "-d", unzipped).CombinedOutput()
+				if err != nil {
+					return fmt.Errorf("unzip: %v: %s", err, out)
+				}
+				return nil
+			},
+			After: func() error { return os.RemoveAll(unzipped) },
+		})
+}

@@ -1,0 +1,373 @@
+package installer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"log/slog"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillkit-go/skillkit/registry"
+)
+
+// installPoints are the fault points of an install, in order; commitAt is
+// the first point reached after the record was written (the commit point).
+var installPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "old-moved", "new-moved", "recorded"}
+
+// state is what a skill looks like on disk and in the registry.
+type state struct {
+	files  string // fingerprint of the folder, "" when missing
+	record string // recorded fingerprint, "" without a record
+}
+
+func stateOf(t *testing.T, dir, name string) state {
+	t.Helper()
+	s := state{files: fingerprintDir(t, filepath.Join(dir, name))}
+	rec, err := registry.NewFS(dir).Get(context.Background(), name)
+	switch {
+	case err == nil:
+		s.record = rec.Fingerprint
+	case !errors.Is(err, registry.ErrNotFound):
+		t.Fatal(err)
+	}
+	return s
+}
+
+// TestInstallFaults fails every step of an install in turn, as an error the
+// process handles and as a crash the next New settles, over a fresh install
+// and over an installed version. Afterwards the skill is the old version or
+// the new one, complete, with its record, and nothing is left over.
+func TestInstallFaults(t *testing.T) {
+	for _, replace := range []bool{false, true} {
+		for _, crash := range []bool{false, true} {
+			for _, point := range installPoints {
+				if point == "old-moved" && !replace {
+					continue
+				}
+				t.Run(fmt.Sprintf("replace=%v/crash=%v/%s", replace, crash, point), func(t *testing.T) {
+					testInstallFault(t, replace, crash, point)
+				})
+			}
+		}
+	}
+}
+
+func testInstallFault(t *testing.T, replace, crash bool, point string) {
+	ctx := t.Context()
+	scan := ScannerFunc(func(context.Context, Candidate) error { return nil })
+	in, dir := newTestInstaller(t, &Options{Scanner: scan})
+	src := skillFolder(t, "victim", "old", map[string]string{"references/a.md": "old a"})
+	old := state{}
+	if replace {
+		if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+			t.Fatal(err)
+		}
+		old = stateOf(t, dir, "victim")
+	}
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new"), "references/a.md": "new a", "references/b.md": "b"})
+	fail := errors.New("injected")
+	if crash {
+		fail = errSimulatedCrash
+	}
+	reached := false
+	in.fault = func(p string) error {
+		if p == point {
+			reached = true
+			return fail
+		}
+		return nil
+	}
+	res, err := in.Install(ctx, Source{Dir: src}, nil)
+	if !reached {
+		t.Fatalf("point %s not reached", point)
+	}
+	committed := point == "recorded"
+	switch {
+	case committed && !crash:
+		if err != nil {
+			t.Fatalf("a failure after the commit point failed the install: %v", err)
+		}
+	case !errors.Is(err, fail):
+		t.Fatalf("err %v, want %v", err, fail)
+	}
+	if crash {
+		// The process died: a new Installer settles what it left.
+		in.Close()
+		in = openTestInstaller(t, dir, nil)
+	} else if !committed {
+		assertNoLeftovers(t, dir)
+	}
+	in.Close()
+	in = openTestInstaller(t, dir, nil)
+	assertNoLeftovers(t, dir)
+
+	got := stateOf(t, dir, "victim")
+	wantNew := committed || crash && point == "new-moved"
+	if got.files != got.record {
+		t.Fatalf("files %s but record %s", got.files, got.record)
+	}
+	if wantNew {
+		if got.files == "" || got.files == old.files {
+			t.Fatalf("want the new version, got %+v (old %+v)", got, old)
+		}
+		if !strings.Contains(readFile(t, filepath.Join(dir, "victim", "SKILL.md")), "new") {
+			t.Fatal("SKILL.md is not the new one")
+		}
+		if res != nil && res.Record.Fingerprint != got.files {
+			t.Fatalf("result fingerprint %s, files %s", res.Record.Fingerprint, got.files)
+		}
+	} else if got != old {
+		t.Fatalf("want the old version %+v, got %+v", old, got)
+	}
+	// The skill works normally afterwards.
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatalf("install after recovery: %v", err)
+	}
+	assertNoLeftovers(t, dir)
+}
+
+func TestUninstallFaults(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		for _, point := range []string{"u-journal", "u-moved", "u-unrecorded"} {
+			t.Run(fmt.Sprintf("crash=%v/%s", crash, point), func(t *testing.T) {
+				ctx := t.Context()
+				var purged []string
+				opts := &Options{Purge: func(_ context.Context, name string) error {
+					purged = append(purged, name)
+					return nil
+				}}
+				in, dir := newTestInstaller(t, opts)
+				if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "goner", "x", nil)}, nil); err != nil {
+					t.Fatal(err)
+				}
+				old := stateOf(t, dir, "goner")
+				fail := errors.New("injected")
+				if crash {
+					fail = errSimulatedCrash
+				}
+				in.fault = func(p string) error {
+					if p == point {
+						return fail
+					}
+					return nil
+				}
+				err := in.Uninstall(ctx, "goner", &UninstallOptions{Purge: true})
+				committed := point == "u-unrecorded"
+				if committed && !crash {
+					if err != nil {
+						t.Fatalf("a failure after the commit point failed the uninstall: %v", err)
+					}
+				} else if !errors.Is(err, fail) {
+					t.Fatalf("err %v", err)
+				}
+				in.Close()
+				openTestInstaller(t, dir, opts)
+				assertNoLeftovers(t, dir)
+				got := stateOf(t, dir, "goner")
+				if committed || crash && point == "u-moved" {
+					if got != (state{}) {
+						t.Fatalf("want it gone, got %+v", got)
+					}
+					if len(purged) != 1 {
+						t.Fatalf("purged %v", purged)
+					}
+				} else if got != old || len(purged) != 0 {
+					t.Fatalf("want it kept (%+v), got %+v, purged %v", old, got, purged)
+				}
+			})
+		}
+	}
+}
+
+// A crash at the fetch of a git install leaves a clone in staging, which
+// the next New removes.
+func TestCrashDuringClone(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{"SKILL.md": skillMD("cloned", "x")})
+	r.commit("x")
+	in, dir := newTestInstaller(t, nil)
+	in.fault = func(p string) error {
+		if p == "fetch" {
+			return errSimulatedCrash
+		}
+		return nil
+	}
+	if _, err := in.Install(t.Context(), Source{Git: r.url()}, nil); !errors.Is(err, errSimulatedCrash) {
+		t.Fatal(err)
+	}
+	entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(stagingDir)))
+	if len(entries) < 2 {
+		t.Fatalf("the simulated crash left nothing: %v", entries)
+	}
+	in.Close()
+	openTestInstaller(t, dir, nil)
+	assertNoLeftovers(t, dir)
+	if got := stateOf(t, dir, "cloned"); got != (state{}) {
+		t.Fatalf("got %+v", got)
+	}
+}
+
+// crashHelperEnv makes TestCrashHelper run an install that kills its own
+// process at the point named.
+const crashHelperEnv = "SKILLKIT_INSTALLER_CRASH_AT"
+
+// TestCrashHelper is not a test: run by TestRealCrash in a child process.
+func TestCrashHelper(t *testing.T) {
+	point := os.Getenv(crashHelperEnv)
+	if point == "" {
+		t.Skip("helper process only")
+	}
+	in, err := New(context.Background(), os.Getenv("SKILLKIT_DIR"), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.fault = func(p string) error {
+		if p == point {
+			os.Exit(7) // no deferred cleanup, no unlock: the system releases the locks
+		}
+		return nil
+	}
+	_, err = in.Install(context.Background(), Source{Dir: os.Getenv("SKILLKIT_SRC")}, nil)
+	t.Fatalf("the install returned: %v", err)
+}
+
+// TestRealCrash kills a real process between the two renames of a swap
+// (the old version in the trash, the new one still staged) and after them
+// (the new version in place, no record yet), and checks what the next New
+// makes of it.
+func TestRealCrash(t *testing.T) {
+	for _, tc := range []struct {
+		point   string
+		wantNew bool
+	}{{"old-moved", false}, {"new-moved", true}} {
+		t.Run(tc.point, func(t *testing.T) {
+			in, dir := newTestInstaller(t, nil)
+			src := skillFolder(t, "crashy", "old", nil)
+			if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			in.Close()
+			old := stateOf(t, dir, "crashy")
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("crashy", "new")})
+			cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
+			cmd.Env = append(os.Environ(), crashHelperEnv+"="+tc.point, "SKILLKIT_DIR="+dir, "SKILLKIT_SRC="+src)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+				t.Fatalf("helper: %v\n%s", err, out)
+			}
+			if _, err := os.Lstat(filepath.Join(dir, "crashy")); tc.point == "old-moved" && !os.IsNotExist(err) {
+				t.Fatalf("the crash did not happen between the renames: %v", err)
+			}
+			openTestInstaller(t, dir, nil)
+			assertNoLeftovers(t, dir)
+			got := stateOf(t, dir, "crashy")
+			if got.files != got.record || got.files == "" {
+				t.Fatalf("after recovery: %+v", got)
+			}
+			if (got != old) != tc.wantNew {
+				t.Fatalf("got %+v, old %+v, want new: %v", got, old, tc.wantNew)
+			}
+		})
+	}
+}
+
+// Recovery leaves a live operation of another Installer alone.
+func TestRecoverySparesLiveOperations(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	entered, release := make(chan struct{}), make(chan struct{})
+	in.fault = func(p string) error {
+		if p == "journal" {
+			close(entered)
+			<-release
+		}
+		return nil
+	}
+	done := make(chan error, 1)
+	go func() {
+		_, err := in.Install(context.Background(), Source{Dir: skillFolder(t, "slow", "x", nil)}, nil)
+		done <- err
+	}()
+	<-entered
+	other := openTestInstaller(t, dir, nil) // runs recovery
+	if _, err := other.Install(t.Context(), Source{Dir: skillFolder(t, "fast", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	close(release)
+	if err := <-done; err != nil {
+		t.Fatalf("the live install was disturbed: %v", err)
+	}
+	for _, n := range []string{"slow", "fast"} {
+		if got := stateOf(t, dir, n); got.files == "" || got.files != got.record {
+			t.Errorf("%s: %+v", n, got)
+		}
+	}
+	assertNoLeftovers(t, dir)
+}
+
+// A leftover recovery cannot settle (a journal skillkit did not write) is
+// logged and left; it blocks neither New nor installs.
+func TestUnsettledLeftoverDoesNotBlock(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	in.Close()
+	junk := filepath.Join(dir, filepath.FromSlash(stagingDir), "0123456789abcdef")
+	writeTree(t, junk, map[string]string{journalName: `{"version":1,"op":"install","name":"../../etc"}`})
+	var logged strings.Builder
+	in = openTestInstaller(t, dir, &Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "fine", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(junk, journalName)); err != nil {
+		t.Errorf("the foreign journal was removed: %v", err)
+	}
+	if !strings.Contains(logged.String(), "0123456789abcdef") || !strings.Contains(logged.String(), "not one skillkit wrote") {
+		t.Errorf("log: %s", logged.String())
+	}
+}
+
+// Settling a dead operation waits for no one: when its skill is busy, it
+// is left for a later operation, and installs of other skills go on.
+func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "busy", "old", nil)
+	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	old := stateOf(t, dir, "busy")
+	in.fault = func(p string) error {
+		if p == "old-moved" {
+			return errSimulatedCrash
+		}
+		return nil
+	}
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("busy", "new")})
+	if _, err := in.Install(t.Context(), Source{Dir: src}, &InstallOptions{Force: true}); !errors.Is(err, errSimulatedCrash) {
+		t.Fatal(err)
+	}
+	in.fault = nil
+	unlock, err := in.lockName(t.Context(), "busy") // a live operation on the skill
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Second)
+	defer cancel()
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "other", "x", nil)}, nil); err != nil {
+		t.Fatalf("an install of another skill waited for the busy one: %v", err)
+	}
+	if got := stateOf(t, dir, "busy"); got.files != "" {
+		t.Fatalf("settled while busy: %+v", got)
+	}
+	unlock()
+	if err := in.SetEnabled(t.Context(), "other", true); err != nil { // any operation settles it now
+		t.Fatal(err)
+	}
+	assertNoLeftovers(t, dir)
+	if got := stateOf(t, dir, "busy"); got != old {
+		t.Fatalf("got %+v, want the old version %+v", got, old)
+	}
+}

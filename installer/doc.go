@@ -1,0 +1,150 @@
+// Package installer installs Agent Skills into a skills folder from GitHub,
+// any git host the host allows, ZIP archives and local folders, and
+// uninstalls, updates, checks for updates, pins, enables and disables
+// them. Every install is all or nothing: the skills folder holds either the
+// old version or the new one, complete, whatever fails and wherever the
+// process dies.
+//
+// # Sources
+//
+// A [Source] sets exactly one of:
+//
+//   - Git: a GitHub URL, https://github.com/OWNER/REPO[.git], optionally
+//     followed by /tree/REF/PATH (one skill inside a repository) or
+//     /blob/REF/PATH/SKILL.md; Ref and Subdir give the branch or tag and
+//     the folder instead, or as well (they must agree with the URL; a ref
+//     holding "/" is told from the path by Ref). Any other https URL is
+//     cloned as it is when its host is in Options.AllowedHosts (default:
+//     github.com only); a file:// URL only with Options.AllowFileURLs. URLs
+//     with credentials, queries or fragments, plain http, ssh and other
+//     schemes are refused ([ErrInvalidSource], [ErrHostNotAllowed]). Refs
+//     follow git's rules and never start with "-".
+//   - ZipFile, or Zip and ZipSize: a ZIP archive on disk or in memory.
+//   - Dir: a local skill folder, copied.
+//
+// git runs through the Options.Runner (an executor.LocalRunner by default)
+// as
+//
+//	git -c ... clone --depth 1 --no-recurse-submodules --quiet [--branch REF] -- URL DEST
+//
+// with an empty environment plus PATH, HOME and XDG_CONFIG_HOME set to an
+// empty folder of the operation, GIT_CONFIG_NOSYSTEM=1,
+// GIT_CONFIG_GLOBAL=/dev/null, GIT_TERMINAL_PROMPT=0, GIT_ALLOW_PROTOCOL
+// (https, and file when allowed), GIT_LFS_SKIP_SMUDGE=1, LC_ALL=C, and the
+// configuration core.hooksPath=/dev/null, core.fsmonitor=false, an empty
+// credential.helper, http.followRedirects=false (a redirect could leave
+// the allowed hosts), transfer.fsckObjects=true, protocol.allow=never with
+// https (and file) allowed. So no user or system configuration, credential,
+// hook or prompt is involved. The commit checked out (git rev-parse) is
+// recorded; .git is removed before the tree is checked.
+//
+// # Flow
+//
+// Each operation works in its own folder .skillhub/staging/<id> of the
+// skills folder (same file system, so the swap is a rename):
+//
+//  1. fetch: clone, extract or copy into staging. ZIP archives and folders
+//     (and the clone's subfolder) go through the archive checks of
+//     skillkit's internal/archive, the model being golang.org/x/mod/zip:
+//     every entry is checked before anything is written, and a refusal
+//     names the entry. Refused: absolute names, "..", backslashes, drive
+//     letters, control and bidirectional characters, symbolic and hard
+//     links, devices, duplicates, case-fold collisions, file/folder
+//     conflicts, .git and .skillhub; omitted (listed in Result.Omitted):
+//     .venv, node_modules, __pycache__, __MACOSX, .DS_Store. A single top
+//     folder holding SKILL.md is unwrapped. Archive data never creates a
+//     link. Refusals wrap [ErrRejected] (and [ErrLimit] for limits).
+//  2. check: the tree holds SKILL.md at its root and passed the limits.
+//  3. validate: SKILL.md loads in lenient mode (skill.Load), its frontmatter
+//     has a name, and the name follows the naming rules; else
+//     [ErrInvalidSkill]. The skill's folder will be that name.
+//  4. fingerprint: registry.Fingerprint of the staged tree.
+//  5. scan: Options.Scanner, when set, may refuse ([ErrScanRejected]).
+//  6. swap, under the skill's lock: an installed skill of that name is
+//     replaced only when it came from the same origin (same source, URL and
+//     subfolder; any ZIP replaces a ZIP-installed skill; a folder placed by
+//     hand, without a record, counts as another origin), is not pinned, and
+//     its files still match their recorded fingerprint; otherwise
+//     [ErrExists], [ErrPinned] or [ErrModified], unless forced. A record
+//     whose folder is gone protects nothing but its pin. Enabled, pinned
+//     and the first install time carry over to the new record. The staged
+//     files are synced to disk, a journal is written, the old version is
+//     renamed to .skillhub/trash/<id>, the staged one renamed into place,
+//     the registry record written (the commit point), the trash removed.
+//
+// Progress events ([Event]) report each step and then one final event.
+//
+// # Crash guarantees
+//
+// Before the commit point, a failure in the process undoes the swap: the
+// new version moves back to staging, the old one back into place, the old
+// record is restored. After it, the install has happened, and a failure to
+// empty the trash is only logged. When the process dies instead, the next
+// [New] — and every later operation, which first runs the same recovery —
+// settles each dead operation (one whose lock file no live process holds)
+// by what is on disk:
+//
+//   - no journal: the skill was never touched; the staging folder goes;
+//   - journal, new version still staged: the old version (if it was moved
+//     to the trash) is renamed back;
+//   - journal, new version in place: the record is written from the journal
+//     if the folder in place has the journal's fingerprint and no one has
+//     written another record since; the trash goes.
+//
+// What recovery cannot settle (a journal skillkit did not write, a rename
+// the system refuses) is logged to Options.Logger and left for the next
+// try; a dead operation whose skill a live one is working on is left for
+// later too. Recovery never waits for a skill, so it never holds up
+// operations on other skills.
+//
+// Uninstall moves the folder to the trash, deletes the record (its commit
+// point), runs the purge hook when asked, and empties the trash; recovery
+// finishes an uninstall whose folder was moved out. So after any crash the
+// skills folder holds the old or the new version complete, with the record
+// that matches it, and the staging and trash folders are emptied. Renames
+// and the journal are synced (on Linux the staged files with one syncfs),
+// so this holds for power loss too, as far as the file system keeps its
+// promises. Tests fail every step in turn, both as an error and as a
+// crash, and kill a real process between the two renames.
+//
+// # Concurrency
+//
+// Operations on one skill name are serialized: within the process by a
+// lock per name, across processes by a file lock in .skillhub/locks. An
+// install takes the lock only for the swap (the name is known once
+// SKILL.md was read); Update and Uninstall hold it throughout. Operations
+// on different names run in parallel. Where the system has no file locks
+// (js, wasip1, plan9) only the first holds.
+//
+// # Updates
+//
+// [Installer.Update] fetches the recorded origin again. For git sources it
+// first asks the remote (git ls-remote) and stops when the recorded commit
+// is still current; a local folder or ZIP file is fetched and installed
+// again, and Result.UpToDate says when its fingerprint did not change. It refuses pinned skills ([ErrPinned]), skills without
+// an origin that can be fetched ([ErrNotUpdatable]: agent-written, hand
+// placed, ZIPs given as a reader), and skills whose files differ from
+// their recorded fingerprint ([ErrModified]) unless forced.
+// [Installer.CheckUpdates] compares, for every git-installed skill, the
+// recorded commit with the remote's: git ls-remote through the Runner (any
+// host, no token), or for github.com the GitHub API when Options.GitHub is
+// set.
+//
+// # Limits
+//
+// From [Limits] (nil: the defaults): an archive of at most 50 MiB, a file
+// of at most 1 MiB, 200 MiB and 10,000 entries in all, a compression
+// ratio of at most 100 (files up to 64 KiB exempt). Each git command runs
+// at most Options.GitTimeout (default 5 minutes). A clone is bounded by
+// its timeout, not by size: the checks run on the checked-out tree, so a
+// huge repository costs disk space until the timeout or the checks stop
+// it. git LFS files are installed as their pointer files. Skills are
+// installed only at the top of the skills folder.
+//
+// # Uninstall and secrets
+//
+// The installer does not know where secrets live. [Installer.Uninstall]
+// with Purge calls Options.Purge(ctx, name) after the skill is gone; the
+// Kit wires it to the secrets vault's DeleteSkill. Without Purge the
+// secrets stay, so reinstalling a skill finds them again.
+package installer

@@ -1,0 +1,83 @@
+package installer
+
+import (
+	"errors"
+	"fmt"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/archive"
+)
+
+// Errors. Every error the Installer returns for one of these conditions
+// wraps the sentinel, so errors.Is finds it.
+var (
+	// ErrInvalidSource: the Source sets no kind or several, or its URL, ref
+	// or subfolder is malformed (see the package documentation).
+	ErrInvalidSource = errors.New("installer: invalid source")
+	// ErrHostNotAllowed: a git URL whose host is not in Options.AllowedHosts,
+	// or a file:// URL without Options.AllowFileURLs.
+	ErrHostNotAllowed = errors.New("installer: host not allowed")
+	// ErrRejected: the fetched tree failed the archive and folder checks
+	// (unsafe names, links, limits, no SKILL.md, ...). The error also wraps
+	// the check's own errors, which name each refused entry.
+	ErrRejected = errors.New("installer: rejected")
+	// ErrLimit: a limit of [Limits] was passed; such errors also wrap
+	// ErrRejected.
+	ErrLimit = archive.ErrLimit
+	// ErrInvalidSkill: SKILL.md does not load (lenient), has no name, or its
+	// name breaks the naming rules.
+	ErrInvalidSkill = errors.New("installer: invalid skill")
+	// ErrScanRejected: the Scanner refused the skill.
+	ErrScanRejected = errors.New("installer: refused by the scanner")
+	// ErrExists: a skill of that name is installed from another origin (or
+	// was placed by hand) and the install was not forced.
+	ErrExists = errors.New("installer: installed from another origin")
+	// ErrModified: the installed files differ from the fingerprint recorded
+	// at install (they were edited), and the replacement was not forced.
+	ErrModified = errors.New("installer: installed files were changed since install")
+	// ErrPinned: the skill is pinned; unpin it, or force an install.
+	ErrPinned = errors.New("installer: skill is pinned")
+	// ErrNotInstalled: no skill folder and no record by that name.
+	ErrNotInstalled = errors.New("installer: not installed")
+	// ErrNotUpdatable: the record names no origin that can be fetched again
+	// (an agent-written skill, a ZIP given as a reader, a hand-placed skill).
+	ErrNotUpdatable = errors.New("installer: no origin to update from")
+	// ErrNoPurge: an uninstall asked to purge, but Options.Purge is nil.
+	ErrNoPurge = errors.New("installer: purge asked but no purge hook configured")
+	// ErrGit: git failed; the error is a [*GitError].
+	ErrGit = errors.New("installer: git failed")
+)
+
+// GitError is a git command that ran and failed, or did not finish in time.
+type GitError struct {
+	Op       string // "clone", "ls-remote", "rev-parse"
+	URL      string // the repository, as recorded
+	ExitCode int    // -1 when it was killed
+	TimedOut bool   // Options.GitTimeout passed
+	Stderr   string // the end of git's standard error, control characters escaped
+}
+
+// Error says which command failed and git's last words.
+func (e *GitError) Error() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "git %s %s: ", e.Op, e.URL)
+	if e.TimedOut {
+		b.WriteString("timed out")
+	} else {
+		fmt.Fprintf(&b, "exit status %d", e.ExitCode)
+	}
+	if e.Stderr != "" {
+		b.WriteString(": ")
+		b.WriteString(e.Stderr)
+	}
+	return b.String()
+}
+
+// Is makes errors.Is(err, ErrGit) hold.
+func (e *GitError) Is(target error) bool { return target == ErrGit }
+
+// rejected wraps a check's error with ErrRejected, keeping it visible to
+// errors.Is and errors.As.
+func rejected(err error) error {
+	return fmt.Errorf("%w: %w", ErrRejected, err)
+}

@@ -1,0 +1,392 @@
+package installer
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/registry"
+)
+
+func TestInstallLocalFolder(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "pdf-tools", "Read PDFs.", map[string]string{
+		"references/guide.md":        "guide",
+		"node_modules/left-pad/x.js": "omitted",
+	})
+	res, err := in.Install(t.Context(), Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "pdf-tools" || res.Replaced || res.Previous != nil {
+		t.Errorf("result %+v", res)
+	}
+	installed := filepath.Join(dir, "pdf-tools")
+	if got := readFile(t, filepath.Join(installed, "references", "guide.md")); got != "guide" {
+		t.Errorf("guide.md = %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(installed, "node_modules")); !os.IsNotExist(err) {
+		t.Errorf("node_modules was installed: %v", err)
+	}
+	if len(res.Omitted) != 1 || !strings.Contains(res.Omitted[0], "node_modules") {
+		t.Errorf("omitted %v", res.Omitted)
+	}
+	rec, err := in.Registry().Get(t.Context(), "pdf-tools")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Source != registry.SourceLocal || rec.URL != src || !rec.Enabled || rec.InstalledAt.IsZero() {
+		t.Errorf("record %+v", rec)
+	}
+	if fp := fingerprintDir(t, installed); rec.Fingerprint != fp || fp == "" {
+		t.Errorf("recorded fingerprint %s, files %s", rec.Fingerprint, fp)
+	}
+	assertNoLeftovers(t, dir)
+}
+
+func TestInstallZip(t *testing.T) {
+	for _, tc := range []struct {
+		name string
+		src  func(t *testing.T, files map[string]string) Source
+	}{
+		{"file", func(t *testing.T, files map[string]string) Source { return Source{ZipFile: writeZip(t, files)} }},
+		{"reader", func(t *testing.T, files map[string]string) Source {
+			data := zipOf(t, files)
+			return Source{Zip: bytes.NewReader(data), ZipSize: int64(len(data))}
+		}},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, dir := newTestInstaller(t, nil)
+			// GitHub's "Download ZIP" layout: one top folder, unwrapped.
+			src := tc.src(t, map[string]string{
+				"csv-tools-main/SKILL.md":       skillMD("csv-tools", "CSV."),
+				"csv-tools-main/scripts/run.py": "print(1)",
+			})
+			res, err := in.Install(t.Context(), src, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got := readFile(t, filepath.Join(dir, "csv-tools", "scripts", "run.py")); got != "print(1)" {
+				t.Errorf("run.py = %q", got)
+			}
+			if res.Record.Source != registry.SourceZip {
+				t.Errorf("source %q", res.Record.Source)
+			}
+			if (tc.name == "file") != (res.Record.URL != "") {
+				t.Errorf("url %q", res.Record.URL)
+			}
+			assertNoLeftovers(t, dir)
+		})
+	}
+}
+
+// Installer-level refusals of ZIP archives: the archive's own hostile
+// cases are internal/archive's tests.
+func TestZipRefusals(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "taken", "From a folder.", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	outside := filepath.Dir(dir)
+	skip := func(rel string) bool {
+		// Lock files are created on first use and stay, by design.
+		return strings.HasSuffix(rel, ".lock") || rel == "skills/.skillhub/locks"
+	}
+	before := treeState(t, outside, skip)
+	for _, tc := range []struct {
+		name  string
+		files map[string]string
+		want  error
+		text  string
+	}{
+		{"invalid name", map[string]string{"SKILL.md": skillMD("Bad_Name", "x")}, ErrInvalidSkill, "upper-case"},
+		{"no name", map[string]string{"SKILL.md": "---\ndescription: d\n---\nbody\n"}, ErrInvalidSkill, "no name"},
+		{"no description", map[string]string{"SKILL.md": "---\nname: nodesc\n---\nbody\n"}, ErrInvalidSkill, "description"},
+		{"no SKILL.md", map[string]string{"README.md": "hi"}, archive.ErrNoSkillFile, "SKILL.md"},
+		{"zip-slip", map[string]string{"SKILL.md": skillMD("slip", "x"), "../../evil.txt": "x"}, archive.ErrUnsafePath, "evil.txt"},
+		{".git", map[string]string{"SKILL.md": skillMD("gitty", "x"), ".git/config": "[core]"}, archive.ErrReservedName, ".git/config"},
+		{"collision with another source", map[string]string{"SKILL.md": skillMD("taken", "x")}, ErrExists, "installed from local"},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			_, err := in.Install(t.Context(), Source{ZipFile: writeZip(t, tc.files)}, nil)
+			if !errors.Is(err, tc.want) || !strings.Contains(err.Error(), tc.text) {
+				t.Fatalf("err %v; want %v mentioning %q", err, tc.want, tc.text)
+			}
+			if errors.Is(tc.want, archive.ErrNoSkillFile) || errors.Is(tc.want, archive.ErrUnsafePath) || errors.Is(tc.want, archive.ErrReservedName) {
+				if !errors.Is(err, ErrRejected) {
+					t.Errorf("%v does not wrap ErrRejected", err)
+				}
+			}
+			assertNoLeftovers(t, dir)
+			after := treeState(t, outside, skip)
+			for p, s := range after {
+				if before[p] != s && !strings.Contains(p, "/zip") && !strings.HasSuffix(p, ".zip") {
+					t.Errorf("%s changed: %q -> %q", p, before[p], s)
+				}
+			}
+			for p := range before {
+				if _, ok := after[p]; !ok {
+					t.Errorf("%s was removed", p)
+				}
+			}
+		})
+	}
+	// Forced, the ZIP replaces the folder-installed skill.
+	res, err := in.Install(t.Context(), Source{ZipFile: writeZip(t, map[string]string{"SKILL.md": skillMD("taken", "Zipped.")})}, &InstallOptions{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Replaced || res.Previous == nil || res.Previous.Source != registry.SourceLocal || res.Record.Source != registry.SourceZip {
+		t.Errorf("forced install: %+v", res)
+	}
+	if got := readFile(t, filepath.Join(dir, "taken", "SKILL.md")); !strings.Contains(got, "Zipped.") {
+		t.Errorf("SKILL.md = %q", got)
+	}
+}
+
+func TestInstallOverHandPlacedSkill(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	writeTree(t, filepath.Join(dir, "mine"), map[string]string{"SKILL.md": skillMD("mine", "By hand.")})
+	src := Source{Dir: skillFolder(t, "mine", "Installed.", nil)}
+	if _, err := in.Install(t.Context(), src, nil); !errors.Is(err, ErrExists) {
+		t.Fatalf("err %v, want ErrExists", err)
+	}
+	if got := readFile(t, filepath.Join(dir, "mine", "SKILL.md")); !strings.Contains(got, "By hand.") {
+		t.Fatal("the hand-placed skill was touched")
+	}
+	if _, err := in.Install(t.Context(), src, &InstallOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if got := readFile(t, filepath.Join(dir, "mine", "SKILL.md")); !strings.Contains(got, "Installed.") {
+		t.Fatal("not replaced")
+	}
+	assertNoLeftovers(t, dir)
+}
+
+func TestReinstallKeepsFlagsAndRefusesEdits(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "notes", "v1", nil)
+	first, err := in.Install(t.Context(), Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := in.SetEnabled(t.Context(), "notes", false); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("notes", "v2")})
+	res, err := in.Install(t.Context(), Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Enabled || !res.Record.InstalledAt.Equal(first.Record.InstalledAt) || res.Record.UpdatedAt.IsZero() || !res.Replaced {
+		t.Errorf("reinstall record %+v", res.Record)
+	}
+	// A local edit blocks the next replacement unless forced.
+	writeTree(t, filepath.Join(dir, "notes"), map[string]string{"local.md": "mine"})
+	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); !errors.Is(err, ErrModified) {
+		t.Fatalf("err %v, want ErrModified", err)
+	}
+	if err := in.Pin(t.Context(), "notes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); !errors.Is(err, ErrPinned) {
+		t.Fatalf("err %v, want ErrPinned", err)
+	}
+	res, err = in.Install(t.Context(), Source{Dir: src}, &InstallOptions{Force: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Record.Pinned {
+		t.Error("a forced reinstall dropped the pin")
+	}
+	if _, err := os.Stat(filepath.Join(dir, "notes", "local.md")); !os.IsNotExist(err) {
+		t.Error("the local edit survived a forced install")
+	}
+	assertNoLeftovers(t, dir)
+}
+
+func TestSourceMustSetOneKind(t *testing.T) {
+	in, _ := newTestInstaller(t, nil)
+	for _, src := range []Source{
+		{},
+		{Dir: "a", ZipFile: "b"},
+		{Dir: "a", Ref: "main"},
+		{Zip: bytes.NewReader(nil), ZipFile: "x.zip"},
+		{Zip: bytes.NewReader(nil), ZipSize: -1},
+	} {
+		if _, err := in.Install(t.Context(), src, nil); !errors.Is(err, ErrInvalidSource) {
+			t.Errorf("%+v: err %v, want ErrInvalidSource", src, err)
+		}
+	}
+}
+
+func TestScannerRefuses(t *testing.T) {
+	var seen Candidate
+	in, dir := newTestInstaller(t, &Options{Scanner: ScannerFunc(func(ctx context.Context, c Candidate) error {
+		seen = c
+		if _, err := os.Stat(filepath.Join(c.Dir, "SKILL.md")); err != nil {
+			return err
+		}
+		return errors.New("looks like malware")
+	})})
+	_, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "shady", "x", nil)}, nil)
+	if !errors.Is(err, ErrScanRejected) || !strings.Contains(err.Error(), "malware") {
+		t.Fatalf("err %v", err)
+	}
+	if seen.Skill == nil || seen.Skill.Name != "shady" || !strings.HasPrefix(seen.Record.Fingerprint, "sha256:") {
+		t.Errorf("candidate %+v", seen)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "shady")); !os.IsNotExist(err) {
+		t.Error("a refused skill was installed")
+	}
+	assertNoLeftovers(t, dir)
+}
+
+func TestProgressEvents(t *testing.T) {
+	var events []Event
+	in, _ := newTestInstaller(t, &Options{Progress: func(e Event) { events = append(events, e) }})
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "prog", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var steps []string
+	last := -1
+	for i, e := range events {
+		steps = append(steps, string(e.Step))
+		if e.Percent < last {
+			t.Errorf("percent went down at %d: %+v", i, e)
+		}
+		last = e.Percent
+		if e.Done != (i == len(events)-1) || e.Op != OpInstall {
+			t.Errorf("event %d: %+v", i, e)
+		}
+	}
+	if got := strings.Join(steps, ","); got != "fetch,check,validate,fingerprint,swap,done" {
+		t.Errorf("steps %s", got)
+	}
+	final := events[len(events)-1]
+	if final.Err != nil || final.Percent != 100 || final.Skill != "prog" {
+		t.Errorf("final %+v", final)
+	}
+	data, _ := final.MarshalJSON()
+	if !strings.Contains(string(data), `"success":true`) {
+		t.Errorf("JSON %s", data)
+	}
+
+	events = nil
+	_, err := in.Install(t.Context(), Source{Dir: filepath.Join(t.TempDir(), "missing")}, nil)
+	if err == nil {
+		t.Fatal("installed a missing folder")
+	}
+	final = events[len(events)-1]
+	data, _ = final.MarshalJSON()
+	if !final.Done || final.Err == nil || !strings.Contains(string(data), `"success":false`) || !strings.Contains(string(data), `"error":`) {
+		t.Errorf("final event of a failure: %+v %s", final, data)
+	}
+}
+
+func TestUninstall(t *testing.T) {
+	var purged []string
+	in, dir := newTestInstaller(t, &Options{Purge: func(ctx context.Context, name string) error {
+		purged = append(purged, name)
+		return nil
+	}})
+	for _, n := range []string{"keep-secrets", "purge-secrets"} {
+		if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, n, "x", nil)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if err := in.Uninstall(t.Context(), "keep-secrets", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Uninstall(t.Context(), "purge-secrets", &UninstallOptions{Purge: true}); err != nil {
+		t.Fatal(err)
+	}
+	if len(purged) != 1 || purged[0] != "purge-secrets" {
+		t.Errorf("purged %v", purged)
+	}
+	for _, n := range []string{"keep-secrets", "purge-secrets"} {
+		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
+			t.Errorf("%s still there", n)
+		}
+		if _, err := in.Registry().Get(t.Context(), n); !errors.Is(err, registry.ErrNotFound) {
+			t.Errorf("%s still recorded: %v", n, err)
+		}
+	}
+	if err := in.Uninstall(t.Context(), "keep-secrets", nil); !errors.Is(err, ErrNotInstalled) {
+		t.Errorf("second uninstall: %v", err)
+	}
+	for _, bad := range []string{"../skills", "a/b", "", "UPPER"} {
+		if err := in.Uninstall(t.Context(), bad, nil); !errors.Is(err, ErrNotInstalled) {
+			t.Errorf("uninstall %q: %v", bad, err)
+		}
+	}
+	assertNoLeftovers(t, dir)
+
+	plain, _ := newTestInstaller(t, nil)
+	if _, err := plain.Install(t.Context(), Source{Dir: skillFolder(t, "x", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := plain.Uninstall(t.Context(), "x", &UninstallOptions{Purge: true}); !errors.Is(err, ErrNoPurge) {
+		t.Errorf("purge without a hook: %v", err)
+	}
+	if _, err := plain.Registry().Get(t.Context(), "x"); err != nil {
+		t.Errorf("a refused purge uninstalled: %v", err)
+	}
+}
+
+func TestFlagsOnHandPlacedSkill(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	writeTree(t, filepath.Join(dir, "manual"), map[string]string{"SKILL.md": skillMD("manual", "x")})
+	if err := in.SetEnabled(t.Context(), "manual", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.Pin(t.Context(), "manual"); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := in.Registry().Get(t.Context(), "manual")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if rec.Enabled || !rec.Pinned || rec.Source != registry.SourceLocal || rec.URL != "" {
+		t.Errorf("record %+v", rec)
+	}
+	if err := in.Unpin(t.Context(), "manual"); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.SetEnabled(t.Context(), "manual", true); err != nil {
+		t.Fatal(err)
+	}
+	if rec, _ = in.Registry().Get(t.Context(), "manual"); !rec.Enabled || rec.Pinned {
+		t.Errorf("record %+v", rec)
+	}
+	if err := in.Pin(t.Context(), "ghost"); !errors.Is(err, ErrNotInstalled) {
+		t.Errorf("pin of nothing: %v", err)
+	}
+	if _, err := in.Update(t.Context(), "manual", nil); !errors.Is(err, ErrNotUpdatable) {
+		t.Errorf("update of a hand-placed skill: %v", err)
+	}
+}
+
+// A record whose folder was deleted by hand does not block an install from
+// another origin: nothing is installed there to protect.
+func TestStaleRecordIsReplaced(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "stale", "a", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.RemoveAll(filepath.Join(dir, "stale")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.Install(t.Context(), Source{ZipFile: writeZip(t, map[string]string{"SKILL.md": skillMD("stale", "b")})}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Replaced || res.Previous == nil || res.Record.Source != registry.SourceZip {
+		t.Errorf("result %+v", res)
+	}
+}

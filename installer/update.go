@@ -1,0 +1,241 @@
+package installer
+
+import (
+	"context"
+	"fmt"
+	"sync"
+
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// UpdateOptions tune Update and UpdateAll.
+type UpdateOptions struct {
+	// Force replaces a skill whose installed files were changed since it
+	// was installed, discarding the changes. It never updates a pinned
+	// skill.
+	Force bool
+}
+
+// Update fetches skill name again from its recorded origin and installs it
+// when it changed. A git source whose remote still points to the recorded
+// commit is up to date (Result.UpToDate) without a clone; a local folder or
+// a ZIP file is fetched again and installed when its fingerprint differs.
+// It refuses a pinned skill (ErrPinned), a skill without an origin to fetch
+// (ErrNotUpdatable), and one whose files were edited since it was installed
+// (ErrModified) unless opts.Force. opts may be nil.
+func (in *Installer) Update(ctx context.Context, name string, opts *UpdateOptions) (*Result, error) {
+	rep := in.reporter(OpUpdate, name, "")
+	res, err := in.update(ctx, name, opts != nil && opts.Force, rep)
+	rep.done(err)
+	return res, err
+}
+
+func (in *Installer) update(ctx context.Context, name string, force bool, rep *reporter) (*Result, error) {
+	unlock, err := in.holdName(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	defer unlock()
+	rec, err := in.record(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	if rec.Pinned {
+		return nil, fmt.Errorf("%w: %s; unpin it to update it", ErrPinned, name)
+	}
+	src, err := sourceOf(rec)
+	if err != nil {
+		return nil, err
+	}
+	rep.source = src.String()
+	if rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub {
+		rep.step(StepCheckRemote, 2, "asking %s for its latest commit", rec.URL)
+		latest, err := in.latest(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		if latest == rec.Commit {
+			rep.step(StepCheckRemote, 100, "%s is up to date at %.12s", name, latest)
+			return &Result{Name: name, Record: rec, Previous: &rec, UpToDate: true}, nil
+		}
+	}
+	present, err := in.exists(name)
+	if err != nil {
+		return nil, fmt.Errorf("installer: %w", err)
+	}
+	if present && !force {
+		changed, err := in.modified(ctx, rec)
+		if err != nil {
+			return nil, err
+		}
+		if changed {
+			return nil, fmt.Errorf("%w: %s; update with Force to discard the changes", ErrModified, name)
+		}
+	}
+	res, err := in.install(ctx, src, rep, name, replaceRules{modified: true})
+	if err != nil {
+		return nil, err
+	}
+	if res.Previous != nil && res.Previous.Fingerprint == res.Record.Fingerprint && res.Previous.Commit == res.Record.Commit {
+		res.UpToDate = true
+	}
+	return res, nil
+}
+
+// record returns the record of an installed skill, ErrNotInstalled when
+// there is none.
+func (in *Installer) record(ctx context.Context, name string) (registry.Record, error) {
+	if err := checkName(name); err != nil {
+		return registry.Record{}, err
+	}
+	rec, err := in.getRecord(ctx, name)
+	if err != nil {
+		return registry.Record{}, err
+	}
+	if rec == nil {
+		return registry.Record{}, fmt.Errorf("%w: %s has no record", ErrNotInstalled, name)
+	}
+	return *rec, nil
+}
+
+// sourceOf turns a record back into the source it was installed from.
+func sourceOf(rec registry.Record) (Source, error) {
+	switch {
+	case rec.URL == "":
+	case rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub:
+		return Source{Git: rec.URL, Ref: rec.Ref, Subdir: rec.Subdir}, nil
+	case rec.Source == registry.SourceZip:
+		return Source{ZipFile: rec.URL}, nil
+	case rec.Source == registry.SourceLocal:
+		return Source{Dir: rec.URL}, nil
+	}
+	return Source{}, fmt.Errorf("%w: %s (source %q, url %q)", ErrNotUpdatable, rec.Name, rec.Source, rec.URL)
+}
+
+// UpdateResult is the outcome of one skill in UpdateAll.
+type UpdateResult struct {
+	Name    string  `json:"name"`              // the skill
+	Result  *Result `json:"result,omitempty"`  // set when the update ran
+	Skipped string  `json:"skipped,omitempty"` // why it was not tried: "pinned", "no origin"
+	Err     error   `json:"-"`                 // why the update failed
+}
+
+// UpdateAll updates every recorded skill in name order, skipping pinned
+// skills and those without an origin to fetch. A failure of one skill does
+// not stop the others; it is in its UpdateResult. The error is ctx's, or a
+// failure to read the registry.
+func (in *Installer) UpdateAll(ctx context.Context, opts *UpdateOptions) ([]UpdateResult, error) {
+	if err := in.recoverAll(ctx); err != nil {
+		return nil, err
+	}
+	recs, err := in.opt.reg.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]UpdateResult, 0, len(recs))
+	for _, rec := range recs {
+		if err := ctx.Err(); err != nil {
+			return out, err
+		}
+		r := UpdateResult{Name: rec.Name}
+		if rec.Pinned {
+			r.Skipped = "pinned"
+		} else if _, err := sourceOf(rec); err != nil {
+			r.Skipped = "no origin"
+		} else {
+			r.Result, r.Err = in.Update(ctx, rec.Name, opts)
+		}
+		out = append(out, r)
+	}
+	return out, nil
+}
+
+// UpdateStatus is what CheckUpdates found for one skill.
+type UpdateStatus struct {
+	Name    string          `json:"name"`              // the skill
+	Source  registry.Source `json:"source,omitempty"`  // from its record
+	URL     string          `json:"url,omitempty"`     // from its record
+	Ref     string          `json:"ref,omitempty"`     // the branch or tag followed; "" for the default branch
+	Current string          `json:"current,omitempty"` // the commit installed
+	Latest  string          `json:"latest,omitempty"`  // the commit the remote has now
+	// Checked is false for skills whose source cannot be asked (ZIP, local
+	// folder, agent-written, hand-placed) and when asking failed.
+	Checked   bool   `json:"checked"`
+	HasUpdate bool   `json:"hasUpdate"`       // Latest differs from Current
+	Pinned    bool   `json:"pinned"`          // Update would refuse it
+	Error     string `json:"error,omitempty"` // why the remote could not be asked
+}
+
+// CheckUpdates asks the remote of every skill installed from git for its
+// latest commit, a few at a time, and compares it with the recorded one:
+// git ls-remote through the Runner (any host, no token), or the GitHub API
+// for github.com sources when Options.GitHub is set. It returns one status
+// per record, sorted by name; a remote that cannot be asked gives a status
+// with Error, not an error. Pinned skills are checked too, and marked.
+func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
+	recs, err := in.opt.reg.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]UpdateStatus, len(recs))
+	sem := make(chan struct{}, in.opt.checkConc)
+	var wg sync.WaitGroup
+	for i, rec := range recs {
+		out[i] = UpdateStatus{Name: rec.Name, Source: rec.Source, URL: rec.URL, Ref: rec.Ref, Current: rec.Commit, Pinned: rec.Pinned}
+		if rec.Source != registry.SourceGit && rec.Source != registry.SourceGitHub || rec.URL == "" {
+			continue
+		}
+		wg.Add(1)
+		go func() {
+			defer wg.Done()
+			select {
+			case sem <- struct{}{}:
+			case <-ctx.Done():
+				out[i].Error = context.Cause(ctx).Error()
+				return
+			}
+			defer func() { <-sem }()
+			latest, err := in.latest(ctx, rec)
+			if err != nil {
+				out[i].Error = err.Error()
+				return
+			}
+			out[i].Checked, out[i].Latest, out[i].HasUpdate = true, latest, latest != rec.Commit
+		}()
+	}
+	wg.Wait()
+	return out, ctx.Err()
+}
+
+// latest returns the commit rec's remote ref points to now.
+func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, error) {
+	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.allowFile)
+	if err != nil {
+		return "", err
+	}
+	if g.source == registry.SourceGitHub && in.opt.github != nil {
+		return in.opt.github.LatestCommit(ctx, g.owner, g.repo, g.ref)
+	}
+	o, err := in.begin(ctx)
+	if err != nil {
+		return "", err
+	}
+	defer o.end()
+	if err := in.root.Mkdir(o.staging(homeName), dirPerm); err != nil {
+		return "", fmt.Errorf("installer: %w", err)
+	}
+	return in.lsRemote(ctx, g, in.path(o.staging(homeName)))
+}
+
+// checkName refuses what is not a valid skill name in NFKC form before it
+// reaches a path.
+func checkName(name string) error {
+	if err := skill.ValidateName(name); err != nil {
+		return fmt.Errorf("%w: %w", ErrNotInstalled, err)
+	}
+	if name != skill.NormalizeName(name) {
+		return fmt.Errorf("%w: %q is not in NFKC form", ErrNotInstalled, name)
+	}
+	return nil
+}
