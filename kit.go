@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
@@ -40,6 +41,11 @@ type Options struct {
 	// APP_SECRET, read on first use, so a Kit opens without a key and
 	// fails only when a secret is used.
 	Keyring *secrets.Keyring
+	// Installer tunes installs (allowed git hosts, file:// URLs, limits, a
+	// Scanner, Progress events for a host's UI, the GitHub API client). Its
+	// Registry and Purge are ignored: the Kit passes its registry and its
+	// vault's DeleteSkill.
+	Installer *installer.Options
 	// Executor tunes the execution of compute-entry skills (runner, timeouts,
 	// concurrency, environment whitelist). Its Env is ignored: the Kit passes
 	// its vault, so each skill gets its own secrets.
@@ -64,13 +70,14 @@ type Options struct {
 // parts are reachable through accessors for whatever the Kit's methods do
 // not cover.
 type Kit struct {
-	dir      string
-	loader   *loader.Loader
-	registry registry.Store
-	vault    *secrets.Vault
-	executor *executor.Executor
-	env      *executor.EnvProvider
-	resolver *tools.Resolver
+	dir       string
+	loader    *loader.Loader
+	registry  registry.Store
+	vault     *secrets.Vault
+	executor  *executor.Executor
+	installer *installer.Installer
+	env       *executor.EnvProvider
+	resolver  *tools.Resolver
 
 	stopWatch context.CancelFunc
 	watching  chan struct{}
@@ -97,6 +104,22 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		store = secrets.NewFSStore(secrets.StoreDir(dir))
 	}
 	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
+
+	iopts := installer.Options{}
+	if opts.Installer != nil {
+		iopts = *opts.Installer
+	}
+	iopts.Registry = k.registry
+	iopts.Purge = k.vault.DeleteSkill
+	if iopts.Logger == nil {
+		iopts.Logger = opts.Logger
+	}
+	// The installer first: it settles what a crashed install left in the
+	// skills folder before the loader reads it.
+	k.installer, err = installer.New(ctx, dir, &iopts)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
 
 	lopts := loader.Options{}
 	if opts.Loader != nil {
@@ -166,6 +189,57 @@ func (k *Kit) Rescan(ctx context.Context) (loader.Changes, error) {
 	return k.loader.Rescan(ctx)
 }
 
+// Install installs a skill into the skills folder from GitHub, a git URL,
+// a ZIP file or a local folder (see [installer.Installer.Install]) and
+// rescans, so the next Toolset sees it.
+func (k *Kit) Install(ctx context.Context, src installer.Source, opts *installer.InstallOptions) (*installer.Result, error) {
+	res, err := k.installer.Install(ctx, src, opts)
+	return res, k.rescanAfter(ctx, err)
+}
+
+// Update fetches an installed skill's recorded origin again and installs it;
+// see [installer.Installer.Update].
+func (k *Kit) Update(ctx context.Context, name string, opts *installer.UpdateOptions) (*installer.Result, error) {
+	res, err := k.installer.Update(ctx, name, opts)
+	return res, k.rescanAfter(ctx, err)
+}
+
+// UpdateAll updates every installed skill that is not pinned; see
+// [installer.Installer.UpdateAll].
+func (k *Kit) UpdateAll(ctx context.Context, opts *installer.UpdateOptions) ([]installer.UpdateResult, error) {
+	res, err := k.installer.UpdateAll(ctx, opts)
+	return res, k.rescanAfter(ctx, err)
+}
+
+// Uninstall removes an installed skill and its record; with Purge, its
+// secrets too. See [installer.Installer.Uninstall].
+func (k *Kit) Uninstall(ctx context.Context, name string, opts *installer.UninstallOptions) error {
+	return k.rescanAfter(ctx, k.installer.Uninstall(ctx, name, opts))
+}
+
+// CheckUpdates says which installed skills have a newer version at their
+// origin; see [installer.Installer.CheckUpdates].
+func (k *Kit) CheckUpdates(ctx context.Context) ([]installer.UpdateStatus, error) {
+	return k.installer.CheckUpdates(ctx)
+}
+
+// SetEnabled enables or disables a skill. A disabled skill stays installed
+// and is hidden from every agent from the next Toolset on.
+func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
+	return k.installer.SetEnabled(ctx, name, enabled)
+}
+
+// rescanAfter rescans the loader after an operation on the skills folder,
+// whether it succeeded or not (a failed update leaves the old version, which
+// a rescan finds unchanged), and returns the operation's error first.
+func (k *Kit) rescanAfter(ctx context.Context, opErr error) error {
+	_, err := k.loader.Rescan(context.WithoutCancel(ctx))
+	if opErr != nil {
+		return opErr
+	}
+	return err
+}
+
 // Dir is the skills folder, absolute.
 func (k *Kit) Dir() string { return k.dir }
 
@@ -181,12 +255,16 @@ func (k *Kit) Vault() *secrets.Vault { return k.vault }
 // Executor runs compute-entry skills.
 func (k *Kit) Executor() *executor.Executor { return k.executor }
 
-// Close stops the background watching (Options.Watch) and waits for it to
-// end. The Kit's other methods keep working.
+// Installer installs, updates and removes skills; prefer the Kit's methods,
+// which rescan afterwards.
+func (k *Kit) Installer() *installer.Installer { return k.installer }
+
+// Close stops the background watching (Options.Watch), waits for it to end
+// and closes the installer. The Kit must not be used afterwards.
 func (k *Kit) Close() error {
 	if k.stopWatch != nil {
 		k.stopWatch()
 		<-k.watching
 	}
-	return nil
+	return k.installer.Close()
 }

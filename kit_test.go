@@ -14,6 +14,7 @@ import (
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/tools"
@@ -170,5 +171,61 @@ func TestKitWatch(t *testing.T) {
 func TestOpenNeedsDir(t *testing.T) {
 	if _, err := skillkit.Open(context.Background(), skillkit.Options{}); err == nil {
 		t.Error("Open without Dir succeeded")
+	}
+}
+
+func TestKitInstallUninstall(t *testing.T) {
+	ctx := context.Background()
+	dir := t.TempDir()
+	src := t.TempDir()
+	write(t, src, "SKILL.md", "---\nname: greeter\ndescription: Greets.\n---\nSay hello.\n")
+	write(t, src, "skill.config.yaml", "runtime: bash\nentrypoint: run.sh\nenv: [GREETING]\n")
+	write(t, src, "run.sh", `printf '{"greeting":"%s"}' "$GREETING"`+"\n")
+
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	if _, err := os.Stat(filepath.Join(dir, ".skillhub")); !os.IsNotExist(err) {
+		t.Errorf("opening a folder must not write into it: %v", err)
+	}
+	res, err := kit.Install(ctx, installer.Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Name != "greeter" {
+		t.Errorf("installed %q", res.Name)
+	}
+	if err := kit.Vault().Save(ctx, "greeter", map[string]string{"GREETING": "hi"}); err != nil {
+		t.Fatal(err)
+	}
+	// The install is visible without an explicit rescan.
+	ts, err := kit.Toolset(ctx, tools.Agent{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	exec, ok := ts.Tool("execute_skill")
+	if !ok {
+		t.Fatalf("no execute_skill after install: %v", ts.Warnings)
+	}
+	if res, _ := exec.Invoke(ctx, json.RawMessage(`{"name":"greeter","input":{}}`)); res.Text != `{"greeting":"hi"}` {
+		t.Errorf("%+v", res)
+	}
+	// Disabled: hidden from agents, still installed.
+	if err := kit.SetEnabled(ctx, "greeter", false); err != nil {
+		t.Fatal(err)
+	}
+	if ts, _ := kit.Toolset(ctx, tools.Agent{}); ts.Prompt != "" {
+		t.Errorf("a disabled skill is offered:\n%s", ts.Prompt)
+	}
+	if err := kit.Uninstall(ctx, "greeter", &installer.UninstallOptions{Purge: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := kit.Loader().Get("greeter"); ok {
+		t.Error("still loaded after uninstall")
+	}
+	if st, _ := kit.Vault().Configured(ctx, "greeter", nil); len(st) != 0 {
+		t.Errorf("secrets kept after a purge: %+v", st)
 	}
 }

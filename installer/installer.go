@@ -34,9 +34,11 @@ type Installer struct {
 // without any cleanup, leaving the disk as a crash at that point would.
 var errSimulatedCrash = errors.New("installer: simulated crash")
 
-// New returns an Installer for the skills folder dir, creating it and
-// .skillhub/ when missing, and finishes or undoes what operations that
-// crashed left behind (see the package documentation). Close releases it.
+// New returns an Installer for the skills folder dir, creating the folder
+// when missing, and finishes or undoes what operations that crashed left
+// behind (see the package documentation). Its bookkeeping folders in
+// .skillhub/ are made by the first operation, so opening a folder that is
+// only read leaves it as it was. Close releases it.
 func New(ctx context.Context, dir string, opts *Options) (*Installer, error) {
 	abs, err := filepath.Abs(dir)
 	if err != nil {
@@ -49,18 +51,28 @@ func New(ctx context.Context, dir string, opts *Options) (*Installer, error) {
 	if err != nil {
 		return nil, fmt.Errorf("installer: %w", err)
 	}
-	for _, d := range []string{stagingDir, trashDir, locksDir} {
-		if err := root.MkdirAll(d, dirPerm); err != nil {
+	in := &Installer{dir: abs, root: root, opt: opts.resolve(abs)}
+	// Without a staging folder no operation ever ran here: nothing to settle.
+	if ok, err := in.exists(stagingDir); err != nil || ok {
+		if err == nil {
+			err = in.recoverAll(ctx)
+		}
+		if err != nil {
 			root.Close()
-			return nil, fmt.Errorf("installer: %w", err)
+			return nil, err
 		}
 	}
-	in := &Installer{dir: abs, root: root, opt: opts.resolve(abs)}
-	if err := in.recoverAll(ctx); err != nil {
-		root.Close()
-		return nil, err
-	}
 	return in, nil
+}
+
+// makeDirs creates the bookkeeping folders every operation works in.
+func (in *Installer) makeDirs() error {
+	for _, d := range []string{stagingDir, trashDir, locksDir} {
+		if err := in.root.MkdirAll(d, dirPerm); err != nil {
+			return fmt.Errorf("installer: %w", err)
+		}
+	}
+	return nil
 }
 
 // Close releases the Installer's hold on the skills folder. Operations

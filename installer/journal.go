@@ -91,8 +91,12 @@ func (in *Installer) restoreRecord(ctx context.Context, name string, prev *regis
 // operation it cannot settle (a journal skillkit did not write, a rename
 // the system refuses) is logged and left for the next try, so it never
 // blocks the operations on other skills; the error is ctx's, or a failure
-// to read the staging folder or take its lock.
+// to make the bookkeeping folders, read the staging folder or take its lock.
+// Every operation starts here, so it also makes those folders.
 func (in *Installer) recoverAll(ctx context.Context) error {
+	if err := in.makeDirs(); err != nil {
+		return err
+	}
 	c, err := filelock.Lock(ctx, in.path(createLock))
 	if err != nil {
 		return err
