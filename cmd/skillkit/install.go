@@ -42,15 +42,7 @@ The skills folder is --dir, else $SKILLKIT_DIR, else ./skills; skillkit keeps
 its records in its .skillhub/ folder.`
 
 // skillsDir returns the skills folder the flags name.
-func (f *installerFlags) skillsDir(c *cli) string {
-	switch {
-	case f.dir != "":
-		return f.dir
-	case c.getenv("SKILLKIT_DIR") != "":
-		return c.getenv("SKILLKIT_DIR")
-	}
-	return defaultDir
-}
+func (f *installerFlags) skillsDir(c *cli) string { return resolveDir(c, f.dir) }
 
 // open returns an Installer on the skills folder. Only install creates the
 // folder; the other commands need it to exist.

@@ -47,6 +47,7 @@ func commands() []*command {
 		doctorCommand(),
 		promptCommand(),
 		readCommand(),
+		runCommand(),
 		installCommand(),
 		uninstallCommand(),
 		updateCommand(),

@@ -49,7 +49,7 @@ SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
                            - is read from standard input`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &secretsOptions{}
-			fs.StringVar(&o.dir, "dir", "skills", "the skills folder")
+			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
 			fs.BoolVar(&o.json, "json", false, "list: print a JSON array")
 			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable holding the seed's secret (default SKILL_SECRET_KEY || APP_SECRET, as the seed)")
 			return o
@@ -87,8 +87,9 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 			return exitUsage
 		}
 	}
+	o.dir = resolveDir(c, o.dir)
 	if st, err := os.Stat(o.dir); err != nil || !st.IsDir() {
-		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir)\n", o.dir)
+		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", o.dir)
 		return exitFailure
 	}
 	v := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(o.dir)), &secrets.Options{Getenv: c.getenv})

@@ -14,15 +14,32 @@ import (
 // unset.
 const defaultDir = "./skills"
 
+// resolveDir is the skills folder every command uses: the --dir flag, else
+// $SKILLKIT_DIR, else ./skills.
+func resolveDir(c *cli, flagDir string) string {
+	switch {
+	case flagDir != "":
+		return flagDir
+	case c.getenv("SKILLKIT_DIR") != "":
+		return c.getenv("SKILLKIT_DIR")
+	}
+	return defaultDir
+}
+
 // loaderFlags are the flags of the commands that load skills as a host
 // would: list and doctor.
 type loaderFlags struct {
+	dirs         []string // --dir, repeatable
 	maxSkills    int
 	maxDirs      int
 	maxFileBytes int64
 }
 
 func (f *loaderFlags) register(fs *flag.FlagSet) {
+	fs.Func("dir", "a skills folder (repeatable; default $SKILLKIT_DIR, else ./skills)", func(v string) error {
+		f.dirs = append(f.dirs, v)
+		return nil
+	})
 	fs.IntVar(&f.maxSkills, "max-skills", loader.DefaultMaxSkills, "load at most N skills in all")
 	fs.IntVar(&f.maxDirs, "max-dirs", loader.DefaultMaxDirs, "visit at most N folders per DIR")
 	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "skip skills whose SKILL.md or skill.config.yaml is over N bytes")
@@ -30,8 +47,9 @@ func (f *loaderFlags) register(fs *flag.FlagSet) {
 
 // loaderHelp documents DIR and the limits for list and doctor.
 const loaderHelp = `
-DIR is a skills folder; several DIRs are sources in precedence order (the
-first that defines a name wins). Without DIR, $SKILLKIT_DIR, else ./skills.
+DIR (or --dir DIR) is a skills folder; several are sources in precedence
+order (the first that defines a name wins). Without one, $SKILLKIT_DIR, else
+./skills.
 The registry (.skillhub/) of the first DIR says which skills are disabled
 and what their files looked like at install. The limits are the loader's:
 skills past --max-skills, folders past --max-dirs and files over
@@ -41,12 +59,9 @@ skills past --max-skills, folders past --max-dirs and files over
 // not a folder is an error: a host may list a folder before it exists, a
 // person typing a path may not.
 func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*loader.Loader, registry.Store, error) {
+	dirs = append(append([]string{}, f.dirs...), dirs...)
 	if len(dirs) == 0 {
-		d := c.getenv("SKILLKIT_DIR")
-		if d == "" {
-			d = defaultDir
-		}
-		dirs = []string{d}
+		dirs = []string{resolveDir(c, "")}
 	}
 	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), f.maxFileBytes} {
 		if v <= 0 {

@@ -1,0 +1,83 @@
+package main
+
+import (
+	"context"
+	"encoding/json"
+	"flag"
+	"fmt"
+	"io"
+	"os"
+
+	"github.com/skillkit-go/skillkit"
+)
+
+type runOptions struct {
+	dir   string
+	input string
+	json  bool
+}
+
+func runCommand() *command {
+	return &command{
+		name:    "run",
+		args:    "NAME [--input JSON | --input -] [--json] [--dir DIR]",
+		summary: "run a compute-entry skill as execute_skill would and print its output",
+		help: `
+The input is a JSON object (default {}); "--input -" reads it from standard
+input. The skill runs in its folder with the whitelisted environment plus its
+own saved secrets (SKILL_SECRET_KEY or APP_SECRET opens them), under its
+timeout. Prints the skill's JSON output; --json prints the whole outcome
+({"success","output"|"error","duration_ms","exit_code"}). Exit status 1 when
+the skill fails or cannot run.
+The skills folder is --dir, else $SKILLKIT_DIR, else ./skills.`,
+		flags: func(fs *flag.FlagSet) any {
+			o := &runOptions{}
+			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+			fs.StringVar(&o.input, "input", "{}", `the input JSON object, or - to read it from standard input`)
+			fs.BoolVar(&o.json, "json", false, "print the whole outcome as JSON")
+			return o
+		},
+		run: runRun,
+	}
+}
+
+func runRun(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*runOptions)
+	if len(args) != 1 {
+		fmt.Fprintln(c.stderr, "skillkit run: give the NAME of one compute-entry skill")
+		return exitUsage
+	}
+	input := []byte(o.input)
+	if o.input == "-" {
+		data, err := io.ReadAll(io.LimitReader(c.stdin, 2<<20))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "skillkit run: reading the input: %v\n", err)
+			return exitFailure
+		}
+		input = data
+	}
+	dir := resolveDir(c, o.dir)
+	if st, err := os.Stat(dir); err != nil || !st.IsDir() {
+		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
+		return exitFailure
+	}
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		return exitFailure
+	}
+	defer kit.Close()
+	out, err := kit.Executor().Execute(ctx, args[0], json.RawMessage(input))
+	if o.json {
+		if writeJSON(c, out) != nil {
+			return exitFailure
+		}
+	} else if err == nil {
+		fmt.Fprintln(c.stdout, string(out.Output))
+	}
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		return exitFailure
+	}
+	return exitOK
+}
