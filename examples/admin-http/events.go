@@ -1,0 +1,82 @@
+package main
+
+import (
+	"encoding/json"
+	"fmt"
+	"net/http"
+	"sync"
+
+	"github.com/skillkit-go/skillkit/installer"
+)
+
+// broker fans installer events out to the clients of the events stream
+// (seed 002 §6.4: skill_install_progress, then skill_install_done). A slow
+// client misses events rather than slowing an install down.
+type broker struct {
+	mu   sync.Mutex
+	subs map[chan sse]struct{}
+}
+
+type sse struct {
+	name string
+	data []byte
+}
+
+func newBroker() *broker { return &broker{subs: map[chan sse]struct{}{}} }
+
+// publish is the installer's Progress hook: it must return at once.
+func (b *broker) publish(e installer.Event) {
+	name := "skill_install_progress"
+	if e.Done {
+		name = "skill_install_done"
+	}
+	data, err := json.Marshal(e)
+	if err != nil {
+		return
+	}
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	for ch := range b.subs {
+		select {
+		case ch <- sse{name, data}:
+		default: // the client is behind; it misses this event
+		}
+	}
+}
+
+func (b *broker) subscribe() (chan sse, func()) {
+	ch := make(chan sse, 64)
+	b.mu.Lock()
+	b.subs[ch] = struct{}{}
+	b.mu.Unlock()
+	return ch, func() {
+		b.mu.Lock()
+		delete(b.subs, ch)
+		b.mu.Unlock()
+	}
+}
+
+// stream serves the events as Server-Sent Events until the client leaves.
+func (s *server) stream(w http.ResponseWriter, r *http.Request) {
+	flusher, canFlush := w.(http.Flusher)
+	if !canFlush {
+		fail(w, http.StatusInternalServerError, fmt.Errorf("streaming is not supported"))
+		return
+	}
+	ch, cancel := s.events.subscribe()
+	defer cancel()
+	w.Header().Set("Content-Type", "text/event-stream")
+	w.Header().Set("Cache-Control", "no-cache")
+	w.WriteHeader(http.StatusOK)
+	fmt.Fprint(w, ": connected\n\n")
+	flusher.Flush()
+	for {
+		select {
+		case <-r.Context().Done():
+			return
+		case e := <-ch:
+			fmt.Fprintf(w, "event: %s\ndata: %s\n\n", e.name, e.data)
+			flusher.Flush()
+		}
+	}
+}

@@ -1,0 +1,79 @@
+// Command admin-http serves the seed's skill admin API over net/http on top
+// of a skillkit Kit: list skills with their class, read a skill, show
+// diagnostics, install from git or an uploaded ZIP (with progress as
+// Server-Sent Events), uninstall, update, enable and disable, check for
+// updates, save and rotate secrets.
+//
+//	go run ./examples/admin-http -skills ./skills -addr 127.0.0.1:8080 [-token T]
+//
+// It is an example of the thin layer a host writes, not a product: put it
+// behind the host's own authentication (or at least -token / ADMIN_TOKEN).
+package main
+
+import (
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"log/slog"
+	"net/http"
+	"os"
+	"os/signal"
+	"time"
+
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/installer"
+)
+
+func main() {
+	dir := flag.String("skills", "skills", "the skills folder")
+	addr := flag.String("addr", "127.0.0.1:8080", "the address to listen on")
+	token := flag.String("token", os.Getenv("ADMIN_TOKEN"), "require this bearer token (default $ADMIN_TOKEN)")
+	flag.Parse()
+	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	defer stop()
+	if err := serve(ctx, *dir, *addr, *token); err != nil {
+		fmt.Fprintln(os.Stderr, "admin-http:", err)
+		os.Exit(1)
+	}
+}
+
+// newServer opens the Kit with the installer's progress wired to the events
+// stream.
+func newServer(ctx context.Context, dir, token string, getenv func(string) string, log *slog.Logger, iopts *installer.Options) (*server, error) {
+	events := newBroker()
+	opts := installer.Options{}
+	if iopts != nil {
+		opts = *iopts
+	}
+	opts.Progress = events.publish
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Installer: &opts, Getenv: getenv, Logger: log})
+	if err != nil {
+		return nil, err
+	}
+	return &server{kit: kit, events: events, getenv: getenv, token: token}, nil
+}
+
+func serve(ctx context.Context, dir, addr, token string) error {
+	log := slog.New(slog.NewTextHandler(os.Stderr, nil))
+	s, err := newServer(ctx, dir, token, os.Getenv, log, nil)
+	if err != nil {
+		return err
+	}
+	defer s.kit.Close()
+	if token == "" {
+		log.Warn("no -token: anyone who reaches " + addr + " can install and run skills")
+	}
+	srv := &http.Server{Addr: addr, Handler: s.handler(), ReadHeaderTimeout: 10 * time.Second}
+	go func() {
+		<-ctx.Done()
+		shutdown, cancel := context.WithTimeout(context.Background(), 5*time.Second)
+		defer cancel()
+		_ = srv.Shutdown(shutdown)
+	}()
+	log.Info("serving the skill admin API", "addr", addr, "skills", s.kit.Dir())
+	if err := srv.ListenAndServe(); !errors.Is(err, http.ErrServerClosed) {
+		return err
+	}
+	return nil
+}

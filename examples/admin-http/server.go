@@ -1,0 +1,441 @@
+package main
+
+import (
+	"cmp"
+	"crypto/subtle"
+	"encoding/json"
+	"errors"
+	"fmt"
+	"io"
+	"net/http"
+	"os"
+	"strings"
+
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Limits of what a request may send.
+const (
+	maxJSONBody  = 1 << 20  // a JSON request
+	maxZIPUpload = 50 << 20 // an uploaded ZIP, the installer's own limit
+)
+
+// server is the seed's admin API (seed 002 §4.3, seed 000 §3.3, §6.5) on top
+// of a Kit. Every answer is Cool Admin's envelope, {"code":1000,
+// "message":"success","data":...} or {"code":1001,"message":"why"}, with an
+// HTTP status that says the same.
+type server struct {
+	kit    *skillkit.Kit
+	events *broker
+	getenv func(string) string // the secret keys, for rotateSecrets
+	token  string              // when set, every request needs "Authorization: Bearer <token>"
+}
+
+// prefix is where the seed mounts the skill admin API.
+const prefix = "/admin/netaclaw/skill"
+
+func (s *server) handler() http.Handler {
+	mux := http.NewServeMux()
+	mux.HandleFunc("GET "+prefix+"/metas", s.metas)
+	mux.HandleFunc("GET "+prefix+"/content", s.content)
+	mux.HandleFunc("GET "+prefix+"/diagnostics", s.diagnostics)
+	mux.HandleFunc("GET "+prefix+"/envSchema", s.envSchema)
+	mux.HandleFunc("GET "+prefix+"/events", s.stream)
+	mux.HandleFunc("POST "+prefix+"/install", s.install)
+	mux.HandleFunc("POST "+prefix+"/uploadInstall", s.uploadInstall)
+	mux.HandleFunc("POST "+prefix+"/uninstall", s.uninstall)
+	mux.HandleFunc("POST "+prefix+"/update", s.update)
+	mux.HandleFunc("POST "+prefix+"/setStatus", s.setStatus)
+	mux.HandleFunc("POST "+prefix+"/checkUpdates", s.checkUpdates)
+	mux.HandleFunc("POST "+prefix+"/secrets", s.saveSecrets)
+	mux.HandleFunc("POST "+prefix+"/rotateSecrets", s.rotateSecrets)
+	return s.authorize(mux)
+}
+
+// authorize requires the bearer token when one is configured. An admin API
+// installs and runs code: a host puts it behind its own authentication.
+func (s *server) authorize(next http.Handler) http.Handler {
+	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if s.token != "" {
+			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+				w.Header().Set("WWW-Authenticate", "Bearer")
+				fail(w, http.StatusUnauthorized, errors.New("missing or wrong bearer token"))
+				return
+			}
+		}
+		next.ServeHTTP(w, r)
+	})
+}
+
+type envelope struct {
+	Code    int    `json:"code"`
+	Message string `json:"message"`
+	Data    any    `json:"data,omitempty"`
+}
+
+func ok(w http.ResponseWriter, data any) {
+	write(w, http.StatusOK, envelope{Code: 1000, Message: "success", Data: data})
+}
+
+func fail(w http.ResponseWriter, status int, err error) {
+	write(w, status, envelope{Code: 1001, Message: err.Error()})
+}
+
+func write(w http.ResponseWriter, status int, v any) {
+	w.Header().Set("Content-Type", "application/json; charset=utf-8")
+	w.WriteHeader(status)
+	enc := json.NewEncoder(w)
+	enc.SetEscapeHTML(false)
+	_ = enc.Encode(v)
+}
+
+// decode reads a JSON body of at most maxJSONBody bytes into v, refusing
+// unknown fields so a typo is an error, not a silent default.
+func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
+	dec.DisallowUnknownFields()
+	if err := dec.Decode(v); err != nil {
+		fail(w, http.StatusBadRequest, fmt.Errorf("bad request body: %w", err))
+		return false
+	}
+	return true
+}
+
+// statusOf maps the library's errors to HTTP statuses.
+func statusOf(err error) int {
+	switch {
+	case errors.Is(err, installer.ErrNotInstalled), errors.Is(err, secrets.ErrNotFound):
+		return http.StatusNotFound
+	case errors.Is(err, installer.ErrExists), errors.Is(err, installer.ErrModified), errors.Is(err, installer.ErrPinned):
+		return http.StatusConflict
+	case errors.Is(err, installer.ErrInvalidSource), errors.Is(err, installer.ErrHostNotAllowed),
+		errors.Is(err, installer.ErrRejected), errors.Is(err, installer.ErrLimit), errors.Is(err, installer.ErrInvalidSkill),
+		errors.Is(err, installer.ErrScanRejected), errors.Is(err, installer.ErrNotUpdatable), errors.Is(err, installer.ErrGit),
+		errors.Is(err, skill.ErrInvalidName), errors.Is(err, skill.ErrInvalidEnvName), errors.Is(err, secrets.ErrValueTooLong):
+		return http.StatusBadRequest
+	case errors.Is(err, secrets.ErrNoKey):
+		return http.StatusServiceUnavailable
+	}
+	return http.StatusInternalServerError
+}
+
+// skillFor finds the ?name= skill, answering 400 or 404 itself.
+func (s *server) skillFor(w http.ResponseWriter, r *http.Request) (*skill.Skill, bool) {
+	name := r.URL.Query().Get("name")
+	if name == "" {
+		fail(w, http.StatusBadRequest, errors.New("the name parameter is required"))
+		return nil, false
+	}
+	sk, found := s.kit.Loader().Get(name)
+	if !found {
+		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", name))
+		return nil, false
+	}
+	return sk, true
+}
+
+// meta is one skill as the admin UI lists it.
+type meta struct {
+	Name           string           `json:"name"`
+	Description    string           `json:"description"`
+	Classification skill.Class      `json:"classification"`
+	Emoji          string           `json:"emoji,omitempty"`
+	Tags           []string         `json:"tags,omitempty"`
+	Category       string           `json:"category,omitempty"`
+	Version        string           `json:"version,omitempty"`
+	Hidden         bool             `json:"hidden"`
+	Source         string           `json:"source"`
+	Origin         string           `json:"origin,omitempty"` // github, git, zip, local, agent, from the registry
+	URL            string           `json:"sourceUrl,omitempty"`
+	Status         int              `json:"status"` // 1 enabled, 0 disabled
+	Pinned         bool             `json:"pinned"`
+	Fingerprint    string           `json:"fingerprint,omitempty"`
+	InstalledAt    string           `json:"installedAt,omitempty"`
+	Diagnostics    diagnostics.List `json:"diagnostics"`
+}
+
+func (s *server) metas(w http.ResponseWriter, r *http.Request) {
+	recs, err := s.kit.Registry().List(r.Context())
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	snap := s.kit.Loader().Snapshot()
+	diags := snap.Diagnostics()
+	out := []meta{}
+	for _, sk := range snap.Skills() {
+		fm := sk.Frontmatter
+		m := meta{Name: sk.Name, Description: sk.Description, Classification: sk.Class, Emoji: fm.Emoji,
+			Tags: fm.Tags, Category: fm.Category, Version: fm.Version, Hidden: sk.Hidden(), Source: sk.Source,
+			Status: 1, Diagnostics: orEmpty(diags.ForSkill(sk.Name))}
+		for _, rec := range recs {
+			if rec.Name == sk.Name {
+				m.Origin, m.URL, m.Pinned, m.Fingerprint = string(rec.Source), rec.URL, rec.Pinned, rec.Fingerprint
+				if !rec.Enabled {
+					m.Status = 0
+				}
+				if !rec.InstalledAt.IsZero() {
+					m.InstalledAt = rec.InstalledAt.UTC().Format("2006-01-02T15:04:05Z")
+				}
+			}
+		}
+		out = append(out, m)
+	}
+	ok(w, out)
+}
+
+func (s *server) content(w http.ResponseWriter, r *http.Request) {
+	sk, found := s.skillFor(w, r)
+	if !found {
+		return
+	}
+	raw, err := sk.ReadFile(sk.File)
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	body, err := sk.Body()
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	ok(w, map[string]any{"name": sk.Name, "content": string(raw), "body": body, "files": sk.Files, "references": sk.References})
+}
+
+func (s *server) diagnostics(w http.ResponseWriter, r *http.Request) {
+	diags := s.kit.Doctor(r.Context())
+	if lv := r.URL.Query().Get("level"); lv != "" {
+		level, err := diagnostics.ParseLevel(lv)
+		if err != nil {
+			fail(w, http.StatusBadRequest, err)
+			return
+		}
+		diags = diags.AtLeast(level)
+	}
+	if name := r.URL.Query().Get("name"); name != "" {
+		diags = diags.ForSkill(name)
+	}
+	ok(w, orEmpty(diags))
+}
+
+func (s *server) envSchema(w http.ResponseWriter, r *http.Request) {
+	sk, found := s.skillFor(w, r)
+	if !found {
+		return
+	}
+	st, err := s.kit.Vault().Configured(r.Context(), sk.Name, sk.Env)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, map[string]any{"name": sk.Name, "envSchema": orEmpty(sk.Env), "keys": orEmpty(st)})
+}
+
+type installRequest struct {
+	URL     string `json:"url"`
+	Source  string `json:"source,omitempty"`  // "github" (the seed's field; any git URL works)
+	Branch  string `json:"branch,omitempty"`  // the seed's name for the ref
+	Version string `json:"version,omitempty"` // a tag, when no branch is given
+	Path    string `json:"path,omitempty"`    // the skill's folder inside the repository
+	Force   bool   `json:"force,omitempty"`
+}
+
+func (s *server) install(w http.ResponseWriter, r *http.Request) {
+	var req installRequest
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.URL == "" {
+		fail(w, http.StatusBadRequest, errors.New("url is required"))
+		return
+	}
+	if req.Source != "" && req.Source != "github" && req.Source != "git" {
+		fail(w, http.StatusBadRequest, fmt.Errorf("source %q: this endpoint installs from git; upload ZIP files to uploadInstall", req.Source))
+		return
+	}
+	src := installer.Source{Git: req.URL, Ref: cmp.Or(req.Branch, req.Version), Subdir: req.Path}
+	res, err := s.kit.Install(r.Context(), src, &installer.InstallOptions{Force: req.Force})
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, res)
+}
+
+// uploadInstall installs a ZIP sent as the request body (Content-Type
+// application/zip) or as the "file" field of a multipart form.
+func (s *server) uploadInstall(w http.ResponseWriter, r *http.Request) {
+	r.Body = http.MaxBytesReader(w, r.Body, maxZIPUpload+1<<20)
+	var zipFile io.Reader = r.Body
+	if strings.HasPrefix(r.Header.Get("Content-Type"), "multipart/form-data") {
+		f, _, err := r.FormFile("file")
+		if err != nil {
+			fail(w, http.StatusBadRequest, fmt.Errorf("the form has no file field: %w", err))
+			return
+		}
+		defer f.Close()
+		zipFile = f
+	}
+	// The installer reads a ZIP at random; keep the upload in a temporary
+	// file rather than in memory.
+	tmp, err := os.CreateTemp("", "skill-upload-*.zip")
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	defer os.Remove(tmp.Name())
+	defer tmp.Close()
+	n, err := io.Copy(tmp, io.LimitReader(zipFile, maxZIPUpload+1))
+	if err != nil {
+		fail(w, http.StatusBadRequest, fmt.Errorf("reading the upload: %w", err))
+		return
+	}
+	if n > maxZIPUpload {
+		fail(w, http.StatusRequestEntityTooLarge, fmt.Errorf("the upload is over %d bytes", maxZIPUpload))
+		return
+	}
+	res, err := s.kit.Install(r.Context(), installer.Source{Zip: tmp, ZipSize: n}, &installer.InstallOptions{Force: r.URL.Query().Get("force") == "true"})
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, res)
+}
+
+func (s *server) uninstall(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name  string `json:"name"`
+		Purge bool   `json:"purge,omitempty"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	if err := s.kit.Uninstall(r.Context(), req.Name, &installer.UninstallOptions{Purge: req.Purge}); err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, map[string]string{"name": req.Name})
+}
+
+func (s *server) update(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name  string `json:"name,omitempty"`
+		All   bool   `json:"all,omitempty"`
+		Force bool   `json:"force,omitempty"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	opts := &installer.UpdateOptions{Force: req.Force}
+	switch {
+	case req.All == (req.Name != ""):
+		fail(w, http.StatusBadRequest, errors.New("give either name or all"))
+	case req.All:
+		res, err := s.kit.UpdateAll(r.Context(), opts)
+		if err != nil {
+			fail(w, statusOf(err), err)
+			return
+		}
+		ok(w, res)
+	default:
+		res, err := s.kit.Update(r.Context(), req.Name, opts)
+		if err != nil {
+			fail(w, statusOf(err), err)
+			return
+		}
+		ok(w, res)
+	}
+}
+
+func (s *server) setStatus(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name   string `json:"name"`
+		Status *int   `json:"status"` // 1 enabled, 0 disabled (the seed's column)
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	if req.Status == nil || *req.Status != 0 && *req.Status != 1 {
+		fail(w, http.StatusBadRequest, errors.New("status must be 0 or 1"))
+		return
+	}
+	if _, found := s.kit.Loader().Get(req.Name); !found {
+		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", req.Name))
+		return
+	}
+	if err := s.kit.SetEnabled(r.Context(), req.Name, *req.Status == 1); err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, map[string]any{"name": req.Name, "status": *req.Status})
+}
+
+func (s *server) checkUpdates(w http.ResponseWriter, r *http.Request) {
+	st, err := s.kit.CheckUpdates(r.Context())
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, orEmpty(st))
+}
+
+// saveSecrets seals and stores values; the answer says which variables
+// have a value, never what it is.
+func (s *server) saveSecrets(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name    string            `json:"name"`
+		Secrets map[string]string `json:"secrets"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	sk, found := s.kit.Loader().Get(req.Name)
+	if !found {
+		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", req.Name))
+		return
+	}
+	if len(req.Secrets) == 0 {
+		fail(w, http.StatusBadRequest, errors.New("secrets must name at least one variable"))
+		return
+	}
+	if err := s.kit.Vault().Save(r.Context(), sk.Name, req.Secrets); err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	st, err := s.kit.Vault().Configured(r.Context(), sk.Name, sk.Env)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, map[string]any{"name": sk.Name, "keys": st})
+}
+
+// rotateSecrets seals every value again under the key now in
+// SKILL_SECRET_KEY (or APP_SECRET), opening them with the old one in
+// SKILL_SECRET_KEY_PREVIOUS (seed 000 §10.3).
+func (s *server) rotateSecrets(w http.ResponseWriter, r *http.Request) {
+	next, err := secrets.KeyringFromEnv(s.getenv)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	stats, err := s.kit.Vault().Rotate(r.Context(), next)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, stats)
+}
+
+// orEmpty turns a nil slice into an empty one, so JSON says [] not null.
+func orEmpty[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
+}

@@ -1,0 +1,326 @@
+package main
+
+import (
+	"archive/zip"
+	"bufio"
+	"bytes"
+	"context"
+	"encoding/json"
+	"io"
+	"mime/multipart"
+	"net/http"
+	"net/http/httptest"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/skillkit-go/skillkit/installer"
+)
+
+const testKey = "a test secret of at least sixteen bytes"
+
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, filepath.FromSlash(rel))
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// gitRepo makes a git repository holding one skill and returns its file://
+// URL.
+func gitRepo(t *testing.T, name string) string {
+	t.Helper()
+	if _, err := exec.LookPath("git"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("git is missing")
+		}
+		t.Skip("needs git")
+	}
+	dir := t.TempDir()
+	writeFile(t, dir, "SKILL.md", "---\nname: "+name+"\ndescription: From git.\n---\nBody.\n")
+	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "."}, {"-c", "user.name=t", "-c", "user.email=t@t", "commit", "-q", "-m", "first"}} {
+		cmd := exec.Command("git", args...)
+		cmd.Dir = dir
+		if out, err := cmd.CombinedOutput(); err != nil {
+			t.Fatalf("git %v: %v\n%s", args, err, out)
+		}
+	}
+	return "file://" + dir
+}
+
+func zipOf(t *testing.T, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := zip.NewWriter(&buf)
+	for name, content := range files {
+		w, err := zw.Create(name)
+		if err != nil {
+			t.Fatal(err)
+		}
+		io.WriteString(w, content)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+type fixture struct {
+	srv *server
+	h   http.Handler
+	dir string
+}
+
+func newFixture(t *testing.T, token string) *fixture {
+	t.Helper()
+	dir := t.TempDir()
+	writeFile(t, dir, "ocr/SKILL.md", "---\nname: ocr\ndescription: Reads text in images.\nmetadata:\n  emoji: \"🔎\"\n  category: multimodal\n---\nCall execute_skill.\n")
+	writeFile(t, dir, "ocr/skill.config.yaml", "runtime: bash\nentrypoint: run.sh\nenv:\n  - name: OCR_API_KEY\n    required: true\n    description: the OCR key\n")
+	writeFile(t, dir, "ocr/run.sh", "echo '{}'\n")
+	getenv := func(k string) string {
+		if k == "SKILL_SECRET_KEY" {
+			return testKey
+		}
+		return ""
+	}
+	s, err := newServer(context.Background(), dir, token, getenv, nil, &installer.Options{AllowFileURLs: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { s.kit.Close() })
+	return &fixture{srv: s, h: s.handler(), dir: dir}
+}
+
+// do sends a request and decodes the envelope.
+func (f *fixture) do(t *testing.T, method, path, body string, header ...string) (int, envelope, json.RawMessage) {
+	t.Helper()
+	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	for i := 0; i+1 < len(header); i += 2 {
+		req.Header.Set(header[i], header[i+1])
+	}
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	var env struct {
+		envelope
+		Data json.RawMessage `json:"data"`
+	}
+	if err := json.Unmarshal(rec.Body.Bytes(), &env); err != nil {
+		t.Fatalf("%s %s: not an envelope: %v\n%s", method, path, err, rec.Body)
+	}
+	return rec.Code, env.envelope, env.Data
+}
+
+func TestMetasContentDiagnostics(t *testing.T) {
+	f := newFixture(t, "")
+	code, env, data := f.do(t, "GET", prefix+"/metas", "")
+	if code != 200 || env.Code != 1000 {
+		t.Fatalf("%d %+v", code, env)
+	}
+	var metas []meta
+	json.Unmarshal(data, &metas)
+	if len(metas) != 1 || metas[0].Classification != "compute-entry" || metas[0].Emoji != "🔎" || metas[0].Status != 1 {
+		t.Errorf("metas %s", data)
+	}
+
+	code, _, data = f.do(t, "GET", prefix+"/content?name=ocr", "")
+	if code != 200 || !strings.Contains(string(data), `"body":"Call execute_skill."`) || !strings.Contains(string(data), "name: ocr") {
+		t.Errorf("content %d %s", code, data)
+	}
+	if code, env, _ := f.do(t, "GET", prefix+"/content?name=nope", ""); code != 404 || env.Code != 1001 {
+		t.Errorf("unknown skill: %d %+v", code, env)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/content", ""); code != 400 {
+		t.Errorf("no name: %d", code)
+	}
+
+	code, _, data = f.do(t, "GET", prefix+"/diagnostics?level=warning", "")
+	if code != 200 || !strings.Contains(string(data), "ENV_NOT_CONFIGURED") {
+		t.Errorf("diagnostics %d %s", code, data)
+	}
+	if code, _, data := f.do(t, "GET", prefix+"/diagnostics?level=error", ""); code != 200 || string(data) != "[]" {
+		t.Errorf("errors only: %d %s", code, data)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/diagnostics?level=loud", ""); code != 400 {
+		t.Errorf("bad level: %d", code)
+	}
+}
+
+func TestSecretsAndEnvSchema(t *testing.T) {
+	f := newFixture(t, "")
+	code, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", "")
+	if code != 200 || !strings.Contains(string(data), `"hasValue":false`) {
+		t.Fatalf("%d %s", code, data)
+	}
+	code, _, data = f.do(t, "POST", prefix+"/secrets", `{"name":"ocr","secrets":{"OCR_API_KEY":"sk-live-123"}}`)
+	if code != 200 || !strings.Contains(string(data), `"hasValue":true`) || strings.Contains(string(data), "sk-live-123") {
+		t.Fatalf("save: %d %s", code, data)
+	}
+	if _, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", ""); strings.Contains(string(data), "sk-live-123") {
+		t.Error("envSchema returned a value")
+	}
+	// No value ever reaches a file in plaintext.
+	filepath.WalkDir(f.dir, func(p string, d os.DirEntry, err error) error {
+		if err == nil && !d.IsDir() {
+			if b, _ := os.ReadFile(p); bytes.Contains(b, []byte("sk-live-123")) {
+				t.Errorf("%s holds the plaintext", p)
+			}
+		}
+		return nil
+	})
+	for body, want := range map[string]int{
+		`{"name":"ocr","secrets":{"LD_PRELOAD":"/x.so"}}`: 400,
+		`{"name":"ocr","secrets":{}}`:                     400,
+		`{"name":"nope","secrets":{"A":"b"}}`:             404,
+		`{"name":"ocr","secret":{"A":"b"}}`:               400, // unknown field
+		`not json`:                                        400,
+	} {
+		if code, env, _ := f.do(t, "POST", prefix+"/secrets", body); code != want || env.Code != 1001 {
+			t.Errorf("%s: %d %+v, want %d", body, code, env, want)
+		}
+	}
+	code, _, data = f.do(t, "POST", prefix+"/rotateSecrets", "")
+	if code != 200 || !strings.Contains(string(data), `"Unchanged":1`) {
+		t.Errorf("rotate: %d %s", code, data)
+	}
+}
+
+func TestInstallUpdateUninstall(t *testing.T) {
+	f := newFixture(t, "")
+	url := gitRepo(t, "notes")
+	code, env, data := f.do(t, "POST", prefix+"/install", `{"url":"`+url+`","source":"github","branch":"main"}`)
+	if code != 200 {
+		t.Fatalf("install: %d %+v", code, env)
+	}
+	if !strings.Contains(string(data), `"name":"notes"`) {
+		t.Errorf("result %s", data)
+	}
+	if code, env, _ := f.do(t, "POST", prefix+"/install", `{"url":"`+url+`"}`); code != 200 {
+		t.Errorf("reinstall from the same origin: %d %+v", code, env)
+	}
+	if code, _, data := f.do(t, "POST", prefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"hasUpdate":false`) {
+		t.Errorf("checkUpdates: %d %s", code, data)
+	}
+	if code, env, _ := f.do(t, "POST", prefix+"/update", `{"name":"notes"}`); code != 200 {
+		t.Errorf("update: %d %+v", code, env)
+	}
+	if code, _, _ := f.do(t, "POST", prefix+"/update", `{"all":true}`); code != 200 {
+		t.Errorf("update all: %d", code)
+	}
+	if code, _, _ := f.do(t, "POST", prefix+"/setStatus", `{"name":"notes","status":0}`); code != 200 {
+		t.Errorf("disable: %d", code)
+	}
+	_, _, data = f.do(t, "GET", prefix+"/metas", "")
+	if !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"status":0`) {
+		t.Errorf("metas after disable: %s", data)
+	}
+	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"notes","purge":true}`); code != 200 {
+		t.Errorf("uninstall: %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "notes")); !os.IsNotExist(err) {
+		t.Error("the folder is still there")
+	}
+	for path, c := range map[string]struct {
+		body string
+		want int
+	}{
+		"/install":    {`{"url":"https://evil.example/x.git"}`, 400},
+		"/install ":   {`{"url":""}`, 400},
+		"/install  ":  {`{"url":"x","source":"zip"}`, 400},
+		"/uninstall":  {`{"name":"notes"}`, 404},
+		"/update":     {`{"name":"a","all":true}`, 400},
+		"/update ":    {`{"name":"ocr"}`, 404}, // placed by hand: no install record
+		"/setStatus":  {`{"name":"ocr","status":7}`, 400},
+		"/setStatus ": {`{"name":"ghost","status":1}`, 404},
+	} {
+		code, env, _ := f.do(t, "POST", prefix+strings.TrimSpace(path), c.body)
+		if code != c.want || env.Code != 1001 || env.Message == "" {
+			t.Errorf("%s %s: %d %+v, want %d", path, c.body, code, env, c.want)
+		}
+	}
+}
+
+func TestUploadInstall(t *testing.T) {
+	f := newFixture(t, "")
+	archive := zipOf(t, map[string]string{"pack-main/SKILL.md": "---\nname: pack\ndescription: Uploaded.\n---\n"})
+	code, env, _ := f.do(t, "POST", prefix+"/uploadInstall", string(archive), "Content-Type", "application/zip")
+	if code != 200 {
+		t.Fatalf("raw upload: %d %+v", code, env)
+	}
+	var form bytes.Buffer
+	mw := multipart.NewWriter(&form)
+	fw, _ := mw.CreateFormFile("file", "pack.zip")
+	fw.Write(zipOf(t, map[string]string{"SKILL.md": "---\nname: pack\ndescription: Uploaded again.\n---\n"}))
+	mw.Close()
+	code, env, _ = f.do(t, "POST", prefix+"/uploadInstall", form.String(), "Content-Type", mw.FormDataContentType())
+	if code != 200 {
+		t.Fatalf("multipart upload: %d %+v", code, env)
+	}
+	hostile := zipOf(t, map[string]string{"../evil.txt": "x", "SKILL.md": "---\nname: evil\ndescription: d\n---\n"})
+	if code, env, _ := f.do(t, "POST", prefix+"/uploadInstall", string(hostile), "Content-Type", "application/zip"); code != 400 || !strings.Contains(env.Message, "..") {
+		t.Errorf("zip-slip: %d %+v", code, env)
+	}
+	if code, _, _ := f.do(t, "POST", prefix+"/uploadInstall", "not a zip"); code != 400 {
+		t.Errorf("not a zip: %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(filepath.Dir(f.dir), "evil.txt")); err == nil {
+		t.Error("zip-slip wrote outside the skills folder")
+	}
+}
+
+func TestProgressEvents(t *testing.T) {
+	f := newFixture(t, "")
+	ts := httptest.NewServer(f.h)
+	defer ts.Close()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+prefix+"/events", nil)
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer resp.Body.Close()
+	if ct := resp.Header.Get("Content-Type"); ct != "text/event-stream" {
+		t.Fatalf("content type %q", ct)
+	}
+	lines := bufio.NewScanner(resp.Body)
+	lines.Scan() // ": connected": the subscription is in place
+	go func() {
+		http.Post(ts.URL+prefix+"/uploadInstall", "application/zip",
+			bytes.NewReader(zipOf(t, map[string]string{"SKILL.md": "---\nname: live\ndescription: d\n---\n"})))
+	}()
+	var progress int
+	for lines.Scan() {
+		line := lines.Text()
+		if line == "event: skill_install_progress" {
+			progress++
+		}
+		if line == "event: skill_install_done" {
+			lines.Scan()
+			if !strings.Contains(lines.Text(), `"success":true`) || progress == 0 {
+				t.Errorf("done after %d progress events: %s", progress, lines.Text())
+			}
+			return
+		}
+	}
+	t.Fatalf("no skill_install_done: %v", lines.Err())
+}
+
+func TestToken(t *testing.T) {
+	f := newFixture(t, "s3cret")
+	if code, env, _ := f.do(t, "GET", prefix+"/metas", ""); code != 401 || env.Code != 1001 {
+		t.Errorf("no token: %d %+v", code, env)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Authorization", "Bearer wrong"); code != 401 {
+		t.Errorf("wrong token: %d", code)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Authorization", "Bearer s3cret"); code != 200 {
+		t.Errorf("right token: %d", code)
+	}
+}
