@@ -1,0 +1,23 @@
+// Command skillkit finds, validates, lists, installs and runs Agent Skills
+// from a terminal: everything the skillkit library does for a host, for the
+// person operating it.
+//
+//	skillkit validate [--strict] [--json] PATH...
+//	skillkit inspect [--json] PATH...
+//	skillkit list [--json] [--tools a,b] [DIR...]
+//	skillkit doctor [--json] [--level error|warning|info] [DIR...]
+//	skillkit prompt [--format seed|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
+//	skillkit read NAME [--task T] [--file PATH] [DIR...]
+//	skillkit run NAME [--input JSON | --input -] [--json]
+//	skillkit install SOURCE [--ref R] [--path P] [--force] [--allow-host H] [--allow-file-urls]
+//	skillkit uninstall NAME [--purge]
+//	skillkit update [NAME | --all] [--force]
+//	skillkit outdated
+//	skillkit pin | unpin | enable | disable NAME
+//	skillkit secrets set NAME KEY=VALUE... | list NAME | delete NAME KEY... | rotate | import-legacy NAME BLOB
+//
+// Every command that works on a skills folder takes --dir (default
+// $SKILLKIT_DIR, else ./skills); every command that prints data takes --json;
+// "skillkit help COMMAND" describes one command. Exit codes: 0 success, 1
+// errors found or the command failed, 2 bad usage.
+package main

@@ -1,0 +1,3 @@
+// Package secretstest is the conformance suite for implementations of
+// secrets.Store.
+package secretstest
