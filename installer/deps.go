@@ -61,14 +61,17 @@ const (
 // DepsStep is what InstallDeps did for one kind of dependency (or one
 // system dependency, or the setup script).
 type DepsStep struct {
-	Step   Step       `json:"step"`
-	Status DepsStatus `json:"status"`
-	Detail string     `json:"detail,omitempty"`
+	Step   Step       `json:"step"`             // StepPython, StepNode, StepDotnet, StepSystem or StepSetup
+	Status DepsStatus `json:"status"`           // how it ended
+	Detail string     `json:"detail,omitempty"` // what was installed, or why not, for people
 }
 
 // DepsResult says what InstallDeps did.
 type DepsResult struct {
-	Name  string     `json:"name"`
+	// Name is the skill.
+	Name string `json:"name"`
+	// Steps are what was done, in order: python, node, dotnet, one per
+	// system dependency, setup.
 	Steps []DepsStep `json:"steps"`
 	// Logs are the commands run and the end of their output, in order, as
 	// streamed to Options.Progress.
