@@ -185,7 +185,7 @@ func (in *Installer) installDeps(ctx context.Context, name string, opts *DepsOpt
 		r.logf(StepSystem, 1, "%s", note)
 	}
 	var failed []error
-	if len(plan.python) > 0 {
+	if plan.venv {
 		if err := in.depsPython(ctx, r, plan.python, opts.Force); err != nil {
 			failed = append(failed, err)
 		}
@@ -431,7 +431,10 @@ func (in *Installer) placeDir(o *op, staged, dst string) error {
 // the paths the tools wrote into it, and swaps it in.
 func (in *Installer) depsPython(ctx context.Context, r *depsRun, reqs []string, force bool) error {
 	cfg := in.opt.deps
-	reqText := []byte(strings.Join(reqs, "\n") + "\n")
+	var reqText []byte
+	for _, req := range reqs {
+		reqText = append(reqText, req+"\n"...)
+	}
 	stamp := stampOf([]byte("python"), reqText)
 	final := path.Join(r.name, venvDir)
 	if !force && in.upToDate(final, stamp, venvPython()) {
@@ -478,6 +481,9 @@ func (in *Installer) depsPython(ctx context.Context, r *depsRun, reqs []string, 
 			{Path: cfg.python, Args: []string{"-m", "venv", venv}},
 			{Path: py, Args: append([]string{"-m", "pip", "install", "--no-input", "--disable-pip-version-check", "--no-compile", "-r", reqFile}, cfg.pipArgs...)},
 		}
+	}
+	if len(reqs) == 0 {
+		steps = steps[:1] // an empty venv: nothing to install into it
 	}
 	for i, cmd := range steps {
 		cmd.Dir = work

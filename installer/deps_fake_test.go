@@ -156,6 +156,30 @@ func TestInstallDepsUV(t *testing.T) {
 	assertNoLeftovers(t, dir)
 }
 
+// TestInstallDepsEmptyRequirements: a skill that declares Python
+// dependencies gets a .venv even when its requirements file lists none,
+// since the executor runs such a skill only with its own interpreter.
+func TestInstallDepsEmptyRequirements(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{}
+	in, dir := newTestInstaller(t, &Options{Runner: tools})
+	cfg := "runtime: python\nentrypoint: main.py\ndependencies:\n  python:\n    source: requirements.txt\n"
+	src := skillFolder(t, "bare", "x", map[string]string{"skill.config.yaml": cfg, "requirements.txt": "# nothing yet\n", "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "bare", nil)
+	if err != nil || res.Status(StepPython) != DepsInstalled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if lines := tools.lines(); len(lines) != 2 || !strings.HasPrefix(lines[1], "uv venv ") {
+		t.Errorf("commands %q", lines)
+	}
+	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "bare")); diags.Has(diagnostics.VenvMissing) {
+		t.Errorf("checker: %v", diags)
+	}
+}
+
 // TestInstallDepsPlaceFaults fails and crashes between moving the old venv
 // out and the new one in: a failure puts the old one back; after a crash the
 // skill has no venv (VENV_MISSING), never a half-built one.

@@ -19,6 +19,7 @@ import (
 // path in it already checked.
 type depsPlan struct {
 	python      []string // requirement lines (with --hash options), in order
+	venv        bool     // a .venv is wanted: Python dependencies are declared, even if none are listed
 	node        []string // npm packages to add to package.json's
 	packageJSON bool     // the skill has a package.json with dependencies
 	dotnet      string   // project path inside the skill
@@ -28,18 +29,18 @@ type depsPlan struct {
 	notes       []string   // install specs skillkit does not run, with why
 }
 
-// empty reports whether the plan installs nothing (system checks and setup
-// aside).
-func (p *depsPlan) empty() bool {
-	return len(p.python) == 0 && len(p.node) == 0 && !p.packageJSON && p.dotnet == ""
+// specKind maps a frontmatter install spec kind (OpenClaw's and the seed's
+// metadata.install) onto the per-skill dependency it installs: StepPython
+// for uv, pip and python, StepNode for node and npm, "" for the others.
+func specKind(kind string) Step {
+	switch strings.ToLower(kind) {
+	case "uv", "pip", "python":
+		return StepPython
+	case "node", "npm":
+		return StepNode
+	}
+	return ""
 }
-
-// Frontmatter install spec kinds (OpenClaw's metadata.install, the seed's
-// metadata.install) that map onto per-skill dependencies.
-var (
-	pythonSpecKinds = []string{"uv", "pip", "python"}
-	nodeSpecKinds   = []string{"node", "npm"}
-)
 
 // specApplies reports whether an install spec is for this OS.
 func specApplies(spec skill.InstallSpec) bool {
@@ -87,18 +88,18 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 		}
 	}
 	for _, spec := range s.Frontmatter.Install {
-		kind := strings.ToLower(spec.Kind)
+		kind := specKind(spec.Kind)
 		switch {
 		case !specApplies(spec):
 			continue
-		case slices.Contains(pythonSpecKinds, kind) && spec.Package != "":
+		case kind == StepPython && spec.Package != "":
 			if err := ValidatePythonRequirement(spec.Package); err != nil {
 				return nil, fmt.Errorf("metadata.install (%s): %w", spec.Kind, err)
 			}
 			if !slices.Contains(p.python, spec.Package) {
 				p.python = append(p.python, spec.Package)
 			}
-		case slices.Contains(nodeSpecKinds, kind) && spec.Package != "":
+		case kind == StepNode && spec.Package != "":
 			if err := ValidateNpmPackage(spec.Package); err != nil {
 				return nil, fmt.Errorf("metadata.install (%s): %w", spec.Kind, err)
 			}
@@ -110,6 +111,9 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 			p.notes = append(p.notes, fmt.Sprintf("install spec %s %s: not run; skillkit installs only per-skill Python (uv) and Node (node) packages", spec.Kind, what))
 		}
 	}
+	// The executor runs a skill that declares Python dependencies only with
+	// its own .venv, so one is built even when the list turns out empty.
+	p.venv = cfg.Dependencies.Python != nil || len(p.python) > 0
 	if len(p.python) > MaxRequirements || len(p.node) > MaxRequirements {
 		return nil, fmt.Errorf("%w: more than %d packages", ErrInvalidDependency, MaxRequirements)
 	}
@@ -185,10 +189,6 @@ func readSmall(fsys fs.FS, name string, max int64) ([]byte, error) {
 // "^1.2.0", ">=1 <2", "1.x || 2.x", "latest", "*", "".
 var npmRangeRE = regexp.MustCompile(`^[A-Za-z0-9^~>=<.*|+ -]*$`)
 
-// packageJSONSections are the sections npm install reads dependencies from
-// (devDependencies are left out: InstallDeps passes --omit=dev).
-var packageJSONSections = []string{"dependencies", "optionalDependencies", "peerDependencies"}
-
 // checkPackageJSON checks the dependencies of a skill's package.json and
 // returns how many there are. Names must be npm names; a spec must be a
 // registry version, range or tag, an "npm:" alias of a registry package,
@@ -201,7 +201,9 @@ func checkPackageJSON(data []byte) (int, error) {
 		return 0, fmt.Errorf("%w: package.json is not a JSON object: %w", ErrInvalidDependency, err)
 	}
 	count := 0
-	for _, sec := range packageJSONSections {
+	// The sections npm install reads dependencies from (devDependencies are
+	// left out: InstallDeps passes --omit=dev).
+	for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies"} {
 		raw, ok := doc[sec]
 		if !ok {
 			continue
@@ -305,12 +307,11 @@ func declaredDeps(s *skill.Skill) (python, node bool) {
 		node = s.Config.Dependencies.Node != nil && len(s.Config.Dependencies.Node.Packages) > 0
 	}
 	for _, spec := range s.Frontmatter.Install {
-		kind := strings.ToLower(spec.Kind)
 		if !specApplies(spec) || spec.Package == "" {
 			continue
 		}
-		python = python || slices.Contains(pythonSpecKinds, kind)
-		node = node || slices.Contains(nodeSpecKinds, kind)
+		python = python || specKind(spec.Kind) == StepPython
+		node = node || specKind(spec.Kind) == StepNode
 	}
 	if !node {
 		if data, err := s.ReadFile("package.json"); err == nil {
