@@ -50,7 +50,7 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	if err := ctx.Err(); err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}
-	path, err := lookPath(c.Path, c.Env)
+	path, err := LookPath(c.Path, c.Env)
 	if err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}
@@ -199,10 +199,14 @@ func envList(env map[string]string) []string {
 	return list
 }
 
-// lookPath finds the program: a name with a separator is used as is; a bare
+// LookPath finds a program the way a [LocalRunner] does for a [Command]
+// with this Env: a name with a path separator is returned as is; a bare
 // name is looked up in the PATH of env when it has one (only absolute
-// entries), else in the host's PATH.
-func lookPath(name string, env map[string]string) (string, error) {
+// entries; relative ones are skipped, as os/exec does with exec.ErrDot),
+// else in the host's PATH. The error wraps [os/exec.ErrNotFound] when there
+// is no such program. Callers use it to tell whether a tool is installed
+// before they plan a command around it.
+func LookPath(name string, env map[string]string) (string, error) {
 	if strings.ContainsRune(name, '/') || strings.ContainsRune(name, filepath.Separator) {
 		return name, nil
 	}

@@ -176,7 +176,7 @@ func (r *SandboxRunner) Run(ctx context.Context, c Command) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
 	}
-	prog, err := lookPath(c.Path, c.Env)
+	prog, err := LookPath(c.Path, c.Env)
 	if err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}

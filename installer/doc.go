@@ -1,9 +1,11 @@
 // Package installer installs Agent Skills into a skills folder from GitHub,
 // any git host the host allows, ZIP archives and local folders, and
 // uninstalls, updates, checks for updates, pins, enables and disables
-// them. Every install is all or nothing: the skills folder holds either the
-// old version or the new one, complete, whatever fails and wherever the
-// process dies.
+// them; installs each skill's own dependencies and runs its setup script
+// when a person confirms it; and writes the skills an agent authors
+// (skill_manage). Every install is all or nothing: the skills folder holds
+// either the old version or the new one, complete, whatever fails and
+// wherever the process dies.
 //
 // # Sources
 //
@@ -140,6 +142,89 @@
 // huge repository costs disk space until the timeout or the checks stop
 // it. git LFS files are installed as their pointer files. Skills are
 // installed only at the top of the skills folder.
+//
+// # Dependencies
+//
+// [Installer.InstallDeps] installs what a skill declares in
+// skill.config.yaml (seed 000 §2.3, §4.5), plus the frontmatter install
+// specs of kind uv/pip (Python) and node/npm (OpenClaw's metadata.install;
+// other kinds, such as brew or download, are reported and not run), plus
+// the dependencies of its package.json:
+//
+//   - python: a .venv of its own. With uv (when "uv --version" runs):
+//     uv venv, then uv pip install --python VENV -r REQUIREMENTS; else
+//     python3 -m venv, then VENV/bin/python -m pip install --no-input
+//     --no-compile -r REQUIREMENTS. DepsConfig.PipArgs follow (a host's
+//     --no-index --find-links DIR, --index-url URL).
+//   - node: npm install --ignore-scripts --no-audit --no-fund --omit=dev
+//     --workspaces=false [NpmArgs] [packages], in a copy of the skill
+//     without its .npmrc, so package.json's file: dependencies resolve and
+//     npm's writes to package.json and package-lock.json never reach the
+//     skill; the node_modules it builds is moved into the skill.
+//   - dotnet: dotnet restore PROJECT in the skill folder.
+//   - system: each check command, split into words and run without a
+//     shell ([SplitCheckCommand]), CheckTimeout each; without a check, the
+//     name must be a program on PATH. A failure is a SYSTEM_DEP_MISSING
+//     warning in the result, not an error.
+//   - setup: setup.posix (setup.win32 on Windows) runs only with
+//     DepsOptions.Setup — the host asked its user — and only for skills
+//     installed from GitHub, git or a ZIP (never local, hand-placed or
+//     agent-written ones: [ErrNotAllowed]); the path must be a regular file
+//     inside the skill, reached without a link, with no "..". It runs in the
+//     skill folder for at most SetupTimeout (120 s), with the skill's
+//     .venv/bin and node_modules/.bin first on PATH, after the other
+//     dependencies installed, through bash (.sh, none), PowerShell (.ps1),
+//     cmd (.cmd, .bat), Python (.py) or node (.js).
+//
+// Before anything runs, every npm package is checked against the seed's
+// pattern ([ValidateNpmPackage]), every Python requirement against its
+// ([ValidatePythonRequirement]; a requirements file may hold nothing else
+// but comments and --hash options, [ParseRequirements]), every
+// package.json dependency must be a registry version, an npm: alias or a
+// file: path inside the skill, and every check command and path is checked
+// ([ErrInvalidDependency]). An agent-written skill's dependencies are
+// installed only with DepsOptions.AllowAgentWritten.
+//
+// Every command runs through Options.Runner, without a shell, with the
+// controlled environment of [DepsConfig] and DepsConfig.Timeout (default
+// 10 minutes). A .venv or node_modules is built in the operation's staging
+// folder and swapped in with two renames under the skill's lock, so a skill
+// has its old one or the new one, complete: a failure puts the old one
+// back, and a crash between the two renames leaves none (VENV_MISSING),
+// never a half-built one. Tools write absolute paths into a venv (console
+// scripts' shebangs, activate, pyvenv.cfg), which are rewritten for where
+// it lands; Windows' .exe launchers in Scripts\ keep the staging path, so
+// there console scripts of a venv must be run as "python -m". A marker in
+// each (.skillkit-deps) holds the hash of what it was built from, so a
+// second InstallDeps with the same requirements does nothing unless
+// DepsOptions.Force. Commands and the last lines of their output are
+// returned in DepsResult.Logs and streamed as progress events (OpDeps),
+// each line once its command ended. A missing tool (no python3, npm or
+// dotnet) is a RUNTIME_UNAVAILABLE diagnostic, not an error; a command
+// that fails is a [*DepsError], and the other kinds still install. Files
+// dotnet restore or a setup script write into the skill are taken into
+// its recorded fingerprint when the skill matched it before, so they do
+// not look like a person's edits.
+//
+// [DepsChecker] is the loader checker for RUNTIME_UNAVAILABLE,
+// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING.
+//
+// # Skills an agent writes
+//
+// [Installer.Create], [Installer.Edit] and [Installer.Delete] are
+// skill_manage's (seed 002 §4.2, seed 000 §7.1): the name follows the
+// naming rules; SKILL.md holds at most MaxAgentContentChars characters and
+// loads (lenient) with a frontmatter naming exactly that skill; files lie
+// under references/, templates/, scripts/ or assets/ only, each at most
+// MaxAgentFileBytes, written without the executable bit. So an agent
+// cannot write skill.config.yaml, requirements.txt or package.json: its
+// skills have no entrypoint, dependencies or setup, and skillkit runs none
+// of their code. They go through the install's staging, archive checks,
+// validation, fingerprint, journal and swap, and are recorded with source
+// agent. An agent may change or delete only what it wrote, unless
+// Options.AgentMayChangeInstalled; a pinned skill not at all. metadata.env
+// in the frontmatter becomes the skill's env schema, which the secrets
+// vault lists and checks (ENV_NOT_CONFIGURED).
 //
 // # Uninstall and secrets
 //

@@ -19,6 +19,16 @@ const (
 	StepRemove      Step = "remove"       // uninstall: moving the skill out, deleting the record
 	StepCheckRemote Step = "check-remote" // update: asking the remote for its latest commit
 	StepDone        Step = "done"         // the final event: Done is true, Err says how it ended
+
+	// The steps of InstallDeps, in order; their events carry the log lines.
+	StepPython Step = "python" // a venv and the Python requirements
+	StepNode   Step = "node"   // npm packages into node_modules
+	StepDotnet Step = "dotnet" // dotnet restore
+	StepSystem Step = "system" // the system dependencies' checks
+	StepSetup  Step = "setup"  // the setup script
+
+	// StepWrite: Create and Edit writing the agent's files into staging.
+	StepWrite Step = "write"
 )
 
 // Op names what an [Event] is about.
@@ -29,11 +39,18 @@ const (
 	OpInstall   Op = "install"
 	OpUpdate    Op = "update"
 	OpUninstall Op = "uninstall"
+	OpDeps      Op = "deps"   // InstallDeps: a host forwards these as skill_deps_progress
+	OpCreate    Op = "create" // an agent's new skill
+	OpEdit      Op = "edit"   // an agent's change to a skill
+	OpDelete    Op = "delete" // an agent removing a skill
 )
 
 // Event is one step of an operation, for a host to show: it forwards the
 // events with Done false as skill_install_progress {step, percent, message}
-// and the final one as skill_install_done {name, success, error}.
+// and the final one as skill_install_done {name, success, error}; for
+// OpDeps, as skill_deps_progress and skill_deps_done, where each event's
+// Message is one log line (a command, or a line of its output once it
+// ended: a Runner returns output when the command ends, not while it runs).
 type Event struct {
 	Op      Op     // install, update or uninstall
 	Skill   string // the skill's name, once known (a ZIP's name is known after validate)

@@ -450,7 +450,7 @@ func (in *Installer) swap(ctx context.Context, o *op, c *candidate, rep *reporte
 		in.warn(ctx, "leaving the old version of %s in the trash for the next New: %v", name, err)
 		o.keep = true
 	}
-	in.audit(ctx, "skill installed", rec)
+	in.audit(ctx, auditMessage(rep.op), rec)
 	return &Result{Name: name, Record: rec, Previous: prev, Replaced: present, Omitted: c.omitted, Diagnostics: c.diags}, nil
 }
 
@@ -541,6 +541,21 @@ func (o *op) fault(point string) error {
 		o.crashed = true
 	}
 	return err
+}
+
+// auditMessage is the audit line of an operation that changed a skill.
+func auditMessage(op Op) string {
+	switch op {
+	case OpUninstall:
+		return "skill uninstalled"
+	case OpCreate:
+		return "skill created by an agent"
+	case OpEdit:
+		return "skill edited by an agent"
+	case OpDelete:
+		return "skill deleted by an agent"
+	}
+	return "skill installed"
 }
 
 func (in *Installer) audit(ctx context.Context, msg string, rec registry.Record) {

@@ -29,8 +29,9 @@ type Options struct {
 	// Registry records what is installed. Default: registry.NewFS on the
 	// skills folder (.skillhub/lock.json and .skillhub/origins/).
 	Registry registry.Store
-	// Runner runs git. Default: an executor.LocalRunner. A host that
-	// sandboxes git passes its own.
+	// Runner runs git and the dependency tools (uv, python, npm, dotnet,
+	// check commands, setup scripts). Default: an executor.LocalRunner. A
+	// host that sandboxes them passes its own.
 	Runner executor.Runner
 	// Git is the git program, a path or a name looked up in the PATH given
 	// to git. Default "git".
@@ -74,6 +75,15 @@ type Options struct {
 	// CheckConcurrency bounds how many remotes CheckUpdates asks at once.
 	// Default DefaultCheckConcurrency.
 	CheckConcurrency int
+	// Deps configures InstallDeps and DepsChecker: the tools' environment
+	// (a package index, a registry), extra pip and npm arguments, timeouts.
+	// Nil means the defaults of [DepsConfig].
+	Deps *DepsConfig
+	// AgentMayChangeInstalled lets Edit and Delete change skills that were
+	// not written by an agent (installed from GitHub, git, a ZIP or a
+	// folder, or placed by hand). Default false: an agent changes only the
+	// skills it wrote.
+	AgentMayChangeInstalled bool
 }
 
 // Limits bound what one source may hold; they are the limits of the
@@ -147,6 +157,8 @@ type resolved struct {
 	github     *GitHubClient
 	log        *slog.Logger
 	checkConc  int
+	deps       depsConfig
+	agentMay   bool
 }
 
 func (o *Options) resolve(dir string) resolved {
@@ -167,6 +179,8 @@ func (o *Options) resolve(dir string) resolved {
 		github:     o.GitHub,
 		log:        o.Logger,
 		checkConc:  o.CheckConcurrency,
+		deps:       o.Deps.resolve(),
+		agentMay:   o.AgentMayChangeInstalled,
 	}
 	if r.reg == nil {
 		r.reg = registry.NewFS(dir)

@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"fmt"
+
+	"github.com/skillkit-go/skillkit/registry"
 )
 
 // UninstallOptions tune one Uninstall.
@@ -35,6 +37,12 @@ func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep
 		return err
 	}
 	defer unlock()
+	return in.remove(ctx, name, purge, rep, nil)
+}
+
+// remove uninstalls skill name, whose lock the caller holds. allow, when
+// set, may refuse once the record and the folder are known.
+func (in *Installer) remove(ctx context.Context, name string, purge bool, rep *reporter, allow func(prev *registry.Record, present bool) error) error {
 	prev, err := in.getRecord(ctx, name)
 	if err != nil {
 		return err
@@ -45,6 +53,11 @@ func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep
 	}
 	if prev == nil && !present {
 		return fmt.Errorf("%w: %s", ErrNotInstalled, name)
+	}
+	if allow != nil {
+		if err := allow(prev, present); err != nil {
+			return err
+		}
 	}
 	o, err := in.begin(ctx)
 	if err != nil {
@@ -94,7 +107,7 @@ func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep
 	}
 	// Committed: the skill is uninstalled.
 	if prev != nil {
-		in.audit(ctx, "skill uninstalled", *prev)
+		in.audit(ctx, auditMessage(rep.op), *prev)
 	}
 	if err := o.fault("u-unrecorded"); err != nil {
 		if o.crashed {

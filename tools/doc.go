@@ -4,8 +4,13 @@
 // host's own loop) can adapt in a few lines.
 //
 // The tools are read_skill (a skill's instructions, see package prompt),
-// read_skill_file (one file of a skill, confined to the skill folder) and
-// execute_skill (runs a compute-entry skill through package executor).
+// read_skill_file (one file of a skill, confined to the skill folder),
+// execute_skill (runs a compute-entry skill through package executor) and
+// skill_manage (the model creates, edits and deletes skills of its own
+// through a [Manager], the installer: SKILL.md and files under references/,
+// templates/, scripts/ and assets/ only, never a config, dependencies or a
+// setup script, so nothing it writes is run by skillkit; it cannot change
+// skills a person installed, nor shadow another source's skill).
 //
 // Every Invoke validates its arguments against its own schema, compiled once,
 // and reports every problem at once. A mistake of the model (an unknown
@@ -20,5 +25,5 @@
 // (hidden skills too, by name), execute_skill when one of them is a runnable
 // compute-entry skill, skill_manage when the host gives a [Manager], and
 // warnings for whoever configures the agent (seed 000 §10.6). An agent that
-// sees no skill gets no prompt and no skill tools.
+// sees no skill gets no prompt and no skill tools, except skill_manage.
 package tools

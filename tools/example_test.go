@@ -4,8 +4,10 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"os"
 	"testing/fstest"
 
+	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -35,4 +37,36 @@ func ExampleResolver_Resolve() {
 	// read_skill_file
 	// # Meeting
 	// ## Decisions
+}
+
+// An agent writes a skill of its own with skill_manage; the Installer
+// checks it, writes it atomically and records it as agent-written.
+func ExampleSkillManage() {
+	ctx := context.Background()
+	dir, err := os.MkdirTemp("", "skillkit-example")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	in, err := installer.New(ctx, dir, nil)
+	if err != nil {
+		panic(err)
+	}
+	defer in.Close()
+	manage, err := tools.SkillManage(in, nil)
+	if err != nil {
+		panic(err)
+	}
+	res, _ := manage.Invoke(ctx, json.RawMessage(`{
+		"action": "create",
+		"name": "release-notes",
+		"content": "---\nname: release-notes\ndescription: Drafts release notes from a list of merged changes.\n---\nGroup the changes by kind; use templates/notes.md.\n",
+		"files": {"templates/notes.md": "## Features\n## Fixes\n"}
+	}`))
+	fmt.Println(res.IsError, res.Text)
+	res, _ = manage.Invoke(ctx, json.RawMessage(`{"action": "create", "name": "evil", "content": "---\nname: evil\ndescription: x\n---\n", "files": {"skill.config.yaml": "entrypoint: run.sh"}}`))
+	fmt.Println(res.IsError)
+	// Output:
+	// false Created the skill release-notes. It is saved for future tasks and is listed in <available_skills> from your next turn.
+	// true
 }

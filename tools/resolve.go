@@ -74,19 +74,17 @@ func (t Toolset) Tool(name string) (Tool, bool) {
 	return Tool{}, false
 }
 
-// Manager builds the skill_manage tool for an agent; the installer provides
-// it. Nil means no skill_manage.
-type Manager interface {
-	ManageTool() (Tool, error)
-}
-
 // Resolver turns an agent's configuration into its Toolset. Loader is
 // required; without an Executor there is no execute_skill, without a Manager
 // no skill_manage.
 type Resolver struct {
 	Loader   *loader.Loader
 	Executor *executor.Executor
-	Manager  Manager
+	// Manager, when set, gives agents skill_manage (the seed offers it by
+	// default; a host that does not want agents writing skills leaves it
+	// nil, and Agent.DisableManage withholds it from one agent). The Kit
+	// passes its Installer, on the loader's writable source.
+	Manager Manager
 }
 
 // Resolve builds the Toolset of one agent from the loader's current
@@ -95,7 +93,7 @@ type Resolver struct {
 // read_skill_file over the skills it may read (the catalog plus hidden skills
 // it may still read by name), execute_skill over its compute-entry skills,
 // skill_manage when a Manager is set. An agent that sees no skill gets no
-// prompt and no skill tools.
+// prompt and no skill tools but skill_manage.
 func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	if r == nil || r.Loader == nil {
 		return Toolset{}, errors.New("tools: Resolve needs a loader")
@@ -109,7 +107,7 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	ts := Toolset{Tools: []Tool{}, Warnings: []string{}, Diagnostics: diagnostics.List{}, Visibility: vis}
 	ts.Warnings = append(ts.Warnings, assignmentWarnings(agent.Skills, vis)...)
 	if len(vis.Catalog) == 0 {
-		return ts, nil
+		return r.addManage(ts, agent)
 	}
 
 	catalog := prompt.Catalog(vis.Catalog, agent.Catalog)
@@ -179,13 +177,26 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 			ts.Warnings = append(ts.Warnings, fmt.Sprintf("skills %s are compute-toolkit: the model runs their scripts with %s, which this agent does not have", strings.Join(toolkits, ", "), shell))
 		}
 	}
-	if r.Manager != nil && !agent.DisableManage {
-		manage, err := r.Manager.ManageTool()
-		if err != nil {
-			return Toolset{}, err
-		}
-		ts.Tools = append(ts.Tools, manage)
+	return r.addManage(ts, agent)
+}
+
+// addManage adds skill_manage when the host gives a Manager and the agent
+// is not denied it; an agent that sees no skill may still write one.
+func (r *Resolver) addManage(ts Toolset, agent Agent) (Toolset, error) {
+	if r.Manager == nil || agent.DisableManage {
+		return ts, nil
 	}
+	manage, err := SkillManage(r.Manager, &ManageOptions{
+		Skills: r.Loader,
+		Changed: func(ctx context.Context) error {
+			_, err := r.Loader.Rescan(ctx)
+			return err
+		},
+	})
+	if err != nil {
+		return Toolset{}, err
+	}
+	ts.Tools = append(ts.Tools, manage)
 	return ts, nil
 }
 

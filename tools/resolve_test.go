@@ -2,7 +2,6 @@ package tools_test
 
 import (
 	"context"
-	"encoding/json"
 	"os"
 	"path/filepath"
 	"slices"
@@ -12,6 +11,7 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/tools"
@@ -52,10 +52,16 @@ func fixture(t *testing.T) (*loader.Loader, *registry.Mem) {
 	return l, reg
 }
 
-type fakeManager struct{}
-
-func (fakeManager) ManageTool() (tools.Tool, error) {
-	return tools.Tool{Name: "skill_manage", InputSchema: json.RawMessage(`{"type":"object"}`)}, nil
+// manager returns an Installer on the fixture's skills folder and registry,
+// as the Kit wires one.
+func manager(t *testing.T, l *loader.Loader, reg registry.Store) *installer.Installer {
+	t.Helper()
+	in, err := installer.New(t.Context(), l.Sources()[0].Dir, &installer.Options{Registry: reg})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { in.Close() })
+	return in
 }
 
 func toolNames(ts tools.Toolset) []string {
@@ -67,7 +73,7 @@ func toolNames(ts tools.Toolset) []string {
 }
 
 func TestResolve(t *testing.T) {
-	l, _ := fixture(t)
+	l, reg := fixture(t)
 	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
 	ctx := context.Background()
 
@@ -140,7 +146,7 @@ func TestResolve(t *testing.T) {
 		}
 	}
 
-	withManager := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: fakeManager{}}
+	withManager := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: manager(t, l, reg)}
 	ts, _ = withManager.Resolve(ctx, tools.Agent{Tools: []string{"bash"}})
 	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file", "execute_skill", "skill_manage"}) {
 		t.Errorf("tools = %v", got)
@@ -148,6 +154,11 @@ func TestResolve(t *testing.T) {
 	ts, _ = withManager.Resolve(ctx, tools.Agent{DisableManage: true})
 	if slices.Contains(toolNames(ts), "skill_manage") {
 		t.Error("DisableManage ignored")
+	}
+	// An agent that sees no skill may still write one.
+	ts, _ = withManager.Resolve(ctx, tools.Agent{Skills: []string{}})
+	if got := toolNames(ts); !slices.Equal(got, []string{"skill_manage"}) || ts.Prompt != "" {
+		t.Errorf("agent without skills: tools %v, prompt %q", got, ts.Prompt)
 	}
 	if _, err := (&tools.Resolver{}).Resolve(ctx, tools.Agent{}); err == nil {
 		t.Error("a resolver without loader resolved")
@@ -157,12 +168,48 @@ func TestResolve(t *testing.T) {
 // TestToolSchemas decodes every tool's InputSchema with an independent JSON
 // Schema compiler and feeds each tool valid and invalid arguments.
 func TestToolSchemas(t *testing.T) {
-	l, _ := fixture(t)
-	ts, err := (&tools.Resolver{Loader: l, Executor: executor.New(l, nil)}).Resolve(context.Background(), tools.Agent{Tools: []string{"bash"}})
+	l, reg := fixture(t)
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: manager(t, l, reg)}
+	ts, err := r.Resolve(context.Background(), tools.Agent{Tools: []string{"bash"}})
 	if err != nil {
 		t.Fatal(err)
 	}
-	cases := map[string]struct{ valid, invalid []string }{
+	fresh := `"---\nname: fresh\ndescription: A skill the agent wrote.\n---\nDo it.\n"`
+	// valid: the schema accepts them and the tool succeeds (in order);
+	// invalid: the schema refuses them; mistakes: the schema accepts them,
+	// the tool answers IsError.
+	cases := map[string]struct{ valid, invalid, mistakes []string }{
+		"skill_manage": {
+			valid: []string{
+				`{"action":"create","name":"fresh","content":` + fresh + `,"files":{"references/a.md":"A","scripts/run.sh":"echo hi"}}`,
+				`{"action":"edit","name":"fresh","files":{"templates/t.md":"T"},"remove_files":["references/a.md"]}`,
+				`{"action":"edit","name":"fresh","content":` + strings.Replace(fresh, "Do it.", "Do it well.", 1) + `}`,
+				`{"action":"delete","name":"fresh"}`,
+			},
+			invalid: []string{
+				`{}`, `{"action":"create"}`, `{"name":"x"}`, `{"action":"rename","name":"x"}`,
+				`{"action":"create","name":"a/b","content":"x"}`, `{"action":"create","name":"../x","content":"x"}`,
+				`{"action":"create","name":"Bad","content":"x"}`, `{"action":"create","name":"x","content":5}`,
+				`{"action":"create","name":"x","content":""}`, `{"action":"create","name":"x","content":"x","extra":1}`,
+				`{"action":"edit","name":"x","files":{"../x":"y"}}`, `{"action":"edit","name":"x","files":{"references/../../x":"y"}}`, `{"action":"edit","name":"x","files":{"/etc/passwd":"y"}}`,
+				`{"action":"edit","name":"x","files":{"SKILL.md":"y"}}`, `{"action":"edit","name":"x","files":{"references/.env":"y"}}`,
+				`{"action":"edit","name":"x","files":{"references/a.md":1}}`, `{"action":"edit","name":"x","remove_files":"references/a.md"}`,
+				`{"action":"create","name":"x","content":"` + strings.Repeat("x", 10<<20) + `"}`,
+			},
+			mistakes: []string{
+				`{"action":"create","name":"fresh"}`,
+				`{"action":"create","name":"notes","content":"---\nname: notes\ndescription: d\n---\nx"}`,
+				`{"action":"create","name":"other","content":"---\nname: fresh\ndescription: d\n---\nx"}`,
+				`{"action":"create","name":"other","content":"no frontmatter"}`,
+				`{"action":"create","name":"other","content":"---\nname: other\ndescription: d\n---\nx","files":{"references/a/../../../x":"y"}}`,
+				`{"action":"edit","name":"fresh"}`,
+				`{"action":"edit","name":"nosuch","content":"x"}`,
+				`{"action":"edit","name":"notes","content":"---\nname: notes\ndescription: hijacked\n---\nx"}`,
+				`{"action":"delete","name":"notes"}`,
+				`{"action":"delete","name":"fresh","content":"x"}`,
+				`{"action":"delete","name":"nosuch"}`,
+			},
+		},
 		"read_skill": {
 			valid:   []string{`{"name":"notes"}`, `{"name":"echo","task":"echo hi"}`},
 			invalid: []string{`{}`, `{"name":"nope"}`, `{"name":1}`, `{"name":"notes","task":5}`, `{"name":"notes","x":1}`, `[]`, `"notes"`},
@@ -209,10 +256,19 @@ func TestToolSchemas(t *testing.T) {
 		for _, args := range c.invalid {
 			v, _ := jsonschema.UnmarshalJSON(strings.NewReader(args))
 			if err := sch.Validate(v); err == nil {
-				t.Errorf("%s %s: the schema accepts invalid arguments", tool.Name, args)
+				t.Errorf("%s %.80s: the schema accepts invalid arguments", tool.Name, args)
 			}
 			if res := call(t, tool, args); !res.IsError || !strings.Contains(res.Text, "invalid arguments") {
-				t.Errorf("%s %s: want an invalid-arguments result, got %+v", tool.Name, args, res)
+				t.Errorf("%s %.80s: want an invalid-arguments result, got %.200s", tool.Name, args, res.Text)
+			}
+		}
+		for _, args := range c.mistakes {
+			v, _ := jsonschema.UnmarshalJSON(strings.NewReader(args))
+			if err := sch.Validate(v); err != nil {
+				t.Errorf("%s %s: the schema refuses it (%v); the tool should explain", tool.Name, args, err)
+			}
+			if res := call(t, tool, args); !res.IsError || strings.Contains(res.Text, "invalid arguments") {
+				t.Errorf("%s %s: want an IsError result saying what to fix, got %+v", tool.Name, args, res)
 			}
 		}
 	}

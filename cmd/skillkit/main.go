@@ -26,6 +26,9 @@ type cli struct {
 	stderr io.Writer
 	stdin  io.Reader
 	getenv func(string) string
+	// interactive is true when a person at a terminal answers questions on
+	// stdin; without it, commands that must ask need --yes.
+	interactive bool
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -49,6 +52,7 @@ func commands() []*command {
 		readCommand(),
 		runCommand(),
 		installCommand(),
+		depsCommand(),
 		uninstallCommand(),
 		updateCommand(),
 		outdatedCommand(),
@@ -62,7 +66,8 @@ func commands() []*command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv})
+	code := run(ctx, os.Args[1:], &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv,
+		interactive: isTerminal(os.Stdin) && isTerminal(os.Stderr)})
 	stop()
 	os.Exit(code)
 }

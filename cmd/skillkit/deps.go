@@ -1,0 +1,220 @@
+package main
+
+import (
+	"bufio"
+	"context"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"runtime"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+type depsOptions struct {
+	installerFlags
+	setup   bool
+	yes     bool
+	force   bool
+	pipArgs []string
+	npmArgs []string
+	env     map[string]string
+}
+
+func depsCommand() *command {
+	return &command{
+		name:    "deps",
+		args:    "[--setup] [--yes] [--force] [--pip-arg A] [--npm-arg A] [--env K=V] [--json] NAME",
+		summary: "install a skill's dependencies and check the tools it needs",
+		help: `
+Builds the skill's own .venv (uv, else python3 -m venv and pip) and
+node_modules (npm install --ignore-scripts), runs dotnet restore, and runs
+the check of each system dependency, as its skill.config.yaml declares. Each
+is built aside and swapped in, so a failure leaves what was there. Package
+names, requirements and check commands are checked before anything runs.
+
+--setup also runs the skill's setup script, which only skills installed from
+GitHub, git or a ZIP may have run. On a terminal you are asked first;
+without one, --setup needs --yes. A skill an agent wrote is asked about (or
+needs --yes) too: building Python packages can run their code.
+
+The tools get a controlled environment (PATH, HOME, locale, proxies), not
+yours: pass a package index or registry with --env (PIP_INDEX_URL=...,
+npm_config_registry=...) or --pip-arg / --npm-arg. Configuration files in
+your home folder (pip.conf, .npmrc) are read as usual.` + installerHelp,
+		flags: func(fs *flag.FlagSet) any {
+			o := &depsOptions{env: map[string]string{}}
+			o.register(fs, false)
+			fs.BoolVar(&o.setup, "setup", false, "also run the skill's setup script")
+			fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions (the setup script, an agent-written skill)")
+			fs.BoolVar(&o.force, "force", false, "rebuild .venv and node_modules even when they are up to date")
+			fs.Func("pip-arg", "pass an argument to pip install / uv pip install (repeatable)", func(v string) error {
+				o.pipArgs = append(o.pipArgs, v)
+				return nil
+			})
+			fs.Func("npm-arg", "pass an argument to npm install (repeatable)", func(v string) error {
+				o.npmArgs = append(o.npmArgs, v)
+				return nil
+			})
+			fs.Func("env", "set a variable for the tools, K=V (repeatable)", func(v string) error {
+				k, val, ok := strings.Cut(v, "=")
+				if !ok || k == "" {
+					return errors.New("want K=V")
+				}
+				o.env[k] = val
+				return nil
+			})
+			return o
+		},
+		run: runDeps,
+	}
+}
+
+func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*depsOptions)
+	if len(args) != 1 {
+		fmt.Fprintln(c.stderr, "skillkit deps: give one NAME")
+		return exitUsage
+	}
+	name := args[0]
+	questions := depsQuestions(ctx, o.skillsDir(c), name, o.setup)
+	dopts := &installer.DepsOptions{Force: o.force}
+	answers := bufio.NewReader(c.stdin)
+	for _, q := range questions {
+		yes := o.yes
+		if !yes {
+			if !c.interactive {
+				fmt.Fprintf(c.stderr, "skillkit deps: %s\nWithout a terminal, answer with --yes.\n", q.text)
+				return exitUsage
+			}
+			var err error
+			if yes, err = ask(c, answers, q.text); err != nil {
+				fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
+				return exitFailure
+			}
+		}
+		switch {
+		case yes && q.setup:
+			dopts.Setup = true
+		case yes:
+			dopts.AllowAgentWritten = true
+		case q.setup:
+			fmt.Fprintln(c.stderr, "not running the setup script")
+		default:
+			fmt.Fprintln(c.stderr, "nothing installed")
+			return exitFailure
+		}
+	}
+	progress := func(e installer.Event) {
+		if e.Op == installer.OpDeps && !e.Done && !o.json {
+			fmt.Fprintf(c.stderr, "[%s] %s\n", e.Step, e.Message)
+		}
+	}
+	in, err := o.open(ctx, c, false, &installer.Options{Progress: progress, Deps: &installer.DepsConfig{
+		Env: o.env, PipArgs: o.pipArgs, NpmArgs: o.npmArgs,
+	}})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
+		return exitFailure
+	}
+	defer in.Close()
+	res, err := in.InstallDeps(ctx, name, dopts)
+	if o.json {
+		out := struct {
+			*installer.DepsResult
+			Error string `json:"error,omitempty"`
+		}{DepsResult: res}
+		if err != nil {
+			out.Error = err.Error()
+		}
+		if res != nil || err != nil {
+			if writeJSON(c, out) != nil {
+				return exitFailure
+			}
+		}
+	} else if res != nil {
+		printDeps(c, res)
+	}
+	switch {
+	case err != nil:
+		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
+		return exitFailure
+	case res.Diagnostics.HasErrors():
+		return exitFailure
+	}
+	return exitOK
+}
+
+// question is something a person must agree to before InstallDeps runs.
+type question struct {
+	text  string
+	setup bool // the setup script; else the agent-written skill
+}
+
+// depsQuestions finds what needs a yes: a skill an agent wrote, and with
+// --setup a setup script. What cannot be read is left to InstallDeps to
+// report.
+func depsQuestions(ctx context.Context, dir, name string, setup bool) []question {
+	if skill.ValidateName(name) != nil {
+		return nil
+	}
+	var out []question
+	if rec, err := registry.NewFS(dir).Get(ctx, name); err == nil && rec.Source == registry.SourceAgent {
+		out = append(out, question{text: fmt.Sprintf("%s was written by an agent, not installed by a person; installing its dependencies can run code (Python packages built from source). Install them?", name)})
+	}
+	if !setup {
+		return out
+	}
+	s, _ := skill.Load(os.DirFS(dir), name, nil)
+	if s == nil || s.Config == nil {
+		return out
+	}
+	script := s.Config.Setup.Posix
+	if runtime.GOOS == "windows" {
+		script = s.Config.Setup.Win32
+	}
+	if script != "" {
+		out = append(out, question{setup: true, text: fmt.Sprintf("%s has a setup script, %s, which runs with your rights. Run it?", name, script)})
+	}
+	return out
+}
+
+// ask puts a yes/no question on stderr and reads the answer, a line.
+func ask(c *cli, answers *bufio.Reader, q string) (bool, error) {
+	fmt.Fprintf(c.stderr, "%s [y/N] ", q)
+	line, err := answers.ReadString('\n')
+	if err != nil && line == "" {
+		return false, fmt.Errorf("no answer: %w", err)
+	}
+	switch strings.ToLower(strings.TrimSpace(line)) {
+	case "y", "yes":
+		return true, nil
+	}
+	return false, nil
+}
+
+// printDeps says what InstallDeps did, one line per step, then the
+// diagnostics.
+func printDeps(c *cli, res *installer.DepsResult) {
+	if len(res.Steps) == 0 {
+		fmt.Fprintf(c.stdout, "%s declares no dependencies\n", res.Name)
+	}
+	for _, s := range res.Steps {
+		line := fmt.Sprintf("%s: %s", s.Step, s.Status)
+		if s.Detail != "" {
+			line += " (" + s.Detail + ")"
+		}
+		fmt.Fprintln(c.stdout, line)
+		if s.Step == installer.StepSetup && s.Status == installer.DepsSkipped && strings.Contains(s.Detail, "confirms") {
+			fmt.Fprintf(c.stdout, "  run it with: skillkit deps --setup %s\n", res.Name)
+		}
+	}
+	for _, d := range res.Diagnostics.AtLeast(diagnostics.Warning) {
+		fmt.Fprintf(c.stdout, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+	}
+}

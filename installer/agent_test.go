@@ -1,0 +1,303 @@
+package installer
+
+import (
+	"errors"
+	"fmt"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/registry"
+)
+
+func agentMD(name, body string) string {
+	return "---\nname: " + name + "\ndescription: Written by an agent.\n---\n" + body + "\n"
+}
+
+func TestAgentCreateEditDelete(t *testing.T) {
+	ctx := t.Context()
+	var ev events
+	in, dir := newTestInstaller(t, &Options{Progress: ev.add})
+	res, err := in.Create(ctx, "notes", agentMD("notes", "v1"), map[string]string{
+		"references/style.md":   "Be brief.",
+		"scripts/count.sh":      "wc -w \"$1\"\n",
+		"templates/a/b/page.md": "# Page",
+	})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Source != registry.SourceAgent || !res.Record.Enabled || res.Replaced {
+		t.Errorf("record %+v", res.Record)
+	}
+	skillDir := filepath.Join(dir, "notes")
+	if res.Record.Fingerprint != fingerprintDir(t, skillDir) {
+		t.Error("the record's fingerprint is not the folder's")
+	}
+	if got := readFile(t, filepath.Join(skillDir, "scripts", "count.sh")); got != "wc -w \"$1\"\n" {
+		t.Errorf("script %q", got)
+	}
+	if st, _ := os.Stat(filepath.Join(skillDir, "scripts", "count.sh")); st.Mode().Perm()&0o111 != 0 {
+		t.Errorf("an agent's script is executable: %v", st.Mode())
+	}
+	if last := ev.last(); last.Op != OpCreate || !last.Done || last.Err != nil {
+		t.Errorf("final event %+v", last)
+	}
+	assertNoLeftovers(t, dir)
+
+	// Edit: new SKILL.md, a replaced file, a new one, a removed one (its
+	// emptied folders go too).
+	res, err = in.Edit(ctx, "notes", agentMD("notes", "v2"), map[string]string{
+		"references/style.md": "Be briefer.",
+		"assets/logo.svg":     "<svg/>",
+	}, []string{"templates/a/b/page.md"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !res.Replaced || res.Previous == nil || res.Previous.Fingerprint == res.Record.Fingerprint || res.Record.Fingerprint != fingerprintDir(t, skillDir) {
+		t.Errorf("edit result %+v", res)
+	}
+	if got := readFile(t, filepath.Join(skillDir, "SKILL.md")); !strings.Contains(got, "v2") {
+		t.Errorf("SKILL.md %q", got)
+	}
+	if got := readFile(t, filepath.Join(skillDir, "references", "style.md")); got != "Be briefer." {
+		t.Errorf("style.md %q", got)
+	}
+	if _, err := os.Stat(filepath.Join(skillDir, "templates")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("templates/ should be gone with its only file: %v", err)
+	}
+	if readFile(t, filepath.Join(skillDir, "scripts", "count.sh")) == "" {
+		t.Error("an untouched file was lost")
+	}
+	// Files only.
+	if _, err := in.Edit(ctx, "notes", "", map[string]string{"references/more.md": "More."}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(skillDir, "SKILL.md")), "v2") {
+		t.Error("an edit without content changed SKILL.md")
+	}
+	// A rename in the frontmatter is refused; nothing changes.
+	before := fingerprintDir(t, skillDir)
+	if _, err := in.Edit(ctx, "notes", agentMD("other", "x"), nil, nil); !errors.Is(err, ErrInvalidContent) {
+		t.Errorf("rename: %v", err)
+	}
+	if _, err := in.Edit(ctx, "notes", "", nil, []string{"references/none.md"}); !errors.Is(err, ErrInvalidContent) {
+		t.Errorf("removing a missing file: %v", err)
+	}
+	if fingerprintDir(t, skillDir) != before {
+		t.Error("a refused edit changed the skill")
+	}
+	assertNoLeftovers(t, dir)
+
+	if err := in.Delete(ctx, "notes"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(skillDir); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("folder after delete: %v", err)
+	}
+	if _, err := in.Registry().Get(ctx, "notes"); !errors.Is(err, registry.ErrNotFound) {
+		t.Errorf("record after delete: %v", err)
+	}
+	if err := in.Delete(ctx, "notes"); !errors.Is(err, ErrNotInstalled) {
+		t.Errorf("second delete: %v", err)
+	}
+	assertNoLeftovers(t, dir)
+}
+
+// TestAgentHostile feeds Create and Edit what a confused or hostile model
+// might: bad names, oversized content, paths outside the four folders.
+// Nothing is written, and the refusal says why.
+func TestAgentHostile(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	ok := agentMD("good", "x")
+	cases := []struct {
+		name, content string
+		files         map[string]string
+	}{
+		{"a/b", agentMD("a/b", "x"), nil},
+		{"../escape", agentMD("escape", "x"), nil},
+		{"/abs", ok, nil},
+		{"Upper", agentMD("Upper", "x"), nil},
+		{"", ok, nil},
+		{"good", "", nil},
+		{"good", agentMD("good", strings.Repeat("x", 10<<20)), nil},
+		{"good", agentMD("good", strings.Repeat("é", MaxAgentContentChars)), nil},
+		{"good", agentMD("bad", "x"), nil},
+		{"good", "---\ndescription: no name\n---\nx\n", nil},
+		{"good", "---\nname: good\n---\nno description\n", nil},
+		{"good", "no frontmatter at all", nil},
+		{"good", "\xff\xfe", nil},
+		{"good", ok, map[string]string{"SKILL.md": "x"}},
+		{"good", ok, map[string]string{"skill.config.yaml": "runtime: bash\nentrypoint: scripts/x.sh\n"}},
+		{"good", ok, map[string]string{"requirements.txt": "evil"}},
+		{"good", ok, map[string]string{"package.json": "{}"}},
+		{"good", ok, map[string]string{"other/x.md": "x"}},
+		{"good", ok, map[string]string{"references": "x"}},
+		{"good", ok, map[string]string{"/etc/passwd": "x"}},
+		{"good", ok, map[string]string{"references/../../x.md": "x"}},
+		{"good", ok, map[string]string{"references/../SKILL.md": "x"}},
+		{"good", ok, map[string]string{`references\x.md`: "x"}},
+		{"good", ok, map[string]string{"references//x.md": "x"}},
+		{"good", ok, map[string]string{"./references/x.md": "x"}},
+		{"good", ok, map[string]string{"references/.env": "x"}},
+		{"good", ok, map[string]string{"scripts/node_modules/x.js": "x"}},
+		{"good", ok, map[string]string{"scripts/.venv/bin/python": "x"}},
+		{"good", ok, map[string]string{"references/a:b.md": "x"}},
+		{"good", ok, map[string]string{"references/a\nb.md": "x"}},
+		{"good", ok, map[string]string{"references/\u202ecod.md": "x"}},
+		{"good", ok, map[string]string{"references/A.md": "x", "references/a.md": "y"}},
+		{"good", ok, map[string]string{"references/big.md": strings.Repeat("x", MaxAgentFileBytes+1)}},
+		{"good", ok, manyFiles(MaxAgentFiles + 1)},
+	}
+	for i, c := range cases {
+		_, err := in.Create(ctx, c.name, c.content, c.files)
+		if !errors.Is(err, ErrInvalidContent) {
+			t.Errorf("case %d (%.40q, files %d): %v, want ErrInvalidContent", i, c.name, len(c.files), err)
+		}
+	}
+	entries, _ := os.ReadDir(dir)
+	for _, e := range entries {
+		if e.Name() != ".skillhub" {
+			t.Errorf("a refused create left %s", e.Name())
+		}
+	}
+	assertNoLeftovers(t, dir)
+	if recs, _ := in.Registry().List(ctx); len(recs) != 0 {
+		t.Errorf("records %v", recs)
+	}
+	// The same name twice.
+	if _, err := in.Create(ctx, "good", ok, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Create(ctx, "good", ok, nil); !errors.Is(err, ErrExists) {
+		t.Errorf("second create: %v", err)
+	}
+	if _, err := in.Edit(ctx, "good", "", map[string]string{"references/x.md": "x"}, []string{"references/x.md"}); !errors.Is(err, ErrInvalidContent) {
+		t.Errorf("write and remove one file: %v", err)
+	}
+	if _, err := in.Edit(ctx, "good", "", nil, nil); !errors.Is(err, ErrInvalidContent) {
+		t.Errorf("empty edit: %v", err)
+	}
+}
+
+func manyFiles(n int) map[string]string {
+	out := map[string]string{}
+	for i := range n {
+		out[fmt.Sprintf("references/f%d.md", i)] = "x"
+	}
+	return out
+}
+
+// TestAgentInstalledSkills: an agent cannot change skills a person
+// installed (or placed by hand), unless the host allows it; then the
+// record stays, so the change shows as an edit.
+func TestAgentInstalledSkills(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "pdf", "Installed by a person.", map[string]string{"references/a.md": "a"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, dir, map[string]string{"handmade/SKILL.md": skillMD("handmade", "by hand")})
+	for _, name := range []string{"pdf", "handmade"} {
+		before := fingerprintDir(t, filepath.Join(dir, name))
+		if _, err := in.Edit(ctx, name, agentMD(name, "hijacked"), nil, nil); !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("edit %s: %v", name, err)
+		}
+		if err := in.Delete(ctx, name); !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("delete %s: %v", name, err)
+		}
+		if fingerprintDir(t, filepath.Join(dir, name)) != before {
+			t.Errorf("%s changed", name)
+		}
+	}
+	if _, err := in.Create(ctx, "pdf", agentMD("pdf", "x"), nil); !errors.Is(err, ErrExists) {
+		t.Errorf("create over an installed skill: %v", err)
+	}
+
+	allowing := openTestInstaller(t, dir, &Options{AgentMayChangeInstalled: true})
+	prev, _ := allowing.Registry().Get(ctx, "pdf")
+	res, err := allowing.Edit(ctx, "pdf", agentMD("pdf", "improved"), nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Source != registry.SourceLocal || res.Record.URL != prev.URL || res.Record.Fingerprint != prev.Fingerprint {
+		t.Errorf("the record lost its origin: %+v", res.Record)
+	}
+	if _, err := allowing.Update(ctx, "pdf", nil); !errors.Is(err, ErrModified) {
+		t.Errorf("update after an agent's edit: %v, want ErrModified", err)
+	}
+	if _, err := allowing.Edit(ctx, "handmade", agentMD("handmade", "improved"), nil, nil); err != nil {
+		t.Errorf("edit a hand-placed skill, allowed: %v", err)
+	}
+	if err := allowing.Pin(ctx, "pdf"); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := allowing.Edit(ctx, "pdf", agentMD("pdf", "again"), nil, nil); !errors.Is(err, ErrPinned) {
+		t.Errorf("edit a pinned skill: %v", err)
+	}
+	if err := allowing.Delete(ctx, "pdf"); !errors.Is(err, ErrPinned) {
+		t.Errorf("delete a pinned skill: %v", err)
+	}
+	if err := allowing.Delete(ctx, "handmade"); err != nil {
+		t.Errorf("delete a hand-placed skill, allowed: %v", err)
+	}
+}
+
+// TestAgentEditFaults fails and crashes an agent's edit at every step: the
+// skill is the old version or the new one, with its record.
+func TestAgentEditFaults(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		for _, point := range []string{"write", "journal", "old-moved", "new-moved", "recorded"} {
+			t.Run(fmt.Sprintf("crash=%v/%s", crash, point), func(t *testing.T) {
+				ctx := t.Context()
+				in, dir := newTestInstaller(t, nil)
+				if _, err := in.Create(ctx, "memo", agentMD("memo", "old"), nil); err != nil {
+					t.Fatal(err)
+				}
+				fail := errors.New("injected")
+				if crash {
+					fail = errSimulatedCrash
+				}
+				in.fault = func(p string) error {
+					if p == point {
+						return fail
+					}
+					return nil
+				}
+				_, err := in.Edit(ctx, "memo", agentMD("memo", "new"), nil, nil)
+				committed := point == "recorded"
+				if !(committed && !crash) && !errors.Is(err, fail) {
+					t.Fatalf("err %v", err)
+				}
+				in.Close()
+				openTestInstaller(t, dir, nil)
+				assertNoLeftovers(t, dir)
+				got := stateOf(t, dir, "memo")
+				if got.files != got.record {
+					t.Fatalf("files %s, record %s", got.files, got.record)
+				}
+				body := readFile(t, filepath.Join(dir, "memo", "SKILL.md"))
+				if wantNew := committed || crash && point == "new-moved"; wantNew != strings.Contains(body, "new") {
+					t.Errorf("want new=%v, SKILL.md %q", wantNew, body)
+				}
+			})
+		}
+	}
+}
+
+func TestAgentDepsNeedPermission(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{}
+	in, _ := newTestInstaller(t, &Options{Runner: tools})
+	if _, err := in.Create(ctx, "agentpy", "---\nname: agentpy\ndescription: d\nmetadata:\n  install:\n    - {kind: uv, package: requests}\n---\nx\n", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "agentpy", nil); !errors.Is(err, ErrNotAllowed) || len(tools.lines()) != 0 {
+		t.Errorf("agent-written: %v, commands %q", err, tools.lines())
+	}
+	if res, err := in.InstallDeps(ctx, "agentpy", &DepsOptions{AllowAgentWritten: true}); err != nil || res.Status(StepPython) != DepsInstalled {
+		t.Errorf("agent-written, allowed: %v %+v", err, res)
+	}
+}

@@ -1,0 +1,519 @@
+package installer
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"sync"
+	"testing"
+	"time"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/registry"
+)
+
+// fakeTools is a Runner standing in for uv and dotnet: it does on disk what
+// they would (a venv with absolute paths in it, obj/ beside a project) and
+// records every command. Any other program is not installed.
+type fakeTools struct {
+	mu       sync.Mutex
+	cmds     []executor.Command
+	reqs     []string // the requirements files uv pip install read
+	noDotnet bool
+	result   func(c executor.Command) (executor.Result, bool) // overrides, for timeouts
+}
+
+func (f *fakeTools) Run(ctx context.Context, c executor.Command) (executor.Result, error) {
+	f.mu.Lock()
+	f.cmds = append(f.cmds, c)
+	f.mu.Unlock()
+	if f.result != nil {
+		if res, ok := f.result(c); ok {
+			return res, nil
+		}
+	}
+	line := strings.Join(append([]string{c.Path}, c.Args...), " ")
+	switch {
+	case line == "uv --version":
+		return executor.Result{Stdout: []byte("uv 0.9.0\n")}, nil
+	case strings.HasPrefix(line, "uv venv --quiet "):
+		venv := c.Args[2]
+		bin := filepath.Join(venv, "bin")
+		if err := os.MkdirAll(bin, 0o755); err != nil {
+			return executor.Result{}, err
+		}
+		os.WriteFile(filepath.Join(bin, "python"), []byte("fake interpreter"), 0o755)
+		os.Symlink(filepath.Join(bin, "python"), filepath.Join(bin, "python3"))
+		os.WriteFile(filepath.Join(bin, "tool"), []byte("#!"+filepath.Join(bin, "python")+"\nimport tool\n"), 0o755)
+		os.WriteFile(filepath.Join(venv, "pyvenv.cfg"), []byte("home = /usr/bin\ncommand = uv venv "+venv+"\n"), 0o644)
+		return executor.Result{}, nil
+	case strings.HasPrefix(line, "uv pip install "):
+		data, err := os.ReadFile(c.Args[slices.Index(c.Args, "-r")+1])
+		if err != nil {
+			return executor.Result{}, err
+		}
+		f.mu.Lock()
+		f.reqs = append(f.reqs, string(data))
+		f.mu.Unlock()
+		return executor.Result{Stdout: []byte("Installed 2 packages\n")}, nil
+	case c.Path == "dotnet" && !f.noDotnet:
+		os.MkdirAll(filepath.Join(c.Dir, "obj"), 0o755)
+		os.WriteFile(filepath.Join(c.Dir, "obj", "project.assets.json"), []byte("{}"), 0o644)
+		return executor.Result{Stdout: []byte("Restored\n")}, nil
+	}
+	return executor.Result{}, fmt.Errorf("run %s: %w", c.Path, &exec.Error{Name: c.Path, Err: exec.ErrNotFound})
+}
+
+func (f *fakeTools) lines() []string {
+	f.mu.Lock()
+	defer f.mu.Unlock()
+	var out []string
+	for _, c := range f.cmds {
+		out = append(out, strings.Join(append([]string{c.Path}, c.Args...), " "))
+	}
+	return out
+}
+
+const uvSkillConfig = `runtime: python
+entrypoint: main.py
+dependencies:
+  python:
+    inline: ["httpx>=0.27"]
+`
+
+const uvSkillMD = `---
+name: fetcher
+description: Fetches things.
+metadata:
+  install:
+    - {kind: uv, package: rich, label: Install rich}
+    - {kind: brew, formula: jq}
+    - {kind: node, package: left-pad, os: [plan9]}
+---
+Fetch.
+`
+
+// TestInstallDepsUV checks the uv path through a fake uv: the commands, the
+// controlled environment, the requirements written, the frontmatter install
+// specs, and the relocation of the venv's absolute paths.
+func TestInstallDepsUV(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{}
+	host := map[string]string{"PATH": "/usr/bin:/bin", "HOME": "/home/h", "DB_PASSWORD": "hunter2", "PIP_INDEX_URL": "http://host-only"}
+	in, dir := newTestInstaller(t, &Options{Runner: tools, Deps: &DepsConfig{
+		PipArgs:   []string{"--no-index"},
+		Env:       map[string]string{"UV_INDEX_URL": "http://mirror.example/simple"},
+		LookupEnv: func(k string) (string, bool) { v, ok := host[k]; return v, ok },
+	}})
+	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "print('{}')\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "fetcher", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lines := tools.lines()
+	if len(lines) != 3 || lines[0] != "uv --version" || !strings.HasPrefix(lines[1], "uv venv --quiet ") ||
+		!strings.HasPrefix(lines[2], "uv pip install --python ") || !strings.HasSuffix(lines[2], "requirements.txt --no-index") {
+		t.Fatalf("commands %q", lines)
+	}
+	if len(tools.reqs) != 1 || tools.reqs[0] != "httpx>=0.27\nrich\n" {
+		t.Errorf("requirements %q", tools.reqs)
+	}
+	env := tools.cmds[2].Env
+	if env["PATH"] != "/usr/bin:/bin" || env["HOME"] != "/home/h" || env["PIP_NO_INPUT"] != "1" || env["UV_INDEX_URL"] != "http://mirror.example/simple" {
+		t.Errorf("env %v", env)
+	}
+	if _, ok := env["DB_PASSWORD"]; ok {
+		t.Error("a host secret reached the tools")
+	}
+	if _, ok := env["PIP_INDEX_URL"]; ok {
+		t.Error("the host's own PIP_INDEX_URL reached the tools without Env passing it")
+	}
+	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.Contains(l, "install spec brew jq: not run") }) {
+		t.Errorf("the brew spec is not reported: %q", res.Logs)
+	}
+	if res.Status(StepPython) != DepsInstalled || res.Status(StepNode) != "" {
+		t.Errorf("steps %+v (the node spec is for plan9 only)", res.Steps)
+	}
+	final := filepath.Join(dir, "fetcher", ".venv")
+	if got := readFile(t, filepath.Join(final, "bin", "tool")); got != "#!"+filepath.Join(final, "bin", "python")+"\nimport tool\n" {
+		t.Errorf("tool's shebang not relocated: %q", got)
+	}
+	if got := readFile(t, filepath.Join(final, "pyvenv.cfg")); !strings.Contains(got, "command = uv venv "+final+"\n") {
+		t.Errorf("pyvenv.cfg not relocated: %q", got)
+	}
+	if target, err := os.Readlink(filepath.Join(final, "bin", "python3")); err != nil || target != filepath.Join(final, "bin", "python") {
+		t.Errorf("python3 links to %q, %v", target, err)
+	}
+	assertNoLeftovers(t, dir)
+}
+
+// TestInstallDepsEmptyRequirements: a skill that declares Python
+// dependencies gets a .venv even when its requirements file lists none,
+// since the executor runs such a skill only with its own interpreter.
+func TestInstallDepsEmptyRequirements(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{}
+	in, dir := newTestInstaller(t, &Options{Runner: tools})
+	cfg := "runtime: python\nentrypoint: main.py\ndependencies:\n  python:\n    source: requirements.txt\n"
+	src := skillFolder(t, "bare", "x", map[string]string{"skill.config.yaml": cfg, "requirements.txt": "# nothing yet\n", "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "bare", nil)
+	if err != nil || res.Status(StepPython) != DepsInstalled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if lines := tools.lines(); len(lines) != 2 || !strings.HasPrefix(lines[1], "uv venv ") {
+		t.Errorf("commands %q", lines)
+	}
+	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "bare")); diags.Has(diagnostics.VenvMissing) {
+		t.Errorf("checker: %v", diags)
+	}
+}
+
+// TestInstallDepsPlaceFaults fails and crashes between moving the old venv
+// out and the new one in: a failure puts the old one back; after a crash the
+// skill has no venv (VENV_MISSING), never a half-built one.
+func TestInstallDepsPlaceFaults(t *testing.T) {
+	for _, crash := range []bool{false, true} {
+		t.Run(fmt.Sprint("crash=", crash), func(t *testing.T) {
+			ctx := t.Context()
+			in, dir := newTestInstaller(t, &Options{Runner: &fakeTools{}})
+			src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
+			if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := in.InstallDeps(ctx, "fetcher", nil); err != nil {
+				t.Fatal(err)
+			}
+			stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp))
+			fail := errors.New("injected")
+			if crash {
+				fail = errSimulatedCrash
+			}
+			in.fault = func(p string) error {
+				if p == "deps-old-moved" {
+					return fail
+				}
+				return nil
+			}
+			if _, err := in.InstallDeps(ctx, "fetcher", &DepsOptions{Force: true}); !errors.Is(err, fail) {
+				t.Fatalf("err %v, want %v", err, fail)
+			}
+			in.fault = nil
+			if !crash {
+				assertNoLeftovers(t, dir)
+				if got := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp)); got != stamp {
+					t.Errorf("the old venv is not back: %q", got)
+				}
+				return
+			}
+			in.Close()
+			in = openTestInstaller(t, dir, &Options{Runner: &fakeTools{}})
+			assertNoLeftovers(t, dir)
+			if _, err := os.Lstat(filepath.Join(dir, "fetcher", ".venv")); !errors.Is(err, os.ErrNotExist) {
+				t.Errorf("after the crash: %v, want no .venv", err)
+			}
+			s := skillsLookup{dir}.mustGet(t, "fetcher")
+			if diags := in.DepsChecker().Check(ctx, s); !diags.Has(diagnostics.VenvMissing) {
+				t.Errorf("checker: %v", diags)
+			}
+		})
+	}
+}
+
+// TestInstallDepsDotnet: dotnet restore writes obj/ into the skill, which
+// the record then accounts for; without dotnet the result says so with
+// RUNTIME_UNAVAILABLE, and that is not an error.
+func TestInstallDepsDotnet(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{}
+	in, dir := newTestInstaller(t, &Options{Runner: tools})
+	zip := writeZip(t, map[string]string{
+		"SKILL.md":          skillMD("conv", "Convert."),
+		"skill.config.yaml": "runtime: dotnet\nentrypoint: tool/Tool.csproj\ndependencies:\n  dotnet:\n    project: tool/Tool.csproj\n",
+		"tool/Tool.csproj":  "<Project/>\n",
+	})
+	if _, err := in.Install(ctx, Source{ZipFile: zip}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "conv", nil)
+	if err != nil || res.Status(StepDotnet) != DepsInstalled {
+		t.Fatalf("%v %+v", err, res)
+	}
+	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") || tools.cmds[0].Dir != filepath.Join(dir, "conv") {
+		t.Errorf("commands %q in %s", lines, tools.cmds[0].Dir)
+	}
+	rec, _ := in.Registry().Get(ctx, "conv")
+	if rec.Fingerprint != fingerprintDir(t, filepath.Join(dir, "conv")) {
+		t.Error("the record does not account for obj/")
+	}
+	if _, err := in.Update(ctx, "conv", nil); err != nil {
+		t.Errorf("update after restore: %v", err)
+	}
+
+	tools.noDotnet = true
+	res, err = in.InstallDeps(ctx, "conv", nil)
+	if err != nil || res.Status(StepDotnet) != DepsUnavailable || !res.Diagnostics.Has(diagnostics.RuntimeUnavailable) {
+		t.Errorf("without dotnet: %v %+v", err, res)
+	}
+}
+
+// TestInstallDepsSystem runs real check commands without a shell.
+func TestInstallDepsSystem(t *testing.T) {
+	needGit(t)
+	ctx := t.Context()
+	in, _ := newTestInstaller(t, nil)
+	cfg := `dependencies:
+  system:
+    - {name: git, check: "git --version"}
+    - {name: ghost, check: "skillkit-no-such-program-7 --version"}
+    - {name: git-bad-flag, check: "git --skillkit-no-such-option"}
+    - git
+    - skillkit-no-such-program-8
+`
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "sys", "x", map[string]string{"skill.config.yaml": cfg})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "sys", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var statuses []DepsStatus
+	for _, s := range res.Steps {
+		statuses = append(statuses, s.Status)
+	}
+	if want := []DepsStatus{DepsPresent, DepsMissing, DepsMissing, DepsPresent, DepsMissing}; !slices.Equal(statuses, want) {
+		t.Errorf("statuses %v, want %v (%+v)", statuses, want, res.Steps)
+	}
+	missing := res.Diagnostics.WithCode(diagnostics.SystemDepMissing)
+	if len(missing) != 3 || missing[0].Level != diagnostics.Warning || missing[0].Detail["dependency"] != "ghost" {
+		t.Errorf("diagnostics %v", res.Diagnostics)
+	}
+
+	// A check with shell characters is refused before anything runs.
+	in2, _ := newTestInstaller(t, &Options{Runner: failRunner(t)})
+	bad := "dependencies:\n  system:\n    - {name: x, check: \"x --version; touch /tmp/pwned\"}\n"
+	if _, err := in2.Install(ctx, Source{Dir: skillFolder(t, "sysbad", "x", map[string]string{"skill.config.yaml": bad})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in2.InstallDeps(ctx, "sysbad", nil); !errors.Is(err, ErrInvalidDependency) {
+		t.Errorf("err %v", err)
+	}
+}
+
+// TestDepsChecker covers each code and the check cache.
+func TestDepsChecker(t *testing.T) {
+	ctx := t.Context()
+	bin := t.TempDir()
+	writeTree(t, bin, map[string]string{"node": "#!/bin/sh\n"})
+	os.Chmod(filepath.Join(bin, "node"), 0o755)
+	calls := 0
+	runner := executor.RunnerFunc(func(ctx context.Context, c executor.Command) (executor.Result, error) {
+		calls++
+		if c.Path == "slowtool" {
+			return executor.Result{ExitCode: -1, TimedOut: true}, nil
+		}
+		return executor.Result{ExitCode: 0}, nil
+	})
+	c := NewDepsChecker(&Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
+	now := c.now()
+	c.now = func() time.Time { return now }
+
+	dir := t.TempDir()
+	writeTree(t, dir, map[string]string{
+		"py/SKILL.md":            skillMD("py", "x"),
+		"py/skill.config.yaml":   "runtime: python\nentrypoint: m.py\ndependencies:\n  python:\n    inline: [requests]\n",
+		"py/m.py":                "",
+		"js/SKILL.md":            skillMD("js", "x"),
+		"js/skill.config.yaml":   "runtime: node\nentrypoint: m.js\n",
+		"js/package.json":        `{"dependencies":{"left-pad":"^1.0.0"}}`,
+		"js/m.js":                "",
+		"sys/SKILL.md":           skillMD("sys", "x"),
+		"sys/skill.config.yaml":  "dependencies:\n  system:\n    - {name: slow, check: slowtool --version}\n    - {name: fine, check: finetool -v}\n",
+		"venv/SKILL.md":          skillMD("venv", "x"),
+		"venv/skill.config.yaml": "runtime: python\nentrypoint: m.py\ndependencies:\n  python:\n    inline: [requests]\n",
+		"venv/m.py":              "",
+		"venv/.venv/bin/python":  "",
+	})
+	l := skillsLookup{dir}
+	codes := func(name string) []diagnostics.Code {
+		var out []diagnostics.Code
+		for _, d := range c.Check(ctx, l.mustGet(t, name)) {
+			out = append(out, d.Code)
+		}
+		return out
+	}
+	if got := codes("py"); !slices.Equal(got, []diagnostics.Code{diagnostics.RuntimeUnavailable, diagnostics.VenvMissing}) {
+		t.Errorf("py: %v", got)
+	}
+	if got := codes("js"); !slices.Equal(got, []diagnostics.Code{diagnostics.DepsMissing}) {
+		t.Errorf("js: %v", got)
+	}
+	if got := codes("venv"); len(got) != 0 {
+		t.Errorf("venv (its own interpreter, python3 not needed): %v", got)
+	}
+	if got := codes("sys"); !slices.Equal(got, []diagnostics.Code{diagnostics.SystemDepMissing}) || calls != 2 {
+		t.Errorf("sys: %v after %d calls", got, calls)
+	}
+	codes("sys")
+	if calls != 2 {
+		t.Errorf("the checks ran again within the TTL: %d calls", calls)
+	}
+	now = now.Add(DefaultCheckTTL)
+	codes("sys")
+	if calls != 4 {
+		t.Errorf("the checks did not run again after the TTL: %d calls", calls)
+	}
+	if d := c.Check(ctx, l.mustGet(t, "py")); d[0].Level != diagnostics.Error || d[1].Level != diagnostics.Warning {
+		t.Errorf("levels %v", d)
+	}
+}
+
+// TestSetupScripts: a setup script runs only when confirmed and only for
+// skills installed from GitHub, git or a ZIP; its path must stay inside
+// the skill, without links.
+func TestSetupScripts(t *testing.T) {
+	needTool(t, "bash", "bash", "-c", "true")
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	files := map[string]string{
+		"SKILL.md":          skillMD("setupper", "x"),
+		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\n",
+		"scripts/setup.sh":  "echo \"ran in $PWD\" > setup-ran.txt\necho setting up\n",
+	}
+	if _, err := in.Install(ctx, Source{ZipFile: writeZip(t, files)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	marker := filepath.Join(dir, "setupper", "setup-ran.txt")
+	res, err := in.InstallDeps(ctx, "setupper", nil)
+	if err != nil || res.Status(StepSetup) != DepsSkipped {
+		t.Fatalf("unconfirmed: %v %+v", err, res)
+	}
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Fatal("the setup script ran without confirmation")
+	}
+	res, err = in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true})
+	if err != nil || res.Status(StepSetup) != DepsRan {
+		t.Fatalf("confirmed: %v %+v", err, res)
+	}
+	if got := readFile(t, marker); got != "ran in "+filepath.Join(dir, "setupper")+"\n" {
+		t.Errorf("marker %q", got)
+	}
+	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.HasSuffix(l, "setting up") }) {
+		t.Errorf("the script's output is not in the logs: %q", res.Logs)
+	}
+	rec, _ := in.Registry().Get(ctx, "setupper")
+	if rec.Fingerprint != fingerprintDir(t, filepath.Join(dir, "setupper")) {
+		t.Error("the record does not account for what the setup script wrote")
+	}
+
+	// The same skill copied from a local folder: refused, before anything runs.
+	src := skillFolder(t, "localsetup", "x", map[string]string{"skill.config.yaml": files["skill.config.yaml"], "scripts/setup.sh": files["scripts/setup.sh"]})
+	inLocal, localDir := newTestInstaller(t, &Options{Runner: failRunner(t)})
+	if _, err := inLocal.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := inLocal.InstallDeps(ctx, "localsetup", &DepsOptions{Setup: true}); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("setup on a local skill: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(localDir, "localsetup", "setup-ran.txt")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the setup script of a local skill ran")
+	}
+
+	// A path that leaves the skill makes the config invalid.
+	escape := map[string]string{"SKILL.md": skillMD("escaper", "x"), "skill.config.yaml": "setup:\n  posix: ../escape.sh\n"}
+	if _, err := in.Install(ctx, Source{ZipFile: writeZip(t, escape)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "escaper", &DepsOptions{Setup: true}); !errors.Is(err, ErrInvalidSkill) {
+		t.Errorf("setup ../escape.sh: %v", err)
+	}
+
+	// A link in place of the script is refused.
+	outside := filepath.Join(t.TempDir(), "evil.sh")
+	writeTree(t, filepath.Dir(outside), map[string]string{"evil.sh": "touch " + filepath.Join(dir, "pwned") + "\n"})
+	script := filepath.Join(dir, "setupper", "scripts", "setup.sh")
+	os.Remove(script)
+	if err := os.Symlink(outside, script); err != nil {
+		t.Skip("no symbolic links here")
+	}
+	if _, err := in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true}); !errors.Is(err, ErrInvalidDependency) {
+		t.Errorf("setup through a link: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pwned")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the linked script ran")
+	}
+
+	// A failing script is an error naming the step.
+	os.Remove(script)
+	writeTree(t, filepath.Join(dir, "setupper"), map[string]string{"scripts/setup.sh": "echo broken >&2\nexit 3\n"})
+	_, err = in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true})
+	var de *DepsError
+	if !errors.As(err, &de) || de.Step != StepSetup || de.ExitCode != 3 || de.Output != "broken" {
+		t.Errorf("failing setup: %v", err)
+	}
+}
+
+func TestSetupRules(t *testing.T) {
+	for src, ok := range map[registry.Source]bool{
+		registry.SourceGitHub: true, registry.SourceGit: true, registry.SourceZip: true,
+		registry.SourceLocal: false, registry.SourceAgent: false,
+	} {
+		err := setupAllowed("x", &registry.Record{Name: "x", Source: src})
+		if (err == nil) != ok || err != nil && !errors.Is(err, ErrNotAllowed) {
+			t.Errorf("%s: %v", src, err)
+		}
+	}
+	if err := setupAllowed("x", nil); !errors.Is(err, ErrNotAllowed) {
+		t.Errorf("hand-placed: %v", err)
+	}
+	for _, p := range []string{"scripts/../setup.sh", "../x.sh", "/etc/x.sh", `..\x.ps1`, "a/./../../b"} {
+		if _, err := insidePath("setup", p); !errors.Is(err, ErrInvalidDependency) {
+			t.Errorf("%q accepted", p)
+		}
+	}
+}
+
+// TestInstallDepsRefusals: bad declarations fail before any command.
+func TestInstallDepsRefusals(t *testing.T) {
+	ctx := t.Context()
+	in, _ := newTestInstaller(t, &Options{Runner: failRunner(t)})
+	for name, files := range map[string]map[string]string{
+		"badnpm":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"left-pad; rm -rf /\"]\n"},
+		"badurl":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"https://evil.example/x.tgz\"]\n"},
+		"dashnpm": {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"--registry=http://evil\"]\n"},
+		"badpy":   {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests ; os_name=='nt'\"]\n"},
+		"spacepy": {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests evil\"]\n"},
+		"reqfile": {"skill.config.yaml": "dependencies:\n  python:\n    source: requirements.txt\n", "requirements.txt": "--index-url http://evil/simple\nrequests\n"},
+		"gitdep":  {"package.json": `{"dependencies":{"x":"git+https://github.com/a/b.git"}}`},
+		"ghdep":   {"package.json": `{"dependencies":{"x":"a/b"}}`},
+		"filedep": {"package.json": `{"dependencies":{"x":"file:../../etc"}}`},
+		"specdep": {"SKILL.md": "---\nname: specdep\ndescription: d\nmetadata:\n  install:\n    - {kind: node, package: \"-x\"}\n---\n"},
+	} {
+		if files["SKILL.md"] == "" {
+			files["SKILL.md"] = skillMD(name, "x")
+		}
+		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "", files)}, nil); err != nil {
+			t.Fatalf("%s: %v", name, err)
+		}
+		if _, err := in.InstallDeps(ctx, name, nil); !errors.Is(err, ErrInvalidDependency) {
+			t.Errorf("%s: %v, want ErrInvalidDependency", name, err)
+		}
+	}
+	if _, err := in.InstallDeps(ctx, "nosuch", nil); !errors.Is(err, ErrNotInstalled) {
+		t.Errorf("unknown skill: %v", err)
+	}
+	if _, err := in.InstallDeps(ctx, "../x", nil); err == nil {
+		t.Error("a bad name was accepted")
+	}
+}

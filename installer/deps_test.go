@@ -1,0 +1,240 @@
+package installer
+
+import (
+	"encoding/json"
+	"errors"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+const greeterConfig = `runtime: python
+entrypoint: main.py
+dependencies:
+  python:
+    source: requirements.txt
+`
+
+const greeterMain = `import json, sys
+import greetlib
+data = json.load(sys.stdin)
+print(json.dumps({"greeting": greetlib.greet(data.get("name", "")), "prefix": sys.prefix}))
+`
+
+// probeMain reports whether a module is importable from the skill.
+const probeMain = `import json, sys
+try:
+    import greetlib
+    found = True
+except ImportError:
+    found = False
+print(json.dumps({"found": found}, separators=(",", ":")))
+`
+
+// TestInstallDepsPython builds a real venv with python -m venv and pip,
+// offline: the requirement is a wheel made in the test, found through the
+// pip arguments the host passes. The skill's entrypoint then imports it
+// from its own .venv through the executor; another skill cannot.
+func TestInstallDepsPython(t *testing.T) {
+	needVenv(t)
+	ctx := t.Context()
+	wheels := t.TempDir()
+	buildWheel(t, wheels, "greetlib", "1.0", "def greet(n):\n    return 'hello ' + n\n")
+	var ev events
+	in, dir := newTestInstaller(t, &Options{
+		Progress: ev.add,
+		Deps: &DepsConfig{
+			NoUV:    true,
+			PipArgs: []string{"--no-index", "--find-links", wheels},
+			Env:     map[string]string{"HOME": t.TempDir()},
+		},
+	})
+	for name, files := range map[string]map[string]string{
+		"greeter": {"skill.config.yaml": greeterConfig, "requirements.txt": "# the greeting library\ngreetlib==1.0\n", "main.py": greeterMain},
+		"probe":   {"skill.config.yaml": "runtime: python\nentrypoint: main.py\n", "main.py": probeMain},
+	} {
+		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "Run it.", files)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	ex := executor.New(skillsLookup{dir}, nil)
+	if _, err := ex.Execute(ctx, "greeter", json.RawMessage(`{"name":"x"}`)); !errors.Is(err, executor.ErrNotRunnable) {
+		t.Fatalf("before InstallDeps: %v, want not runnable (VENV_MISSING)", err)
+	}
+	checker := in.DepsChecker()
+	if diags := checker.Check(ctx, skillsLookup{dir}.mustGet(t, "greeter")); !diags.Has(diagnostics.VenvMissing) {
+		t.Errorf("checker before InstallDeps: %v", diags)
+	}
+
+	res, err := in.InstallDeps(ctx, "greeter", nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, strings.Join(res.Logs, "\n"))
+	}
+	if res.Status(StepPython) != DepsInstalled {
+		t.Fatalf("steps %+v", res.Steps)
+	}
+	if !slices.ContainsFunc(ev.messages(OpDeps), func(m string) bool { return strings.Contains(m, "-m pip install") }) {
+		t.Errorf("no progress event for pip: %q", ev.messages(OpDeps))
+	}
+	if last := ev.last(); last.Op != OpDeps || !last.Done || last.Err != nil {
+		t.Errorf("final event %+v", last)
+	}
+	assertNoLeftovers(t, dir)
+	if diags := checker.Check(ctx, skillsLookup{dir}.mustGet(t, "greeter")); len(diags) != 0 {
+		t.Errorf("checker after InstallDeps: %v", diags)
+	}
+	// Building dependencies is not an edit of the skill.
+	rec, _ := in.Registry().Get(ctx, "greeter")
+	if changed, err := in.modified(ctx, rec); err != nil || changed {
+		t.Errorf("the skill looks modified after InstallDeps: %v %v", changed, err)
+	}
+
+	out, err := ex.Execute(ctx, "greeter", json.RawMessage(`{"name":"x"}`))
+	if err != nil {
+		t.Fatalf("%v: %s", err, out.Error)
+	}
+	var got struct{ Greeting, Prefix string }
+	json.Unmarshal(out.Output, &got)
+	if got.Greeting != "hello x" || got.Prefix != filepath.Join(dir, "greeter", ".venv") {
+		t.Errorf("output %s", out.Output)
+	}
+	// The venv was built in the staging area: its console scripts point at
+	// where it is now.
+	pip := filepath.Join(dir, "greeter", ".venv", "bin", "pip")
+	if data, err := os.ReadFile(pip); err == nil {
+		if strings.Contains(string(data), stagingDir) {
+			t.Errorf("pip still points into the staging area: %.200s", data)
+		}
+		if out, err := exec.Command(pip, "--version").CombinedOutput(); err != nil {
+			t.Errorf("the relocated pip does not run: %v %s", err, out)
+		}
+	}
+	// Another skill does not see greeter's packages.
+	out, err = ex.Execute(ctx, "probe", nil)
+	if err != nil || string(out.Output) != `{"found":false}` {
+		t.Errorf("probe: %s %v", out.Output, err)
+	}
+
+	// Again: nothing to do.
+	res, err = in.InstallDeps(ctx, "greeter", nil)
+	if err != nil || res.Status(StepPython) != DepsUpToDate {
+		t.Fatalf("second InstallDeps: %v %+v", err, res.Steps)
+	}
+
+	// A rebuild that fails leaves the working venv in place.
+	writeTree(t, filepath.Join(dir, "greeter"), map[string]string{"requirements.txt": "greetlib==1.0\nnowhere-to-be-found==9\n"})
+	res, err = in.InstallDeps(ctx, "greeter", nil)
+	var de *DepsError
+	if !errors.As(err, &de) || de.Step != StepPython || res.Status(StepPython) != DepsFailed {
+		t.Fatalf("failing rebuild: %v %+v", err, res)
+	}
+	if !strings.Contains(err.Error(), "nowhere-to-be-found") {
+		t.Errorf("the error does not say what pip could not find: %v", err)
+	}
+	assertNoLeftovers(t, dir)
+	if out, err := ex.Execute(ctx, "greeter", json.RawMessage(`{"name":"y"}`)); err != nil || !strings.Contains(string(out.Output), "hello y") {
+		t.Errorf("after a failed rebuild: %s %v", out.Output, err)
+	}
+}
+
+func (l skillsLookup) mustGet(t testing.TB, name string) *skill.Skill {
+	t.Helper()
+	s, ok := l.Get(name)
+	if !ok {
+		t.Fatalf("skill %s does not load", name)
+	}
+	return s
+}
+
+const padderMain = `const pad = require('leftpad-local');
+const shout = require('shout-local');
+let input = '';
+process.stdin.on('data', d => input += d);
+process.stdin.on('end', () => {
+  const x = JSON.parse(input || '{}');
+  console.log(JSON.stringify({text: shout(pad(x.text, 6))}));
+});
+`
+
+const nodeProbeMain = `let found = true;
+try { require('leftpad-local'); } catch (e) { found = false; }
+console.log(JSON.stringify({found}));
+`
+
+// TestInstallDepsNode runs a real npm install, offline: one package is a
+// tarball made with npm pack and shipped in the skill (a file: dependency
+// of its package.json), the other comes from a registry on the loopback
+// interface that the host names in npm_config_registry.
+func TestInstallDepsNode(t *testing.T) {
+	needNpm(t)
+	ctx := t.Context()
+	reg := newNpmRegistry(t, map[string][]byte{
+		"shout-local": npmPack(t, "shout-local", "1.0.0", "module.exports = s => String(s).toUpperCase() + '!';\n"),
+	})
+	leftpad := npmPack(t, "leftpad-local", "1.0.0", "module.exports = (s, n) => String(s).padStart(n, '*');\n")
+	in, dir := newTestInstaller(t, &Options{Deps: &DepsConfig{
+		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
+	}})
+	padder := map[string]string{
+		"skill.config.yaml":              "runtime: node\nentrypoint: main.js\ndependencies:\n  node:\n    packages: [shout-local@1.0.0]\n",
+		"package.json":                   `{"name":"padder","private":true,"dependencies":{"leftpad-local":"file:vendor/leftpad-local-1.0.0.tgz"}}`,
+		"vendor/leftpad-local-1.0.0.tgz": string(leftpad),
+		"main.js":                        padderMain,
+		".npmrc":                         "registry=http://127.0.0.1:9/\n",
+	}
+	for name, files := range map[string]map[string]string{
+		"padder":    padder,
+		"nodeprobe": {"skill.config.yaml": "runtime: node\nentrypoint: main.js\n", "main.js": nodeProbeMain},
+	} {
+		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "Run it.", files)}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); !diags.Has(diagnostics.DepsMissing) {
+		t.Errorf("checker before InstallDeps: %v", diags)
+	}
+	res, err := in.InstallDeps(ctx, "padder", nil)
+	if err != nil {
+		t.Fatalf("%v\n%s", err, strings.Join(res.Logs, "\n"))
+	}
+	if res.Status(StepNode) != DepsInstalled {
+		t.Fatalf("steps %+v", res.Steps)
+	}
+	if hits := reg.asked(); !slices.Contains(hits, "/shout-local") {
+		t.Errorf("the registry the host named was not asked: %q", hits)
+	}
+	assertNoLeftovers(t, dir)
+	// npm's writes stay in the staging copy: the skill's files are as
+	// installed.
+	if _, err := os.Stat(filepath.Join(dir, "padder", "package-lock.json")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("npm wrote package-lock.json into the skill: %v", err)
+	}
+	rec, _ := in.Registry().Get(ctx, "padder")
+	if changed, err := in.modified(ctx, rec); err != nil || changed {
+		t.Errorf("the skill looks modified after InstallDeps: %v %v", changed, err)
+	}
+	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); len(diags) != 0 {
+		t.Errorf("checker after InstallDeps: %v", diags)
+	}
+
+	ex := executor.New(skillsLookup{dir}, nil)
+	out, err := ex.Execute(ctx, "padder", json.RawMessage(`{"text":"ab"}`))
+	if err != nil || string(out.Output) != `{"text":"****AB!"}` {
+		t.Fatalf("padder: %s %v %s", out.Output, err, out.Error)
+	}
+	out, err = ex.Execute(ctx, "nodeprobe", nil)
+	if err != nil || string(out.Output) != `{"found":false}` {
+		t.Errorf("another skill sees padder's packages: %s %v", out.Output, err)
+	}
+	res, err = in.InstallDeps(ctx, "padder", nil)
+	if err != nil || res.Status(StepNode) != DepsUpToDate {
+		t.Errorf("second InstallDeps: %v %+v", err, res.Steps)
+	}
+}

@@ -1,0 +1,112 @@
+package tools_test
+
+import (
+	"context"
+	"encoding/json"
+	"errors"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// TestSkillManage drives skill_manage over a real Installer on the
+// writable source of a loader that also has a bundled source.
+func TestSkillManage(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	bundled := fstest.MapFS{"pdf/SKILL.md": {Data: []byte("---\nname: pdf\ndescription: Bundled PDF skill.\n---\nx\n")}}
+	l, err := loader.New(ctx, []loader.Source{{Name: "workspace", Dir: dir, Writable: true}, {Name: "bundled", FS: bundled}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	in, err := installer.New(ctx, dir, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.Close()
+	ts, err := (&tools.Resolver{Loader: l, Manager: in}).Resolve(ctx, tools.Agent{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	manage, ok := ts.Tool(tools.SkillManageName)
+	if !ok || manage.ReadOnly {
+		t.Fatalf("skill_manage %+v", manage)
+	}
+
+	res := call(t, manage, `{"action":"create","name":"pdf","content":"---\nname: pdf\ndescription: Mine now.\n---\nx"}`)
+	if !res.IsError || !strings.Contains(res.Text, "already exists") {
+		t.Errorf("shadowing a bundled skill: %+v", res)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "pdf")); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the bundled skill was shadowed")
+	}
+
+	res = call(t, manage, `{"action":"create","name":"memo","content":"---\nname: memo\ndescription: Write memos.\nmetadata:\n  env: [{name: LD_PRELOAD}]\n---\nx","files":{"templates/memo.md":"# Memo"}}`)
+	if res.IsError {
+		t.Fatalf("create: %+v", res)
+	}
+	var out struct {
+		Action, Name, Source, Fingerprint string
+		Warnings                          []struct{ Code string }
+	}
+	if err := json.Unmarshal(res.Structured, &out); err != nil || out.Source != "agent" || !strings.HasPrefix(out.Fingerprint, "sha256:") {
+		t.Errorf("structured %s: %v", res.Structured, err)
+	}
+	if len(out.Warnings) != 1 || out.Warnings[0].Code != "FIELD_INVALID" || !strings.Contains(res.Text, "Warning FIELD_INVALID") {
+		t.Errorf("the refused env name is not reported to the model: %s", res.Text)
+	}
+	// The loader was rescanned: the next Resolve lists the new skill.
+	if _, ok := l.Get("memo"); !ok {
+		t.Error("memo is not in the loader after create")
+	}
+	ts, _ = (&tools.Resolver{Loader: l, Manager: in}).Resolve(ctx, tools.Agent{})
+	if !strings.Contains(ts.Prompt, `memo`) {
+		t.Errorf("catalog after create:\n%s", ts.Prompt)
+	}
+
+	ctxDone, cancel := context.WithCancel(ctx)
+	cancel()
+	if _, err := manage.Invoke(ctxDone, json.RawMessage(`{"action":"delete","name":"memo"}`)); err == nil {
+		t.Error("a cancelled context must be a host error")
+	}
+	res = call(t, manage, `{"action":"delete","name":"memo"}`)
+	if res.IsError || !strings.Contains(res.Text, "Deleted the skill memo") {
+		t.Errorf("delete: %+v", res)
+	}
+	if _, ok := l.Get("memo"); ok {
+		t.Error("memo is still in the loader after delete")
+	}
+}
+
+// failingManager fails as a host would: with an I/O error.
+type failingManager struct{}
+
+func (failingManager) Create(context.Context, string, string, map[string]string) (*installer.Result, error) {
+	return nil, errors.New("disk full")
+}
+
+func (failingManager) Edit(context.Context, string, string, map[string]string, []string) (*installer.Result, error) {
+	return nil, errors.New("disk full")
+}
+
+func (failingManager) Delete(context.Context, string) error { return errors.New("disk full") }
+
+func TestSkillManageHostErrors(t *testing.T) {
+	manage, err := tools.SkillManage(failingManager{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	_, err = manage.Invoke(t.Context(), json.RawMessage(`{"action":"delete","name":"x"}`))
+	if err == nil || !strings.Contains(err.Error(), "disk full") {
+		t.Errorf("an I/O failure must be a host error, got %v", err)
+	}
+	if _, err := tools.SkillManage(nil, nil); err == nil {
+		t.Error("skill_manage without a Manager was built")
+	}
+}
