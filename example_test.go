@@ -67,6 +67,7 @@ func ExampleKit_Toolset() {
 	// Output:
 	// read_skill
 	// read_skill_file
+	// skill_manage
 	// <skill_content name="meeting-notes">
 	// List decisions first, then action items with owners.
 	// </skill_content>

@@ -56,6 +56,11 @@ type Options struct {
 	// Logger receives audit lines (executions, secret changes, installs)
 	// and scan summaries; nil discards them.
 	Logger *slog.Logger
+	// DisableSkillManage withholds skill_manage from every agent. By default
+	// agents may write skills of their own into Dir (seed 002 §4.2); they can
+	// never run code through it or change installed skills unless
+	// Installer.AgentMayChangeInstalled says so.
+	DisableSkillManage bool
 	// Watch, when positive, rescans the sources at this interval in the
 	// background until Close, so skills added or edited by hand appear
 	// without a restart. Zero means no watching: call Rescan.
@@ -126,7 +131,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		lopts = *opts.Loader
 	}
 	lopts.Registry = k.registry
-	lopts.Checkers = append([]loader.Checker{k.vault.EnvChecker()}, lopts.Checkers...)
+	lopts.Checkers = append([]loader.Checker{k.vault.EnvChecker(), k.installer.DepsChecker()}, lopts.Checkers...)
 	if lopts.Logger == nil {
 		lopts.Logger = opts.Logger
 	}
@@ -147,6 +152,9 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	k.executor = executor.New(k.loader, &eopts)
 	k.env = executor.NewEnvProvider(k.loader, k.vault)
 	k.resolver = &tools.Resolver{Loader: k.loader, Executor: k.executor}
+	if !opts.DisableSkillManage {
+		k.resolver.Manager = k.installer
+	}
 	if opts.Watch > 0 {
 		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		k.stopWatch, k.watching = cancel, make(chan struct{})
@@ -164,14 +172,16 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 
 // Toolset returns what one agent gets: the <available_skills> prompt
 // section and the skill tools (read_skill, read_skill_file, execute_skill,
-// skill_manage), from the current snapshot; see [tools.Resolver.Resolve].
+// and skill_manage unless Options.DisableSkillManage or the agent's
+// DisableManage), from the current snapshot; see [tools.Resolver.Resolve].
 func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
 	return k.resolver.Resolve(ctx, agent)
 }
 
 // Doctor returns every diagnostic, sorted: the scan's (collisions, invalid
 // skills, limits) and those of the checks run now (fingerprints changed
-// since install, required secrets not configured).
+// since install, required secrets not configured, runtimes, virtual
+// environments, node_modules and system programs missing).
 func (k *Kit) Doctor(ctx context.Context) diagnostics.List {
 	return k.loader.Doctor(ctx)
 }
@@ -227,6 +237,36 @@ func (k *Kit) CheckUpdates(ctx context.Context) ([]installer.UpdateStatus, error
 // and is hidden from every agent from the next Toolset on.
 func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	return k.installer.SetEnabled(ctx, name, enabled)
+}
+
+// InstallDeps installs a skill's dependencies into its own folder (.venv,
+// node_modules, dotnet restore), checks its system programs and, with
+// opts.Setup, runs its setup script; see [installer.Installer.InstallDeps].
+// Setup scripts run only when the host's user confirmed, and only for skills
+// installed from GitHub, git or a ZIP.
+func (k *Kit) InstallDeps(ctx context.Context, name string, opts *installer.DepsOptions) (*installer.DepsResult, error) {
+	return k.installer.InstallDeps(ctx, name, opts)
+}
+
+// CreateSkill writes a new agent-authored skill (what skill_manage create
+// does, for a host's own UI or API) and rescans; see
+// [installer.Installer.Create] for the rules.
+func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*installer.Result, error) {
+	res, err := k.installer.Create(ctx, name, content, files)
+	return res, k.rescanAfter(ctx, err)
+}
+
+// EditSkill changes an agent-authored skill and rescans; see
+// [installer.Installer.Edit].
+func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*installer.Result, error) {
+	res, err := k.installer.Edit(ctx, name, content, files, remove)
+	return res, k.rescanAfter(ctx, err)
+}
+
+// DeleteSkill removes an agent-authored skill and rescans; see
+// [installer.Installer.Delete].
+func (k *Kit) DeleteSkill(ctx context.Context, name string) error {
+	return k.rescanAfter(ctx, k.installer.Delete(ctx, name))
 }
 
 // rescanAfter rescans the loader after an operation on the skills folder,

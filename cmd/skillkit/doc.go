@@ -14,6 +14,7 @@
 //	skillkit update [NAME | --all] [--force]
 //	skillkit outdated
 //	skillkit pin | unpin | enable | disable NAME
+//	skillkit deps NAME [--setup] [--yes]
 //	skillkit secrets set NAME KEY=VALUE... | list NAME | delete NAME KEY... | rotate | import-legacy NAME BLOB
 //
 // Every command that works on a skills folder takes --dir (default

@@ -2,7 +2,8 @@
 // of a skillkit Kit: list skills with their class, read a skill, show
 // diagnostics, install from git or an uploaded ZIP (with progress as
 // Server-Sent Events), uninstall, update, enable and disable, check for
-// updates, save and rotate secrets.
+// updates, install dependencies, write agent-style skills, save and rotate
+// secrets.
 //
 //	go run ./examples/admin-http -skills ./skills -addr 127.0.0.1:8080 [-token T]
 //

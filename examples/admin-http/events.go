@@ -10,8 +10,10 @@ import (
 )
 
 // broker fans installer events out to the clients of the events stream
-// (seed 002 §6.4: skill_install_progress, then skill_install_done). A slow
-// client misses events rather than slowing an install down.
+// (seed 002 §6.4): skill_install_progress then skill_install_done for
+// installs, updates, uninstalls and agent-written skills; skill_deps_progress
+// then skill_deps_done for dependency installs. A slow client misses events
+// rather than slowing an install down.
 type broker struct {
 	mu   sync.Mutex
 	subs map[chan sse]struct{}
@@ -26,9 +28,13 @@ func newBroker() *broker { return &broker{subs: map[chan sse]struct{}{}} }
 
 // publish is the installer's Progress hook: it must return at once.
 func (b *broker) publish(e installer.Event) {
-	name := "skill_install_progress"
+	kind := "install"
+	if e.Op == installer.OpDeps {
+		kind = "deps"
+	}
+	name := "skill_" + kind + "_progress"
 	if e.Done {
-		name = "skill_install_done"
+		name = "skill_" + kind + "_done"
 	}
 	data, err := json.Marshal(e)
 	if err != nil {

@@ -53,6 +53,10 @@ func (s *server) handler() http.Handler {
 	mux.HandleFunc("POST "+prefix+"/checkUpdates", s.checkUpdates)
 	mux.HandleFunc("POST "+prefix+"/secrets", s.saveSecrets)
 	mux.HandleFunc("POST "+prefix+"/rotateSecrets", s.rotateSecrets)
+	mux.HandleFunc("POST "+prefix+"/installDeps", s.installDeps)
+	mux.HandleFunc("POST "+prefix+"/create", s.create)
+	mux.HandleFunc("POST "+prefix+"/edit", s.edit)
+	mux.HandleFunc("POST "+prefix+"/delete", s.delete)
 	return s.authorize(mux)
 }
 
@@ -109,6 +113,8 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 // statusOf maps the library's errors to HTTP statuses.
 func statusOf(err error) int {
 	switch {
+	case errors.Is(err, installer.ErrNotAllowed):
+		return http.StatusForbidden
 	case errors.Is(err, installer.ErrNotInstalled), errors.Is(err, secrets.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, installer.ErrExists), errors.Is(err, installer.ErrModified), errors.Is(err, installer.ErrPinned):
@@ -116,6 +122,7 @@ func statusOf(err error) int {
 	case errors.Is(err, installer.ErrInvalidSource), errors.Is(err, installer.ErrHostNotAllowed),
 		errors.Is(err, installer.ErrRejected), errors.Is(err, installer.ErrLimit), errors.Is(err, installer.ErrInvalidSkill),
 		errors.Is(err, installer.ErrScanRejected), errors.Is(err, installer.ErrNotUpdatable), errors.Is(err, installer.ErrGit),
+		errors.Is(err, installer.ErrInvalidContent), errors.Is(err, installer.ErrInvalidDependency),
 		errors.Is(err, skill.ErrInvalidName), errors.Is(err, skill.ErrInvalidEnvName), errors.Is(err, secrets.ErrValueTooLong):
 		return http.StatusBadRequest
 	case errors.Is(err, secrets.ErrNoKey):
@@ -430,6 +437,78 @@ func (s *server) rotateSecrets(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	ok(w, stats)
+}
+
+// installDeps installs a skill's dependencies (seed 000 §4.5). setup runs
+// its setup script too, which the UI does only after asking its user
+// (seed 000 §10.9).
+func (s *server) installDeps(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name  string `json:"name"`
+		Setup bool   `json:"setup,omitempty"`
+		Force bool   `json:"force,omitempty"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	res, err := s.kit.InstallDeps(r.Context(), req.Name, &installer.DepsOptions{Setup: req.Setup, Force: req.Force})
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, res)
+}
+
+// skillWrite is a skill written through the API, as skill_manage writes one.
+type skillWrite struct {
+	Name    string            `json:"name"`
+	Content string            `json:"content,omitempty"` // the whole SKILL.md
+	Files   map[string]string `json:"files,omitempty"`   // under references/, templates/, scripts/, assets/
+	Remove  []string          `json:"remove,omitempty"`  // edit only
+}
+
+func (s *server) create(w http.ResponseWriter, r *http.Request) {
+	var req skillWrite
+	if !decode(w, r, &req) {
+		return
+	}
+	if len(req.Remove) > 0 {
+		fail(w, http.StatusBadRequest, errors.New("remove is for edit"))
+		return
+	}
+	res, err := s.kit.CreateSkill(r.Context(), req.Name, req.Content, req.Files)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, res)
+}
+
+func (s *server) edit(w http.ResponseWriter, r *http.Request) {
+	var req skillWrite
+	if !decode(w, r, &req) {
+		return
+	}
+	res, err := s.kit.EditSkill(r.Context(), req.Name, req.Content, req.Files, req.Remove)
+	if err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, res)
+}
+
+func (s *server) delete(w http.ResponseWriter, r *http.Request) {
+	var req struct {
+		Name string `json:"name"`
+	}
+	if !decode(w, r, &req) {
+		return
+	}
+	if err := s.kit.DeleteSkill(r.Context(), req.Name); err != nil {
+		fail(w, statusOf(err), err)
+		return
+	}
+	ok(w, map[string]string{"name": req.Name})
 }
 
 // orEmpty turns a nil slice into an empty one, so JSON says [] not null.

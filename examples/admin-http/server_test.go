@@ -324,3 +324,60 @@ func TestToken(t *testing.T) {
 		t.Errorf("right token: %d", code)
 	}
 }
+
+func TestAgentSkillsAndDeps(t *testing.T) {
+	f := newFixture(t, "")
+	writeFile(t, f.dir, "setup-me/SKILL.md", "---\nname: setup-me\ndescription: Has a setup script.\n---\n")
+	writeFile(t, f.dir, "setup-me/skill.config.yaml", "runtime: bash\nsetup:\n  posix: setup.sh\n")
+	writeFile(t, f.dir, "setup-me/setup.sh", "touch /tmp/should-not-run\n")
+	if _, err := f.srv.kit.Rescan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
+	content := "---\nname: checklist\ndescription: A release checklist the agent wrote.\n---\nTick every box.\n"
+	code, env, _ := f.do(t, "POST", prefix+"/create", `{"name":"checklist","content":`+quoteJSON(content)+`,"files":{"references/boxes.md":"- [ ] tests"}}`)
+	if code != 200 {
+		t.Fatalf("create: %d %+v", code, env)
+	}
+	if _, found := f.srv.kit.Loader().Get("checklist"); !found {
+		t.Error("created skill not loaded")
+	}
+	code, env, _ = f.do(t, "POST", prefix+"/edit", `{"name":"checklist","files":{"references/more.md":"x"},"remove":["references/boxes.md"]}`)
+	if code != 200 {
+		t.Fatalf("edit: %d %+v", code, env)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "checklist", "references", "boxes.md")); !os.IsNotExist(err) {
+		t.Error("removed file still there")
+	}
+	for path, c := range map[string]struct {
+		body string
+		want int
+	}{
+		"/create":      {`{"name":"bad/name","content":"x"}`, 400},
+		"/create ":     {`{"name":"x","content":"no frontmatter"}`, 400},
+		"/create  ":    {`{"name":"y","content":"---\nname: y\ndescription: d\n---\n","files":{"skill.config.yaml":"entrypoint: x.sh"}}`, 400},
+		"/create   ":   {`{"name":"z","content":"x","remove":["a"]}`, 400},
+		"/edit":        {`{"name":"ocr","content":"---\nname: ocr\ndescription: hijacked\n---\n"}`, 403}, // not written by an agent
+		"/delete":      {`{"name":"ocr"}`, 403},
+		"/installDeps": {`{"name":"setup-me","setup":true}`, 403}, // setup scripts only for installed skills
+	} {
+		code, env, _ := f.do(t, "POST", prefix+strings.TrimSpace(path), c.body)
+		if code != c.want || env.Code != 1001 {
+			t.Errorf("%s %s: %d %+v, want %d", path, c.body, code, env, c.want)
+		}
+	}
+	code, env, data := f.do(t, "POST", prefix+"/installDeps", `{"name":"ocr"}`)
+	if code != 200 || !strings.Contains(string(data), `"name":"ocr"`) {
+		t.Errorf("installDeps: %d %+v %s", code, env, data)
+	}
+	if code, _, _ := f.do(t, "POST", prefix+"/delete", `{"name":"checklist"}`); code != 200 {
+		t.Errorf("delete: %d", code)
+	}
+	if _, found := f.srv.kit.Loader().Get("checklist"); found {
+		t.Error("deleted skill still loaded")
+	}
+}
+
+func quoteJSON(s string) string {
+	b, _ := json.Marshal(s)
+	return string(b)
+}

@@ -104,7 +104,7 @@ func fakeModel(t *testing.T) (*httptest.Server, *int) {
 			}
 			names = append(names, tool.Name)
 		}
-		if strings.Join(names, ",") != "read_skill,read_skill_file,execute_skill" || req.Model != "test-model" || req.MaxTokens != maxTokens ||
+		if strings.Join(names, ",") != "read_skill,read_skill_file,execute_skill,skill_manage" || req.Model != "test-model" || req.MaxTokens != maxTokens ||
 			len(req.System) != 1 || !strings.Contains(req.System[0].Text, "<available_skills>") {
 			t.Errorf("request %d: model %q, tools %v, system %v", requests, req.Model, names, req.System)
 		}

@@ -54,7 +54,7 @@ func TestStdio(t *testing.T) {
 	for _, tool := range list.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "execute_skill,read_skill,read_skill_file" {
+	if strings.Join(names, ",") != "execute_skill,read_skill,read_skill_file,skill_manage" {
 		t.Errorf("tools %v", names)
 	}
 	res, err := cs.CallTool(t.Context(), &mcp.CallToolParams{Name: "read_skill_file", Arguments: json.RawMessage(`{"name":"date-diff","path":"scripts/diff.js"}`)})

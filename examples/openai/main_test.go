@@ -92,7 +92,7 @@ func fakeModel(t *testing.T) (*httptest.Server, *int) {
 		for _, tool := range req.Tools {
 			names = append(names, tool.Type+":"+tool.Function.Name)
 		}
-		if strings.Join(names, ",") != "function:read_skill,function:read_skill_file,function:execute_skill" || req.Model != "test-model" {
+		if strings.Join(names, ",") != "function:read_skill,function:read_skill_file,function:execute_skill,function:skill_manage" || req.Model != "test-model" {
 			t.Errorf("request %d: model %q, tools %v", requests, req.Model, names)
 		}
 		w.Header().Set("Content-Type", "application/json")

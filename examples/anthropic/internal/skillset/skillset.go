@@ -15,8 +15,8 @@ import (
 
 // Set is the tool set of one skills folder.
 type Set struct {
-	// Tools are read_skill, read_skill_file and, when a compute-entry skill
-	// can run, execute_skill.
+	// Tools are read_skill, read_skill_file, execute_skill when a
+	// compute-entry skill can run, and skill_manage.
 	Tools []tools.Tool
 	// Catalog is the <available_skills> section for the system prompt.
 	Catalog string
@@ -45,7 +45,7 @@ func Load(ctx context.Context, dir string) (*Set, error) {
 		return nil, err
 	}
 	diags := kit.Doctor(ctx)
-	if len(ts.Tools) == 0 {
+	if len(ts.Visibility.Catalog) == 0 {
 		return nil, fmt.Errorf("no skill in %s can be offered (%d diagnostics)", dir, len(diags))
 	}
 	return &Set{Tools: ts.Tools, Catalog: ts.Prompt, Diagnostics: diags}, nil

@@ -15,7 +15,7 @@ func TestLoadExamples(t *testing.T) {
 	for _, tool := range set.Tools {
 		names = append(names, tool.Name)
 	}
-	if strings.Join(names, ",") != "read_skill,read_skill_file,execute_skill" {
+	if strings.Join(names, ",") != "read_skill,read_skill_file,execute_skill,skill_manage" {
 		t.Errorf("tools %v", names)
 	}
 	if !strings.Contains(set.Catalog, `<skill name="word-stats" type="compute-entry"`) || len(set.Diagnostics) != 0 {
