@@ -58,6 +58,14 @@ func TestReadCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, "read", "nope", "../../examples/skills"); code != exitFailure || !strings.Contains(errOut, "value must be one of") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
+	code, out, _ = runCLI(t, "read", "release-notes", "--json", "../../examples/skills")
+	var res struct {
+		Text       string         `json:"text"`
+		Structured map[string]any `json:"structured"`
+	}
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitOK || res.Structured["name"] != "release-notes" {
+		t.Errorf("read --json: exit %d, %v\n%s", code, err, out)
+	}
 	if code, _, _ := runCLI(t, "read"); code != exitUsage {
 		t.Fatalf("exit %d", code)
 	}

@@ -13,18 +13,20 @@ type readOptions struct {
 	loaderFlags
 	task string
 	file string
+	json bool
 }
 
 func readCommand() *command {
 	return &command{
 		name:    "read",
-		args:    "NAME [--task T] [--file PATH] [DIR...]",
+		args:    "NAME [--task T] [--file PATH] [--json] [DIR...]",
 		summary: "print what read_skill (or read_skill_file) returns to the model",
 		help: `
 Without --file: the skill's instructions as read_skill returns them, with the
 references it requires; --task is the task the model states, which includes the
 references of matching routes. With --file: the file as read_skill_file returns
-it (paths relative to the skill folder). Exit status 1 when the tool would
+it (paths relative to the skill folder). --json prints the tool's whole
+result ({"text","structured","is_error"}). Exit status 1 when the tool would
 answer the model with an error.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
@@ -32,6 +34,7 @@ answer the model with an error.
 			o.register(fs)
 			fs.StringVar(&o.task, "task", "", "the task the model states (read_skill's task argument)")
 			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file")
+			fs.BoolVar(&o.json, "json", false, "print the tool's result as JSON")
 			return o
 		},
 		run: runRead,
@@ -77,10 +80,18 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
 		return exitFailure
 	}
-	if res.IsError {
+	switch {
+	case o.json:
+		if writeJSON(c, res) != nil {
+			return exitFailure
+		}
+	case res.IsError:
 		fmt.Fprintln(c.stderr, res.Text)
+	default:
+		fmt.Fprintln(c.stdout, res.Text)
+	}
+	if res.IsError {
 		return exitFailure
 	}
-	fmt.Fprintln(c.stdout, res.Text)
 	return exitOK
 }
