@@ -30,7 +30,9 @@ type ActivateOptions struct {
 	// HideLocation leaves out the skill folder line, for hosts that do not
 	// show the model file paths.
 	HideLocation bool
-	// MaxResources caps the <skill_resources> listing (default 50).
+	// MaxResources caps the <skill_optional_references> and
+	// <skill_resources> listings (default 50 each); required references are
+	// always listed in full.
 	MaxResources int
 	// MaxInlineChars caps each included reference (default 20,000
 	// characters); MaxInlineTotal caps them together (default 60,000).
@@ -82,9 +84,12 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 	}
 	refs := s.References
 	var act Activation
+	// A reference exists when the skill lists it among its files: no I/O,
+	// and infrastructure files (.env, skill.config.yaml), which are never
+	// listed, count as missing, as read_skill_file refuses them.
 	exists := func(p string) bool {
-		_, err := s.ReadFile(p)
-		return err == nil
+		clean, err := skill.CleanRelPath(p)
+		return err == nil && slices.Contains(s.Files, clean)
 	}
 
 	required := slices.Clone(refs.Required)
@@ -124,9 +129,15 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 		var inl strings.Builder
 		budget := o.MaxInlineTotal
 		for _, ref := range routed {
-			data, err := s.ReadFile(ref)
-			if err != nil {
+			if !exists(ref) {
 				continue // listed below as missing
+			}
+			// Read through the skill's guarded Open (os.Root: no link leaves
+			// the folder; no pipe blocks), a little past the cap so a cut
+			// shows.
+			data, err := s.ReadFileLimit(ref, int64(o.MaxInlineChars)*utf8.UTFMax+1)
+			if err != nil {
+				continue
 			}
 			content := string(data)
 			if !IsText(data) {
@@ -165,12 +176,17 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 			mustRead = append(mustRead, ref)
 		}
 	}
-	listRefs := func(tag, intro, outro string, list []string) {
+	// limit caps a list (0: every entry; required references are never cut).
+	listRefs := func(tag, intro, outro string, list []string, limit int) {
 		if len(list) == 0 {
 			return
 		}
 		fmt.Fprintf(&b, "\n<%s>\n%s\n", tag, intro)
-		for _, ref := range list {
+		for i, ref := range list {
+			if i == limit && limit > 0 {
+				fmt.Fprintf(&b, t.MoreResources+"\n", len(list)-i)
+				break
+			}
 			line := "- " + ref
 			if !exists(ref) {
 				line += " " + t.Missing
@@ -185,14 +201,14 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 		}
 		fmt.Fprintf(&b, "</%s>\n", tag)
 	}
-	listRefs("skill_required_references", t.RequiredRefs, t.RequiredRefsAfter, mustRead)
+	listRefs("skill_required_references", t.RequiredRefs, t.RequiredRefsAfter, mustRead, 0)
 	var optional []string
 	for _, ref := range refs.Optional {
 		if !slices.Contains(required, ref) {
 			optional = append(optional, ref)
 		}
 	}
-	listRefs("skill_optional_references", t.OptionalRefs, "", optional)
+	listRefs("skill_optional_references", t.OptionalRefs, "", optional, o.MaxResources)
 
 	// Resources: attached files not already named above.
 	var resources []string

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -93,17 +94,79 @@ func (s *Skill) FS() (fs.FS, error) {
 	return fs.Sub(s.fsys, s.Dir)
 }
 
-// ReadFile reads a file of the skill by its slash path relative to the skill
-// folder; the path must stay inside the folder.
-func (s *Skill) ReadFile(rel string) ([]byte, error) {
+// ErrNotRegular is returned for a path that names neither a regular file nor
+// a folder (a named pipe, a device, a socket): opening one could block or
+// read endlessly, so it is refused without being opened.
+var ErrNotRegular = errors.New("not a regular file")
+
+// Open opens a file (or folder) of the skill by its slash path relative to
+// the skill folder. The path must stay inside the folder (CleanRelPath). For
+// a skill on disk the operating system enforces it through os.Root: a
+// symbolic link pointing outside the folder is refused with ErrUnsafePath,
+// whatever the path looks like; links that stay inside are followed. Named
+// pipes, devices and sockets are refused with ErrNotRegular.
+func (s *Skill) Open(rel string) (fs.File, error) {
 	clean, err := CleanRelPath(rel)
 	if err != nil {
 		return nil, err
 	}
-	if s.fsys == nil {
-		return nil, errors.New("skill: not loaded from a file system")
+	if s.DiskDir != "" {
+		root, err := os.OpenRoot(s.DiskDir)
+		if err != nil {
+			return nil, err
+		}
+		defer root.Close()
+		st, err := root.Stat(clean)
+		if err != nil {
+			return nil, rootError(rel, err)
+		}
+		if !st.Mode().IsRegular() && !st.IsDir() {
+			return nil, fmt.Errorf("%s: %w", rel, ErrNotRegular)
+		}
+		f, err := root.Open(clean)
+		return f, rootError(rel, err)
 	}
-	return fs.ReadFile(s.fsys, path.Join(s.Dir, clean))
+	fsys, err := s.FS()
+	if err != nil {
+		return nil, err
+	}
+	st, err := fs.Stat(fsys, clean)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() && !st.IsDir() {
+		return nil, fmt.Errorf("%s: %w", rel, ErrNotRegular)
+	}
+	return fsys.Open(clean)
+}
+
+// rootError turns os.Root's refusal of a path that escapes the root, which
+// the os package does not export, into ErrUnsafePath.
+func rootError(rel string, err error) error {
+	if err != nil && strings.Contains(err.Error(), "path escapes from parent") {
+		return fmt.Errorf("%w: %q leads outside the skill folder", ErrUnsafePath, rel)
+	}
+	return err
+}
+
+// ReadFile reads a file of the skill by its slash path relative to the skill
+// folder, with the guarantees of Open.
+func (s *Skill) ReadFile(rel string) ([]byte, error) {
+	return s.ReadFileLimit(rel, -1)
+}
+
+// ReadFileLimit is ReadFile reading at most max bytes (max < 0: no limit).
+func (s *Skill) ReadFileLimit(rel string, max int64) ([]byte, error) {
+	f, err := s.Open(rel)
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if max >= 0 {
+		r = io.LimitReader(f, max)
+	}
+	return io.ReadAll(r)
 }
 
 // Body reads the skill file again and returns its Markdown instructions
@@ -213,10 +276,10 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, diagnostics.List) {
 	var diags diagnostics.List
 	file := SkillFile
-	f, err := fsys.Open(path.Join(dir, SkillFile))
+	f, err := openRegular(fsys, path.Join(dir, SkillFile))
 	if errors.Is(err, fs.ErrNotExist) {
 		file = SkillFileLower
-		f, err = fsys.Open(path.Join(dir, SkillFileLower))
+		f, err = openRegular(fsys, path.Join(dir, SkillFileLower))
 		if err == nil {
 			diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
 				"the skill file is named %s; %s is the standard name", SkillFileLower, SkillFile))
@@ -241,7 +304,7 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, d
 }
 
 func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostics.List) {
-	f, err := fsys.Open(name)
+	f, err := openRegular(fsys, name)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -260,6 +323,19 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 }
 
 var errTooLarge = errors.New("file is over the size limit")
+
+// openRegular opens a file after checking it is a regular one: opening a
+// named pipe left in a skill folder would block the scan.
+func openRegular(fsys fs.FS, name string) (fs.File, error) {
+	st, err := fs.Stat(fsys, name)
+	if err != nil {
+		return nil, err
+	}
+	if !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("%s: %w", name, ErrNotRegular)
+	}
+	return fsys.Open(name)
+}
 
 // readLimited reads at most max bytes and fails if the file holds more.
 // The buffer is sized from the file's reported size, so a file that does not

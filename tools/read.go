@@ -8,8 +8,6 @@ import (
 	"io"
 	"io/fs"
 	"net/url"
-	"os"
-	"path"
 	"slices"
 	"strings"
 	"syscall"
@@ -181,14 +179,15 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 	if err != nil {
 		return Errorf("cannot read %q of %s: %v", p, s.Name, err), nil
 	}
-	f, err := openInSkill(s, clean)
+	f, err := s.Open(clean)
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR) {
+		switch {
+		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			return Errorf("%s has no file %s. Its files are:\n%s", s.Name, clean, fileList(s.Files, "")), nil
-		}
-		var refused errRefused
-		if errors.As(err, &refused) || isEscape(err) {
+		case errors.Is(err, skill.ErrUnsafePath):
 			return Errorf("cannot read %s of %s: it points outside the skill folder", clean, s.Name), nil
+		case errors.Is(err, skill.ErrNotRegular):
+			return Errorf("%s of %s is not a regular file", clean, s.Name), nil
 		}
 		return Result{}, fmt.Errorf("read_skill_file %s/%s: %w", s.Name, clean, err)
 	}
@@ -199,9 +198,6 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 	}
 	if st.IsDir() {
 		return Errorf("%s is a folder of %s. The files in it are:\n%s", clean, s.Name, fileList(s.Files, clean+"/")), nil
-	}
-	if !st.Mode().IsRegular() {
-		return Errorf("%s of %s is not a regular file", clean, s.Name), nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {
@@ -219,30 +215,6 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 		text += fmt.Sprintf("\n\n[%s is %d bytes; only the first %d are shown]", clean, st.Size(), limit)
 	}
 	return Result{Text: text}, nil
-}
-
-// openInSkill opens a file of the skill. On disk it goes through os.Root, so
-// no path or symbolic link can leave the skill folder; otherwise through the
-// skill's fs.FS, whose paths CleanRelPath already confined.
-func openInSkill(s *skill.Skill, rel string) (fs.File, error) {
-	if s.DiskDir != "" {
-		root, err := os.OpenRoot(s.DiskDir)
-		if err != nil {
-			return nil, err
-		}
-		defer root.Close()
-		return root.Open(rel)
-	}
-	fsys, err := s.FS()
-	if err != nil {
-		return nil, err
-	}
-	return fsys.Open(path.Clean(rel))
-}
-
-// isEscape reports whether os.Root refused a path for leaving the root.
-func isEscape(err error) bool {
-	return err != nil && strings.Contains(err.Error(), "path escapes from parent")
 }
 
 // trimPartialRune drops an incomplete UTF-8 sequence that a cut left at the
