@@ -15,6 +15,7 @@ import (
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
 )
 
@@ -175,7 +176,32 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 // and skill_manage unless Options.DisableSkillManage or the agent's
 // DisableManage), from the current snapshot; see [tools.Resolver.Resolve].
 func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
+	if agent.Env.SkillEnv == nil {
+		agent.Env.SkillEnv = k.skillEnv(ctx)
+	}
 	return k.resolver.Resolve(ctx, agent)
+}
+
+// skillEnv answers the visibility rule requires.env from the vault: a
+// variable the skill will get when it runs (a saved secret, or a default of
+// its env schema) counts as set.
+func (k *Kit) skillEnv(ctx context.Context) func(skillName, variable string) bool {
+	return func(skillName, variable string) bool {
+		var schema []skill.EnvVar
+		if s, ok := k.loader.Get(skillName); ok {
+			schema = s.Env
+		}
+		st, err := k.vault.Configured(ctx, skillName, schema)
+		if err != nil {
+			return false
+		}
+		for _, e := range st {
+			if e.Name == variable && (e.HasValue || e.HasDefault) {
+				return true
+			}
+		}
+		return false
+	}
 }
 
 // Doctor returns every diagnostic, sorted: the scan's (collisions, invalid
@@ -234,9 +260,27 @@ func (k *Kit) CheckUpdates(ctx context.Context) ([]installer.UpdateStatus, error
 }
 
 // SetEnabled enables or disables a skill. A disabled skill stays installed
-// and is hidden from every agent from the next Toolset on.
+// and is hidden from every agent from the next Toolset on. Skills of the
+// other sources (an embed.FS, a user folder) and skills in sub-folders of
+// Dir, which the installer does not manage, can be disabled too: the Kit
+// records the flag alone for them (a record without a source).
 func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
-	return k.installer.SetEnabled(ctx, name, enabled)
+	err := k.installer.SetEnabled(ctx, name, enabled)
+	if !errors.Is(err, installer.ErrNotInstalled) {
+		return err
+	}
+	if _, known := k.loader.Get(name); !known {
+		return err
+	}
+	rec, getErr := k.registry.Get(ctx, name)
+	if errors.Is(getErr, registry.ErrNotFound) {
+		rec, getErr = registry.Record{Name: name}, nil
+	}
+	if getErr != nil {
+		return getErr
+	}
+	rec.Enabled = enabled
+	return k.registry.Put(ctx, rec)
 }
 
 // InstallDeps installs a skill's dependencies into its own folder (.venv,

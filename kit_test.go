@@ -2,6 +2,7 @@ package skillkit_test
 
 import (
 	"context"
+	"errors"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -227,5 +228,59 @@ func TestKitInstallUninstall(t *testing.T) {
 	}
 	if st, _ := kit.Vault().Configured(ctx, "greeter", nil); len(st) != 0 {
 		t.Errorf("secrets kept after a purge: %+v", st)
+	}
+}
+
+func TestKitBundledSkillsAndSavedEnv(t *testing.T) {
+	ctx := context.Background()
+	bundled := fstest.MapFS{
+		"oc/SKILL.md":         {Data: []byte("---\nname: oc\ndescription: Needs a token.\nmetadata:\n  openclaw:\n    requires:\n      env: [OC_TOKEN_FOR_TEST]\n---\n")},
+		"team/nested/SKILL.md": {Data: []byte("---\nname: nested\ndescription: In a sub-folder.\n---\n")},
+	}
+	dir := t.TempDir()
+	write(t, dir, "team/deep/SKILL.md", "---\nname: deep\ndescription: A sub-folder of the skills folder.\n---\n")
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t), Sources: []loader.Source{{Name: "bundled", FS: bundled}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	listed := func() string {
+		ts, err := kit.Toolset(ctx, tools.Agent{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var names []string
+		for _, s := range ts.Visibility.Catalog {
+			names = append(names, s.Name)
+		}
+		return strings.Join(names, ",")
+	}
+	if got := listed(); got != "deep,nested" {
+		t.Fatalf("catalog %q: oc needs its token", got)
+	}
+	// A saved secret satisfies requires.env, as it reaches the skill's processes.
+	if err := kit.Vault().Save(ctx, "oc", map[string]string{"OC_TOKEN_FOR_TEST": "t"}); err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(); got != "deep,nested,oc" {
+		t.Fatalf("catalog %q after saving the token", got)
+	}
+	// Skills the installer does not manage can be disabled all the same.
+	for _, name := range []string{"oc", "nested", "deep"} {
+		if err := kit.SetEnabled(ctx, name, false); err != nil {
+			t.Fatalf("disable %s: %v", name, err)
+		}
+	}
+	if got := listed(); got != "" {
+		t.Fatalf("catalog %q after disabling everything", got)
+	}
+	if err := kit.SetEnabled(ctx, "oc", true); err != nil {
+		t.Fatal(err)
+	}
+	if got := listed(); got != "oc" {
+		t.Fatalf("catalog %q after enabling oc", got)
+	}
+	if err := kit.SetEnabled(ctx, "ghost", false); !errors.Is(err, installer.ErrNotInstalled) {
+		t.Errorf("unknown skill: %v", err)
 	}
 }

@@ -27,9 +27,13 @@ type Env struct {
 	// exec.LookPath on this machine.
 	LookPath func(bin string) bool
 	// LookupEnv reports an environment variable's value. Nil means
-	// os.LookupEnv. A host with saved secrets answers from them too, since
-	// they are what the skill will run with.
+	// os.LookupEnv.
 	LookupEnv func(name string) (string, bool)
+	// SkillEnv reports whether a skill will have a variable of its own when
+	// it runs (a saved secret), which satisfies requires.env as well as the
+	// host's environment does. Nil means skills have none; the Kit answers
+	// from its secrets vault.
+	SkillEnv func(skillName, variable string) bool
 	// HasConfig reports whether an OpenClaw host configuration path is set
 	// (metadata.openclaw.requires.config). Nil means the host has no such
 	// configuration, and the rule is not applied.
@@ -107,8 +111,11 @@ func (v *Visibility) Why(name string) ([]Reason, bool) {
 //     conditions.fallback_for_tools: hidden when any is in env.Tools; the
 //     same two for toolsets;
 //   - requires.bins: every program installed; requires.anyBins: at least one;
-//     requires.env: every variable set and not empty; os: env.OS listed;
-//     requires.config: every path set, when env.HasConfig is given;
+//     requires.env: every variable set and not empty (in the host's
+//     environment, or the skill's own through env.SkillEnv); os: env.OS
+//     listed; requires.config: every path set, when env.HasConfig is given;
+//     OpenClaw's always: true skips these five machine checks (but not the
+//     registry, the allowlist or the tool conditions);
 //   - disable-model-invocation: left out of the catalog, still readable.
 //
 // Every failing rule is reported, not only the first. The error is the
@@ -187,9 +194,37 @@ func (e *envCheck) hasBin(bin string) bool {
 	return has
 }
 
-func (e *envCheck) hasEnv(name string) bool {
-	v, ok := e.env.LookupEnv(name)
-	return ok && v != ""
+func (e *envCheck) hasEnv(skillName, name string) bool {
+	if v, ok := e.env.LookupEnv(name); ok && v != "" {
+		return true
+	}
+	return e.env.SkillEnv != nil && e.env.SkillEnv(skillName, name)
+}
+
+// machine applies the rules about this machine: programs, variables, OS and
+// host configuration.
+func (e *envCheck) machine(s *skill.Skill) []Reason {
+	var out []Reason
+	add := func(rule Rule, items []string, format string) {
+		if len(items) > 0 {
+			out = append(out, Reason{Rule: rule, Items: items, Message: fmt.Sprintf(format, strings.Join(items, ", "))})
+		}
+	}
+	fm := s.Frontmatter
+	r := fm.Requires
+	add(RuleBins, filter(r.Bins, func(b string) bool { return !e.hasBin(b) }), "needs the programs %s, which are not installed")
+	if len(r.AnyBins) > 0 && !slices.ContainsFunc(r.AnyBins, e.hasBin) {
+		add(RuleAnyBins, r.AnyBins, "needs one of the programs %s; none is installed")
+	}
+	add(RuleEnv, filter(r.Env, func(n string) bool { return !e.hasEnv(s.Name, n) }), "needs the environment variables %s, which are not set")
+	if len(fm.OS) > 0 && !slices.Contains(fm.OS, e.os) {
+		out = append(out, Reason{Rule: RuleOS, Items: fm.OS,
+			Message: fmt.Sprintf("supports %s, not %s", strings.Join(fm.OS, ", "), e.os)})
+	}
+	if e.env.HasConfig != nil {
+		add(RuleConfig, filter(r.Config, func(p string) bool { return !e.env.HasConfig(p) }), "needs the host configuration %s, which is not set")
+	}
+	return out
 }
 
 func (e *envCheck) reasons(s *skill.Skill, disabled bool) []Reason {
@@ -211,18 +246,8 @@ func (e *envCheck) reasons(s *skill.Skill, disabled bool) []Reason {
 	add(RuleFallbackForTools, present(c.FallbackForTools, e.tools), "stands in for the tools %s, which the agent has")
 	add(RuleRequiresToolsets, missing(c.RequiresToolsets, e.sets), "needs the toolsets %s, which the agent does not have")
 	add(RuleFallbackForToolsets, present(c.FallbackForToolsets, e.sets), "stands in for the toolsets %s, which the agent has")
-	r := fm.Requires
-	add(RuleBins, filter(r.Bins, func(b string) bool { return !e.hasBin(b) }), "needs the programs %s, which are not installed")
-	if len(r.AnyBins) > 0 && !slices.ContainsFunc(r.AnyBins, e.hasBin) {
-		add(RuleAnyBins, r.AnyBins, "needs one of the programs %s; none is installed")
-	}
-	add(RuleEnv, filter(r.Env, func(n string) bool { return !e.hasEnv(n) }), "needs the environment variables %s, which are not set")
-	if len(fm.OS) > 0 && !slices.Contains(fm.OS, e.os) {
-		out = append(out, Reason{Rule: RuleOS, Items: fm.OS,
-			Message: fmt.Sprintf("supports %s, not %s", strings.Join(fm.OS, ", "), e.os)})
-	}
-	if e.env.HasConfig != nil {
-		add(RuleConfig, filter(r.Config, func(p string) bool { return !e.env.HasConfig(p) }), "needs the host configuration %s, which is not set")
+	if !fm.Always {
+		out = append(out, e.machine(s)...)
 	}
 	if s.Hidden() {
 		out = append(out, Reason{Rule: RuleModelInvocation, Message: "disable-model-invocation: left out of the catalog, readable by name"})

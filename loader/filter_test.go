@@ -225,3 +225,28 @@ func TestResolveByPath(t *testing.T) {
 		t.Errorf("relative path: %v %v", s, ok)
 	}
 }
+
+func TestFilterAlwaysAndSkillEnv(t *testing.T) {
+	m := fstest.MapFS{}
+	m["always/SKILL.md"] = &fstest.MapFile{Data: []byte(skillMD("always", "metadata:\n  openclaw:\n    always: true\n    os: [macos]\n    requires:\n      bins: [nope]\n      env: [NOPE]\n  conditions:\n    requires_tools: [browser]"))}
+	m["keyed/SKILL.md"] = &fstest.MapFile{Data: []byte(skillMD("keyed", "metadata:\n  openclaw:\n    requires:\n      env: [API_KEY]"))}
+	l := newLoader(t, nil, loader.Source{Name: "m", FS: m})
+	env := loader.Env{
+		OS:        "linux",
+		LookPath:  func(string) bool { return false },
+		LookupEnv: func(string) (string, bool) { return "", false },
+	}
+	v, err := l.Filter(t.Context(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	// always skips the machine checks, not the tool conditions.
+	checkHidden(t, v, map[string][]loader.Rule{"always": {loader.RuleRequiresTools}, "keyed": {loader.RuleEnv}})
+	env.Tools = []string{"browser"}
+	env.SkillEnv = func(skillName, variable string) bool { return skillName == "keyed" && variable == "API_KEY" }
+	v, err = l.Filter(t.Context(), env)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantNames(t, skillNames(v.Catalog), "always", "keyed")
+}

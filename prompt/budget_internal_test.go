@@ -46,7 +46,7 @@ func TestBudgetIsMaximal(t *testing.T) {
 func entriesOf(skills []*skill.Skill, o Options, t Texts, compact bool) []string {
 	out := make([]string, len(skills))
 	for i, s := range skills {
-		out[i] = renderSkill(s, o, t, compact)
+		out[i] = renderSkill(s, o, t, compact, s.Class == skill.ClassComputeEntry)
 	}
 	return out
 }

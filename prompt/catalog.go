@@ -4,6 +4,7 @@ import (
 	"fmt"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 	"unicode/utf8"
 
@@ -46,6 +47,11 @@ type Options struct {
 	// HideLocation leaves <location> out of the agentskills format, for hosts
 	// that do not show the model file paths. The seed format has none.
 	HideLocation bool
+	// Executable reports whether the agent can run a compute-entry skill
+	// with execute_skill. Nil means it can run all of them. Skills it cannot
+	// run are listed with the hint to read them, without an input summary,
+	// and the guidance mentions execute_skill only when some skill can run.
+	Executable func(name string) bool
 }
 
 func (o *Options) orDefault() Options {
@@ -97,10 +103,16 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	if len(visible) == 0 {
 		return res
 	}
+	runnable := func(s *skill.Skill) bool {
+		return s.Class == skill.ClassComputeEntry && (o.Executable == nil || o.Executable(s.Name))
+	}
+	if slices.ContainsFunc(visible, runnable) && t.GuidanceExecute != "" {
+		t.Guidance += "\n" + t.GuidanceExecute
+	}
 	render := func(compact bool) []string {
 		entries := make([]string, len(visible))
 		for i, s := range visible {
-			entries[i] = renderSkill(s, o, t, compact)
+			entries[i] = renderSkill(s, o, t, compact, runnable(s))
 		}
 		return entries
 	}
@@ -162,7 +174,7 @@ func assemble(t Texts, entries []string, omitted int) string {
 	return b.String()
 }
 
-func renderSkill(s *skill.Skill, o Options, t Texts, compact bool) string {
+func renderSkill(s *skill.Skill, o Options, t Texts, compact, runnable bool) string {
 	var b strings.Builder
 	desc := s.Description
 	b.Grow(len(desc) + len(s.Name) + len(s.DiskDir) + 160)
@@ -191,8 +203,12 @@ func renderSkill(s *skill.Skill, o Options, t Texts, compact bool) string {
 	}
 	b.WriteString(">\n    ")
 	writeOneLine(&b, desc)
-	b.WriteString(" (" + Escape(useHint(s.Class, t)) + ")\n")
-	if s.Class == skill.ClassComputeEntry && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
+	class := s.Class
+	if class == skill.ClassComputeEntry && !runnable {
+		class = skill.ClassPrompt // the agent reads it; it cannot run it
+	}
+	b.WriteString(" (" + Escape(useHint(class, t)) + ")\n")
+	if runnable && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
 		b.WriteString("    " + Escape(inputSummary(s.Config.Interface.InputFields, t)) + "\n")
 	}
 	b.WriteString("  </skill>\n")

@@ -18,6 +18,9 @@ type Texts struct {
 	// Guidance precedes the catalog: how to use skills (read a skill before
 	// acting on it; read required references first).
 	Guidance string
+	// GuidanceExecute follows Guidance when a listed skill can be run with
+	// execute_skill.
+	GuidanceExecute string
 	// Truncated follows the catalog when skills were left out; %d is their
 	// number.
 	Truncated string
@@ -50,8 +53,8 @@ type Texts struct {
 var english = Texts{
 	Guidance: `The following skills give you specialized instructions for specific tasks.
 When a task matches a skill's description, call read_skill with the skill's name to load its full instructions before you act; follow them.
-If what read_skill returns contains <skill_required_references>, you must read every file listed there with read_skill_file before doing anything else. This is a requirement, not a suggestion.
-Skills of type compute-entry run with execute_skill: give it the skill's name and a JSON input.`,
+If what read_skill returns contains <skill_required_references>, you must read every file listed there with read_skill_file before doing anything else. This is a requirement, not a suggestion.`,
+	GuidanceExecute:   "Skills of type compute-entry run with execute_skill: give it the skill's name and a JSON input.",
 	Truncated:         "Installed skills not listed here, to keep this list short: %d. Ask the user if you need a skill that is not listed.",
 	UsePrompt:         "load it with read_skill",
 	UseComputeEntry:   "call it with execute_skill",
@@ -74,8 +77,8 @@ Skills of type compute-entry run with execute_skill: give it the skill's name an
 var chinese = Texts{
 	Guidance: `以下 skill 为特定任务提供专门的指令。
 当任务与某个 skill 的描述相符时，先用 read_skill 按名称加载它的完整指令，再按指令执行。
-如果 read_skill 的返回中包含 <skill_required_references>，你必须在执行任何操作前先用 read_skill_file 逐一读取其中列出的所有文档。这不是建议，是强制要求。
-compute-entry 类型的 skill 用 execute_skill 调用：传入 skill 名称和 JSON 输入。`,
+如果 read_skill 的返回中包含 <skill_required_references>，你必须在执行任何操作前先用 read_skill_file 逐一读取其中列出的所有文档。这不是建议，是强制要求。`,
+	GuidanceExecute:   "compute-entry 类型的 skill 用 execute_skill 调用：传入 skill 名称和 JSON 输入。",
 	Truncated:         "另有 %d 个 skill 已安装但未在此列出，以保持列表简短；如需未列出的 skill，请询问用户。",
 	UsePrompt:         "用 read_skill 加载完整指令",
 	UseComputeEntry:   "用 execute_skill 调用",

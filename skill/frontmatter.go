@@ -104,6 +104,7 @@ type Route struct {
 type ParseOptions struct {
 	// Strict applies the Agent Skills specification: only the six standard
 	// fields, metadata values must be strings, and repaired YAML is an error.
+	// The dialect fields are still read into the model.
 	Strict bool
 }
 
@@ -178,9 +179,11 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 	}
 	r := &fieldReader{diags: &diags, code: diagnostics.FieldInvalid, level: level}
 	readStandard(r, fields, fm, strict, root)
-	if !strict {
-		readDialects(r, fields, fm)
-	}
+	// The dialect fields are read in both modes, so a strict loader hides,
+	// gates and routes skills as a lenient one does; the specification does
+	// not know them, so a malformed one stays a warning (strict mode already
+	// reports the fields themselves as unknown).
+	readDialects(&fieldReader{diags: &diags, code: diagnostics.FieldInvalid, level: diagnostics.FieldInvalid.Level()}, fields, fm)
 	reportUnknown(&diags, fields, fm, strict)
 	return fm, body, recovered, diags
 }

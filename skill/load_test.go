@@ -484,3 +484,18 @@ func TestSkillJSON(t *testing.T) {
 		}
 	}
 }
+
+// Strict mode reports the dialect fields as errors but still reads them, so a
+// strict loader hides and gates skills as a lenient one does.
+func TestStrictStillReadsDialects(t *testing.T) {
+	s, diags := load(t, "pdf", "---\nname: pdf\ndescription: d\ndisable-model-invocation: true\nmetadata:\n  conditions:\n    requires_tools: [browser]\n---\n", true)
+	if s == nil {
+		t.Fatal(diags)
+	}
+	if !s.Hidden() || !slices.Equal(s.Frontmatter.Conditions.RequiresTools, []string{"browser"}) {
+		t.Errorf("hidden %v, requires_tools %v", s.Hidden(), s.Frontmatter.Conditions.RequiresTools)
+	}
+	if diff := cmp.Diff([]string{"error FIELD_INVALID", "error FIELD_UNKNOWN"}, codes(diags)); diff != "" {
+		t.Errorf("diagnostics (-want +got):\n%s", diff)
+	}
+}

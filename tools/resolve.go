@@ -110,10 +110,6 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		return r.addManage(ts, agent)
 	}
 
-	catalog := prompt.Catalog(vis.Catalog, agent.Catalog)
-	ts.Prompt = catalog.Text
-	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)
-
 	readable := make([]*skill.Skill, 0, len(vis.Catalog)+len(vis.Hidden))
 	readable = append(readable, vis.Catalog...)
 	for _, h := range vis.Hidden {
@@ -132,16 +128,6 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 			hasToolkit = true
 		}
 	}
-	read, err := ReadSkill(r.Loader, names, agent.Read)
-	if err != nil {
-		return Toolset{}, err
-	}
-	readFile, err := ReadSkillFile(r.Loader, names, agent.Read)
-	if err != nil {
-		return Toolset{}, err
-	}
-	ts.Tools = append(ts.Tools, read, readFile)
-
 	runnable := computeEntry[:0:0]
 	for _, name := range computeEntry {
 		if r.Executor != nil {
@@ -152,10 +138,32 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		}
 		runnable = append(runnable, name)
 	}
-	switch {
-	case len(runnable) > 0 && (agent.DisableExecute || r.Executor == nil):
+	offerExecute := len(runnable) > 0 && !agent.DisableExecute && r.Executor != nil
+	if len(runnable) > 0 && !offerExecute {
 		ts.Warnings = append(ts.Warnings, fmt.Sprintf("skills %s are compute-entry but execute_skill is not offered to this agent", strings.Join(runnable, ", ")))
-	case len(runnable) > 0:
+	}
+
+	// The catalog tells the model to call execute_skill only for the skills
+	// it can run with the tools it is given.
+	catalogOpts := prompt.Options{}
+	if agent.Catalog != nil {
+		catalogOpts = *agent.Catalog
+	}
+	catalogOpts.Executable = func(name string) bool { return offerExecute && slices.Contains(runnable, name) }
+	catalog := prompt.Catalog(vis.Catalog, &catalogOpts)
+	ts.Prompt = catalog.Text
+	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)
+
+	read, err := ReadSkill(r.Loader, names, agent.Read)
+	if err != nil {
+		return Toolset{}, err
+	}
+	readFile, err := ReadSkillFile(r.Loader, names, agent.Read)
+	if err != nil {
+		return Toolset{}, err
+	}
+	ts.Tools = append(ts.Tools, read, readFile)
+	if offerExecute {
 		exec, err := ExecuteSkill(r.Executor, runnable)
 		if err != nil {
 			return Toolset{}, err

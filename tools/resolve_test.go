@@ -117,6 +117,9 @@ func TestResolve(t *testing.T) {
 	if !strings.Contains(ts.Prompt, `name="browser"`) {
 		t.Error("requires_tools met, but the skill is not listed")
 	}
+	if strings.Contains(ts.Prompt, "execute_skill") || !strings.Contains(ts.Prompt, `name="echo" type="compute-entry"`) {
+		t.Errorf("without execute_skill the catalog must not tell the model to call it:\n%s", ts.Prompt)
+	}
 	if len(ts.Warnings) != 1 || !strings.Contains(ts.Warnings[0], "echo are compute-entry but execute_skill is not offered") {
 		t.Errorf("warnings = %q", ts.Warnings)
 	}
