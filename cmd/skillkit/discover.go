@@ -4,6 +4,8 @@ import (
 	"context"
 	"errors"
 	"os"
+	"path/filepath"
+	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/loader"
@@ -34,7 +36,7 @@ func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill
 			continue
 		}
 		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, everything())
-		diags = append(diags, d...)
+		diags = append(diags, asGiven(d, root)...)
 		if len(found) == 0 && !d.HasErrors() {
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.SkillFile))
 		}
@@ -48,4 +50,19 @@ func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill
 		}
 	}
 	return skills, diags
+}
+
+// asGiven rewrites the paths of discovery's diagnostics, which are absolute,
+// to start with root as the user typed it, like the skills' own.
+func asGiven(diags diagnostics.List, root string) diagnostics.List {
+	abs, err := filepath.Abs(root)
+	if err != nil {
+		return diags
+	}
+	for i, d := range diags {
+		if rest, ok := strings.CutPrefix(d.Path, abs); ok && (rest == "" || rest[0] == filepath.Separator) {
+			diags[i].Path = strings.TrimSuffix(root, string(filepath.Separator)) + rest
+		}
+	}
+	return diags
 }

@@ -6,8 +6,10 @@ import (
 	"fmt"
 	"os"
 
+	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/secrets"
 )
 
 // defaultDir is the skills folder when no DIR is given and SKILLKIT_DIR is
@@ -85,11 +87,15 @@ func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*lo
 		sources = append(sources, loader.Source{Name: d, Dir: d})
 	}
 	reg := registry.NewFS(dirs[0])
+	// The live checks the Kit runs in Doctor: secrets configured (no key is
+	// needed to know whether a value is saved) and dependencies present.
+	vault := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(dirs[0])), &secrets.Options{Getenv: c.getenv})
 	l, err := loader.New(ctx, sources, &loader.Options{
 		MaxSkills:    f.maxSkills,
 		MaxDirs:      f.maxDirs,
 		MaxFileBytes: f.maxFileBytes,
 		Registry:     reg,
+		Checkers:     []loader.Checker{vault.EnvChecker(), installer.NewDepsChecker(nil)},
 	})
 	return l, reg, err
 }

@@ -19,7 +19,12 @@ func main() {
 	dir := flag.String("skills", "skills", "the skills folder")
 	addr := flag.String("addr", "127.0.0.1:8080", "the address to listen on")
 	token := flag.String("token", os.Getenv("ADMIN_TOKEN"), "require this bearer token (default $ADMIN_TOKEN)")
+	noToken := flag.Bool("no-token", false, "serve without a token (only on a machine where nobody else can reach the address)")
 	flag.Parse()
+	if *token == "" && !*noToken {
+		fmt.Fprintln(os.Stderr, "admin-http: give -token (or ADMIN_TOKEN); -no-token serves without one")
+		os.Exit(2)
+	}
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
 	defer stop()
 	if err := serve(ctx, *dir, *addr, *token); err != nil {

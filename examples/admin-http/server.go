@@ -7,7 +7,9 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"mime"
 	"net/http"
+	"net/url"
 	"os"
 	"strings"
 
@@ -60,10 +62,20 @@ func (s *server) handler() http.Handler {
 	return s.authorize(mux)
 }
 
-// authorize requires the bearer token when one is configured. An admin API
-// installs and runs code: a host puts it behind its own authentication.
+// authorize requires the bearer token when one is configured, and refuses
+// requests a web page in the operator's browser could forge: a foreign
+// Origin, or (in decode) a body that is not declared as JSON, which a page
+// cannot send across origins without a preflight. An admin API installs and
+// runs code: a host puts it behind its own authentication.
 func (s *server) authorize(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if origin := r.Header.Get("Origin"); origin != "" {
+			u, err := url.Parse(origin)
+			if err != nil || u.Host != r.Host {
+				fail(w, http.StatusForbidden, fmt.Errorf("cross-origin request from %q refused", origin))
+				return
+			}
+		}
 		if s.token != "" {
 			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
 			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
@@ -101,6 +113,10 @@ func write(w http.ResponseWriter, status int, v any) {
 // decode reads a JSON body of at most maxJSONBody bytes into v, refusing
 // unknown fields so a typo is an error, not a silent default.
 func decode(w http.ResponseWriter, r *http.Request, v any) bool {
+	if mt, _, err := mime.ParseMediaType(r.Header.Get("Content-Type")); err != nil || mt != "application/json" {
+		fail(w, http.StatusUnsupportedMediaType, errors.New("send the body as Content-Type: application/json"))
+		return false
+	}
 	dec := json.NewDecoder(http.MaxBytesReader(w, r.Body, maxJSONBody))
 	dec.DisallowUnknownFields()
 	if err := dec.Decode(v); err != nil {

@@ -102,6 +102,9 @@ func newFixture(t *testing.T, token string) *fixture {
 func (f *fixture) do(t *testing.T, method, path, body string, header ...string) (int, envelope, json.RawMessage) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	if method == "POST" {
+		req.Header.Set("Content-Type", "application/json")
+	}
 	for i := 0; i+1 < len(header); i += 2 {
 		req.Header.Set(header[i], header[i+1])
 	}
@@ -310,6 +313,23 @@ func TestProgressEvents(t *testing.T) {
 		}
 	}
 	t.Fatalf("no skill_install_done: %v", lines.Err())
+}
+
+func TestCrossSiteRequestsRefused(t *testing.T) {
+	f := newFixture(t, "")
+	// What a web page can send without a preflight: a text/plain body.
+	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"ocr"}`, "Content-Type", "text/plain"); code != http.StatusUnsupportedMediaType {
+		t.Errorf("text/plain body: %d", code)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Origin", "https://evil.example"); code != http.StatusForbidden {
+		t.Errorf("foreign origin: %d", code)
+	}
+	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Origin", "http://example.com"); code != 200 {
+		t.Errorf("same origin (httptest's host is example.com): %d", code)
+	}
+	if _, err := os.Stat(filepath.Join(f.dir, "ocr")); err != nil {
+		t.Error("the forged uninstall removed the skill")
+	}
 }
 
 func TestToken(t *testing.T) {
