@@ -88,7 +88,9 @@
 //
 //   - no journal: the skill was never touched; the staging folder goes;
 //   - journal, new version still staged: the old version (if it was moved
-//     to the trash) is renamed back;
+//     to the trash) is renamed back, and the previous record restored if
+//     the journal's record was written (a write the store reported as
+//     failed although it took effect, then a crash while undoing it);
 //   - journal, new version in place: the record is written from the journal
 //     if the folder in place has the journal's fingerprint and no one has
 //     written another record since; the trash goes.
