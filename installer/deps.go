@@ -392,7 +392,8 @@ func (in *Installer) upToDate(dir, stamp, want string) bool {
 // operation's trash, the new one into place, the trash emptied. If placing
 // the new one fails, the old one goes back. A crash between the two
 // renames leaves no dst (the next recovery empties the trash): missing,
-// never half built.
+// never half built. So does a failure to put the old one back, which keeps
+// the operation's trash (and logs where) instead of emptying it.
 func (in *Installer) placeDir(o *op, staged, dst string) error {
 	if err := syncTree(in.path(staged)); err != nil {
 		return fmt.Errorf("installer: syncing %s: %w", staged, err)
@@ -402,8 +403,18 @@ func (in *Installer) placeDir(o *op, staged, dst string) error {
 		return fmt.Errorf("installer: %w", err)
 	}
 	putBack := func(err error) error {
-		if had && !o.crashed {
-			err = errors.Join(err, in.move(o.trash(), dst))
+		if !had || o.crashed {
+			return err
+		}
+		back := o.fault("deps-put-back")
+		if back == nil {
+			back = in.move(o.trash(), dst)
+		}
+		if back != nil {
+			// The old one is only in the trash now: o.end must not empty it.
+			o.keep = true
+			in.warn(context.Background(), "installer: the old %s could not be put back; it is kept in %s: %v", dst, in.path(o.trash()), back)
+			err = errors.Join(err, fmt.Errorf("installer: putting the old %s back failed (it is kept in %s): %w", dst, in.path(o.trash()), back))
 		}
 		return err
 	}

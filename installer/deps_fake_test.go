@@ -517,3 +517,46 @@ func TestInstallDepsRefusals(t *testing.T) {
 		t.Error("a bad name was accepted")
 	}
 }
+
+// TestInstallDepsPutBackFails: placing the new venv fails and so does
+// putting the old one back. The old venv is then only in the operation's
+// trash, which must be kept (and named in the error), not emptied.
+func TestInstallDepsPutBackFails(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, &Options{Runner: &fakeTools{}})
+	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "fetcher", nil); err != nil {
+		t.Fatal(err)
+	}
+	stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp))
+	moveFailed, putBackFailed := errors.New("injected: move"), errors.New("injected: put back")
+	in.fault = func(p string) error {
+		switch p {
+		case "deps-old-moved":
+			return moveFailed
+		case "deps-put-back":
+			return putBackFailed
+		}
+		return nil
+	}
+	_, err := in.InstallDeps(ctx, "fetcher", &DepsOptions{Force: true})
+	if !errors.Is(err, moveFailed) || !errors.Is(err, putBackFailed) {
+		t.Fatalf("err %v", err)
+	}
+	in.fault = nil
+	trash := filepath.Join(dir, filepath.FromSlash(trashDir))
+	entries, _ := os.ReadDir(trash)
+	if len(entries) != 1 {
+		t.Fatalf("trash holds %v, want the old venv", entries)
+	}
+	kept := filepath.Join(trash, entries[0].Name())
+	if got := readFile(t, filepath.Join(kept, depsStamp)); got != stamp {
+		t.Errorf("the trash holds %q, want the old venv's stamp %q", got, stamp)
+	}
+	if !strings.Contains(err.Error(), kept) {
+		t.Errorf("the error does not say where the old venv is: %v", err)
+	}
+}

@@ -193,7 +193,10 @@
 // folder and swapped in with two renames under the skill's lock, so a skill
 // has its old one or the new one, complete: a failure puts the old one
 // back, and a crash between the two renames leaves none (VENV_MISSING),
-// never a half-built one. Tools write absolute paths into a venv (console
+// never a half-built one. When putting the old one back fails too, it is
+// kept in the operation's .skillhub/trash/<id> and the error and log say
+// so (the skill has none meanwhile, as after a crash; the next
+// operation's recovery empties that trash). Tools write absolute paths into a venv (console
 // scripts' shebangs, activate, pyvenv.cfg), which are rewritten for where
 // it lands; Windows' .exe launchers in Scripts\ keep the staging path, so
 // there console scripts of a venv must be run as "python -m". A marker in
