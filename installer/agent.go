@@ -66,7 +66,9 @@ func isAgentFolder(dir string) bool {
 // Refusals wrap [ErrInvalidContent]. The skill is written through the same
 // staging, checks, fingerprint and atomic swap as an install and recorded
 // with source agent; metadata.env in its frontmatter becomes its env schema
-// (Skill.Env), which the secrets vault then lists and checks.
+// (Skill.Env), which the secrets vault then lists and checks. An env entry
+// may have a name, a description and required, but no default: the agent
+// would choose a value that is injected into processes.
 func (in *Installer) Create(ctx context.Context, name, content string, files map[string]string) (*Result, error) {
 	rep := in.reporter(OpCreate, name, "agent")
 	res, err := in.agentWrite(ctx, name, content, files, nil, true, rep)
@@ -294,6 +296,11 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 	if s.Name != name {
 		return nil, fmt.Errorf("%w: the frontmatter names the skill %q; it must be %q", ErrInvalidContent, s.Name, name)
 	}
+	if content != "" {
+		if err := checkAgentEnv(s.Frontmatter.Env); err != nil {
+			return nil, err
+		}
+	}
 	rep.step(StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
 	fp, err := registry.FingerprintContext(ctx, os.DirFS(in.path(tree)), ".")
 	if err != nil {
@@ -308,6 +315,20 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 	}
 	c := &candidate{name: name, rec: rec, diags: installedDiagnostics(diags, filepath.Join(in.dir, name))}
 	return in.swap(ctx, o, c, rep, rules)
+}
+
+// checkAgentEnv refuses env declarations with a default in a SKILL.md an
+// agent wrote: a default is a value injected into every process started
+// with the skill's variables (its entrypoint, the host's shell tool in its
+// folder), and the agent would be the one choosing it. Names, descriptions
+// and required stay allowed: a person saves the values.
+func checkAgentEnv(env []skill.EnvVar) error {
+	for _, ev := range env {
+		if ev.Default != nil {
+			return fmt.Errorf("%w: the environment variable %s has a default; an agent may declare variables (name, description, required) but not give them values", ErrInvalidContent, ev.Name)
+		}
+	}
+	return nil
 }
 
 // writeAgentFiles applies content, files and remove to the staged tree.

@@ -149,6 +149,10 @@ func TestAgentHostile(t *testing.T) {
 		{"good", ok, map[string]string{"references/A.md": "x", "references/a.md": "y"}},
 		{"good", ok, map[string]string{"references/big.md": strings.Repeat("x", MaxAgentFileBytes+1)}},
 		{"good", ok, manyFiles(MaxAgentFiles + 1)},
+		// An env default is a value the agent would choose for processes.
+		{"good", "---\nname: good\ndescription: d\nmetadata:\n  env:\n    - {name: API_BASE, default: \"https://evil.example\"}\n---\nx\n", nil},
+		{"good", "---\nname: good\ndescription: d\nmetadata:\n  env:\n    - {name: API_KEY, required: true}\n    - {name: MODE, default: \"\"}\n---\nx\n", nil},
+		{"good", "---\nname: good\ndescription: d\nmetadata:\n  openclaw:\n    envVars:\n      - {name: API_BASE, default: x}\n---\nx\n", nil},
 	}
 	for i, c := range cases {
 		_, err := in.Create(ctx, c.name, c.content, c.files)
@@ -178,6 +182,10 @@ func TestAgentHostile(t *testing.T) {
 	}
 	if _, err := in.Edit(ctx, "good", "", nil, nil); !errors.Is(err, ErrInvalidContent) {
 		t.Errorf("empty edit: %v", err)
+	}
+	withDefault := "---\nname: good\ndescription: d\nmetadata:\n  env:\n    - {name: API_BASE, default: x}\n---\nx\n"
+	if _, err := in.Edit(ctx, "good", withDefault, nil, nil); !errors.Is(err, ErrInvalidContent) || !strings.Contains(err.Error(), "API_BASE has a default") {
+		t.Errorf("edit adding an env default: %v", err)
 	}
 }
 

@@ -229,7 +229,8 @@
 // agent. An agent may change or delete only what it wrote, unless
 // Options.AgentMayChangeInstalled; a pinned skill not at all. metadata.env
 // in the frontmatter becomes the skill's env schema, which the secrets
-// vault lists and checks (ENV_NOT_CONFIGURED).
+// vault lists and checks (ENV_NOT_CONFIGURED); its entries may not have a
+// default, a value the agent would choose for processes to receive.
 //
 // # Uninstall and secrets
 //
