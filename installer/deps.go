@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -325,9 +326,11 @@ func (r *depsRun) unavailable(step Step, err error, what string) (handled bool) 
 	return true
 }
 
-// commandLine shows a command to people.
+// commandLine shows a command to people, credentials masked (see
+// displayArgs): it goes to DepsResult.Logs, progress events and
+// DepsError.Command, while the command runs with the real arguments.
 func commandLine(cmd executor.Command) string {
-	parts := append([]string{cmd.Path}, cmd.Args...)
+	parts := append([]string{cmd.Path}, displayArgs(cmd.Args)...)
 	for i, p := range parts {
 		if p == "" || strings.ContainsAny(p, " \t\"'") {
 			parts[i] = fmt.Sprintf("%q", p)
@@ -336,8 +339,58 @@ func commandLine(cmd executor.Command) string {
 	return strings.Join(parts, " ")
 }
 
+// urlUserinfoRE matches a URL's scheme and user info ("https://user:pw@"),
+// up to the last "@" before the host ends.
+var urlUserinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
+
+// maskCredentials replaces the user info of every URL in s with "***".
+func maskCredentials(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	return urlUserinfoRE.ReplaceAllString(s, "${1}***@")
+}
+
+// isSecretOption reports whether a command-line option carries a secret
+// value: --password, npm's --_auth, --_authToken and
+// --//registry.example/:_authToken, --token, --secret, --api-key.
+func isSecretOption(opt string) bool {
+	n := strings.ToLower(strings.TrimLeft(opt, "-"))
+	for _, suffix := range []string{"password", "token", "_auth", "secret", "apikey", "api-key", "api_key"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return n == "auth"
+}
+
+// displayArgs returns args as they may be shown (DepsConfig.PipArgs and
+// NpmArgs are the host's and may hold an index URL with a token): the user
+// info of URLs masked, and the value of secret options ("--password X",
+// "--//host/:_authToken=X") replaced by "***".
+func displayArgs(args []string) []string {
+	out := make([]string, len(args))
+	hideNext := false
+	for i, a := range args {
+		switch {
+		case hideNext:
+			out[i], hideNext = "***", false
+			continue
+		case strings.HasPrefix(a, "-"):
+			if opt, _, ok := strings.Cut(a, "="); ok && isSecretOption(opt) {
+				out[i] = opt + "=***"
+				continue
+			} else if !ok && isSecretOption(a) {
+				hideNext = true
+			}
+		}
+		out[i] = maskCredentials(a)
+	}
+	return out
+}
+
 // outputLines returns the last max non-empty lines of output, each at most
-// 500 bytes, control characters escaped.
+// 500 bytes, control characters escaped, the user info of URLs masked.
 func outputLines(out []byte, max int) []string {
 	var lines []string
 	for l := range strings.SplitSeq(string(bytes.ToValidUTF8(out, []byte("?"))), "\n") {
@@ -345,12 +398,12 @@ func outputLines(out []byte, max int) []string {
 		if l == "" {
 			continue
 		}
-		l = strings.Map(func(r rune) rune {
+		l = maskCredentials(strings.Map(func(r rune) rune {
 			if unicode.IsControl(r) && r != '\t' {
 				return '?'
 			}
 			return r
-		}, l)
+		}, l))
 		if len(l) > 500 {
 			cut := 500
 			for cut > 0 && !utf8.RuneStart(l[cut]) {

@@ -560,3 +560,54 @@ func TestInstallDepsPutBackFails(t *testing.T) {
 		t.Errorf("the error does not say where the old venv is: %v", err)
 	}
 }
+
+// TestInstallDepsMasksCredentials: a host's PipArgs and NpmArgs may carry
+// an index URL with a token. The commands run with them; the logs, progress
+// events and errors show them masked.
+func TestInstallDepsMasksCredentials(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{result: func(c executor.Command) (executor.Result, bool) {
+		if c.Path == "uv" && len(c.Args) > 0 && c.Args[0] == "pip" {
+			return executor.Result{ExitCode: 1, Stderr: []byte("error: cannot reach https://__token__:SECRET-ONE@pypi.example/simple\n")}, true
+		}
+		return executor.Result{}, false
+	}}
+	var ev events
+	in, _ := newTestInstaller(t, &Options{Runner: tools, Progress: ev.add, Deps: &DepsConfig{PipArgs: []string{
+		"--index-url", "https://__token__:SECRET-ONE@pypi.example/simple",
+		"--extra-index-url=https://user:SECRET-TWO@mirror.example/simple",
+		"--find-links", "https://SECRET-THREE@files.example/wheels",
+		"--password", "SECRET-FOUR",
+		"--//registry.example/:_authToken=SECRET-FIVE",
+	}}})
+	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "fetcher", nil)
+	var de *DepsError
+	if !errors.As(err, &de) {
+		t.Fatalf("err %v, want a DepsError", err)
+	}
+	shown := append(append([]string{err.Error(), de.Command, de.Output}, res.Logs...), ev.messages(OpDeps)...)
+	for _, st := range res.Steps {
+		shown = append(shown, st.Detail)
+	}
+	if last := ev.last(); last.Err != nil {
+		shown = append(shown, last.Err.Error())
+	}
+	for _, s := range shown {
+		if strings.Contains(s, "SECRET") {
+			t.Errorf("a credential is shown: %s", s)
+		}
+	}
+	for _, want := range []string{"https://***@pypi.example/simple", "--extra-index-url=https://***@mirror.example/simple", "https://***@files.example/wheels", "--password ***", "--//registry.example/:_authToken=***"} {
+		if !strings.Contains(de.Command, want) {
+			t.Errorf("command %q does not show %q", de.Command, want)
+		}
+	}
+	ran := tools.lines()
+	if len(ran) < 3 || !strings.Contains(ran[2], "https://__token__:SECRET-ONE@pypi.example/simple") || !strings.Contains(ran[2], "SECRET-FOUR") || !strings.Contains(ran[2], "_authToken=SECRET-FIVE") {
+		t.Errorf("the command did not run with the real arguments: %q", ran)
+	}
+}

@@ -49,9 +49,13 @@ type DepsConfig struct {
 	Env map[string]string
 	// PipArgs are added to "pip install" and "uv pip install" (both take
 	// --no-index, --find-links DIR, --index-url URL). The host's, so not
-	// checked.
+	// checked. Wherever a command is shown (DepsResult.Logs, progress
+	// events, DepsError) the user info of URLs ("https://***@host") and the
+	// values of secret options (--password, --token, npm's --_auth and
+	// --//host/:_authToken) are masked; the command runs with them.
 	PipArgs []string
-	// NpmArgs are added to "npm install" (--registry URL, --offline, ...).
+	// NpmArgs are added to "npm install" (--registry URL, --offline, ...),
+	// masked in what is shown as PipArgs are.
 	NpmArgs []string
 	// Timeout bounds each install command. Default DefaultDepsTimeout.
 	Timeout time.Duration
