@@ -223,14 +223,15 @@
 // under references/, templates/, scripts/ or assets/ only, each at most
 // MaxAgentFileBytes, written without the executable bit. So an agent
 // cannot write skill.config.yaml, requirements.txt or package.json: its
-// skills have no entrypoint, dependencies or setup, and skillkit runs none
-// of their code. They go through the install's staging, archive checks,
-// validation, fingerprint, journal and swap, and are recorded with source
-// agent. An agent may change or delete only what it wrote, unless
-// Options.AgentMayChangeInstalled, and even then never the code skillkit
-// runs for a skill a person installed (entrypoint, setup scripts,
-// dependency files, their folders, scripts/ of a skill with a runtime) nor
-// its install specs; a pinned skill not at all. metadata.env
+// skills have no entrypoint or setup, and skillkit runs none of their code
+// (their frontmatter install specs are installed only with
+// DepsOptions.AllowAgentWritten). They go through the install's staging,
+// archive checks, validation, fingerprint, journal and swap, and are
+// recorded with source agent. An agent may change or delete only what it
+// wrote, unless Options.AgentMayChangeInstalled, and even then never the
+// code skillkit runs for a skill a person installed (entrypoint, setup
+// scripts, dependency files, their folders, scripts/ of a skill with a
+// runtime) nor its install specs; a pinned skill not at all. metadata.env
 // in the frontmatter becomes the skill's env schema, which the secrets
 // vault lists and checks (ENV_NOT_CONFIGURED); its entries may not have a
 // default, a value the agent would choose for processes to receive.
