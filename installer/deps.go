@@ -111,6 +111,13 @@ const (
 // script, not the other kinds; the error joins every failure
 // ([*DepsError]). A tool that is not installed is a RUNTIME_UNAVAILABLE
 // diagnostic in the result, not an error. opts may be nil.
+//
+// InstallDeps runs code the skill chose — its check commands (a program on
+// PATH with the skill's arguments, in the skill folder), the build scripts
+// of source packages pip or uv build, the MSBuild files dotnet restore
+// evaluates, the packages npm resolves for it — so it is an explicit host
+// action, for skills the host's user chose; the loader and Doctor never
+// call it. It refuses agent-written skills unless opts.AllowAgentWritten.
 func (in *Installer) InstallDeps(ctx context.Context, name string, opts *DepsOptions) (*DepsResult, error) {
 	if opts == nil {
 		opts = &DepsOptions{}
@@ -204,7 +211,7 @@ func (in *Installer) installDeps(ctx context.Context, name string, opts *DepsOpt
 	if len(plan.system) > 0 {
 		rep.step(StepSystem, 85, "checking %d system dependencies", len(plan.system))
 		for i, dep := range plan.system {
-			d, line := checkSystemDep(ctx, in.opt.runner, in.opt.deps, s, dep, plan.checks[i])
+			d, line := checkSystemDep(ctx, in.opt.runner, in.opt.deps, s, in.path(name), dep, plan.checks[i])
 			r.logf(StepSystem, 85, "%s", line)
 			if d == nil {
 				r.add(StepSystem, DepsPresent, "%s", dep.Name)
@@ -747,15 +754,14 @@ func (in *Installer) accounted(ctx context.Context, name string, run func() erro
 	return errors.Join(runErr, err)
 }
 
-// checkSystemDep checks one system dependency: its check command (argv)
-// must exit 0 within CheckTimeout; without one, its name must be a program
-// on the tools' PATH. It returns a SYSTEM_DEP_MISSING warning, or nil, and
-// a log line.
-func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig, s *skill.Skill, dep skill.SystemDep, argv []string) (*diagnostics.Diagnostic, string) {
-	dir := s.DiskDir
-	if dir == "" {
-		dir = s.Dir
-	}
+// checkSystemDep checks one system dependency for InstallDeps: its program
+// (the check command's, or its name without one) must be on the tools'
+// PATH, and then its check command (argv), if any, must exit 0 within
+// CheckTimeout, run in the skill folder dir. A check command is a program
+// the skill chose, run with arguments it chose: only InstallDeps, an
+// explicit host action, runs one (never the DepsChecker). It returns a
+// SYSTEM_DEP_MISSING warning, or nil, and a log line.
+func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig, s *skill.Skill, dir string, dep skill.SystemDep, argv []string) (*diagnostics.Diagnostic, string) {
 	missing := func(format string, args ...any) (*diagnostics.Diagnostic, string) {
 		d := diagnostics.New(diagnostics.SystemDepMissing, s.Name, dir, "system dependency %s: %s", dep.Name, fmt.Sprintf(format, args...)).With("dependency", dep.Name)
 		if dep.Check != "" {
@@ -763,20 +769,21 @@ func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig,
 		}
 		return &d, d.Message
 	}
-	if argv == nil {
-		prog := dep.Name
-		if words, err := SplitCheckCommand(prog); err != nil || len(words) != 1 || strings.ContainsAny(prog, `/\`) {
-			return missing("no check command, and %q is not a program name to look for", dep.Name)
-		}
-		if p, err := executor.LookPath(prog, cfg.env); err == nil {
-			return nil, fmt.Sprintf("%s: found %s", dep.Name, p)
+	prog, err := systemDepProgram(dep)
+	if err != nil {
+		return missing("%v", err)
+	}
+	found, err := executor.LookPath(prog, cfg.env)
+	if err != nil {
+		if dep.Check != "" {
+			return missing("%s is not installed: not on PATH (check: %s)", prog, dep.Check)
 		}
 		return missing("%s is not on PATH", prog)
 	}
-	cmd := executor.Command{Path: argv[0], Args: argv[1:], Env: cfg.commandEnv(), Timeout: CheckTimeout, MaxStdout: 4 << 10, MaxStderr: 4 << 10}
-	if s.DiskDir != "" {
-		cmd.Dir = s.DiskDir
+	if argv == nil {
+		return nil, fmt.Sprintf("%s: found %s", dep.Name, found)
 	}
+	cmd := executor.Command{Path: argv[0], Args: argv[1:], Dir: dir, Env: cfg.commandEnv(), Timeout: CheckTimeout, MaxStdout: 4 << 10, MaxStderr: 4 << 10}
 	res, err := runner.Run(ctx, cmd)
 	switch {
 	case errors.Is(err, exec.ErrNotFound):

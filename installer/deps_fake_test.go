@@ -11,7 +11,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -311,23 +310,21 @@ func TestInstallDepsSystem(t *testing.T) {
 	}
 }
 
-// TestDepsChecker covers each code and the check cache.
+// TestDepsChecker covers each code, from PATH lookups and the file system
+// only: it never runs a program, not even a check command whose program is
+// on PATH.
 func TestDepsChecker(t *testing.T) {
 	ctx := t.Context()
 	bin := t.TempDir()
-	writeTree(t, bin, map[string]string{"node": "#!/bin/sh\n"})
-	os.Chmod(filepath.Join(bin, "node"), 0o755)
-	calls := 0
-	runner := executor.RunnerFunc(func(ctx context.Context, c executor.Command) (executor.Result, error) {
-		calls++
-		if c.Path == "slowtool" {
-			return executor.Result{ExitCode: -1, TimedOut: true}, nil
-		}
-		return executor.Result{ExitCode: 0}, nil
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeTree(t, bin, map[string]string{
+		"node":     "#!/bin/sh\n",
+		"finetool": "#!/bin/sh\ntouch " + marker + "\n",
 	})
-	c := NewDepsChecker(&Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
-	now := c.now()
-	c.now = func() time.Time { return now }
+	for _, p := range []string{"node", "finetool"} {
+		os.Chmod(filepath.Join(bin, p), 0o755)
+	}
+	c := NewDepsChecker(&Options{Runner: failRunner(t), Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
 
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
@@ -339,7 +336,7 @@ func TestDepsChecker(t *testing.T) {
 		"js/package.json":        `{"dependencies":{"left-pad":"^1.0.0"}}`,
 		"js/m.js":                "",
 		"sys/SKILL.md":           skillMD("sys", "x"),
-		"sys/skill.config.yaml":  "dependencies:\n  system:\n    - {name: slow, check: slowtool --version}\n    - {name: fine, check: finetool -v}\n",
+		"sys/skill.config.yaml":  "dependencies:\n  system:\n    - {name: slow, check: slowtool --version}\n    - {name: fine, check: finetool -v}\n    - {name: node}\n    - {name: shipped, check: scripts/check.sh}\n    - {name: ghost}\n",
 		"venv/SKILL.md":          skillMD("venv", "x"),
 		"venv/skill.config.yaml": "runtime: python\nentrypoint: m.py\ndependencies:\n  python:\n    inline: [requests]\n",
 		"venv/m.py":              "",
@@ -362,17 +359,19 @@ func TestDepsChecker(t *testing.T) {
 	if got := codes("venv"); len(got) != 0 {
 		t.Errorf("venv (its own interpreter, python3 not needed): %v", got)
 	}
-	if got := codes("sys"); !slices.Equal(got, []diagnostics.Code{diagnostics.SystemDepMissing}) || calls != 2 {
-		t.Errorf("sys: %v after %d calls", got, calls)
+	sys := c.Check(ctx, l.mustGet(t, "sys"))
+	var deps []string
+	for _, d := range sys {
+		if d.Code != diagnostics.SystemDepMissing || d.Level != diagnostics.Warning {
+			t.Errorf("sys: %v", d)
+		}
+		deps = append(deps, fmt.Sprint(d.Detail["dependency"]))
 	}
-	codes("sys")
-	if calls != 2 {
-		t.Errorf("the checks ran again within the TTL: %d calls", calls)
+	if want := []string{"slow", "shipped", "ghost"}; !slices.Equal(deps, want) {
+		t.Errorf("sys: missing %v, want %v (%v)", deps, want, sys)
 	}
-	now = now.Add(DefaultCheckTTL)
-	codes("sys")
-	if calls != 4 {
-		t.Errorf("the checks did not run again after the TTL: %d calls", calls)
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the checker ran a check command")
 	}
 	if d := c.Check(ctx, l.mustGet(t, "py")); d[0].Level != diagnostics.Error || d[1].Level != diagnostics.Warning {
 		t.Errorf("levels %v", d)
@@ -609,5 +608,44 @@ func TestInstallDepsMasksCredentials(t *testing.T) {
 	ran := tools.lines()
 	if len(ran) < 3 || !strings.Contains(ran[2], "https://__token__:SECRET-ONE@pypi.example/simple") || !strings.Contains(ran[2], "SECRET-FOUR") || !strings.Contains(ran[2], "_authToken=SECRET-FIVE") {
 		t.Errorf("the command did not run with the real arguments: %q", ran)
+	}
+}
+
+// TestInstallDepsCheckCommands: InstallDeps runs a check command only when
+// its program is a bare name found on PATH, in the skill folder; a program
+// given as a path (one the skill ships) is refused before anything runs.
+func TestInstallDepsCheckCommands(t *testing.T) {
+	ctx := t.Context()
+	bin := t.TempDir()
+	writeTree(t, bin, map[string]string{"mytool": "#!/bin/sh\n"})
+	os.Chmod(filepath.Join(bin, "mytool"), 0o755)
+	var ran []executor.Command
+	runner := executor.RunnerFunc(func(_ context.Context, c executor.Command) (executor.Result, error) {
+		ran = append(ran, c)
+		return executor.Result{}, nil
+	})
+	in, dir := newTestInstaller(t, &Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
+	cfg := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: absent, check: othertool --version}\n"
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "checked", "x", map[string]string{"skill.config.yaml": cfg})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "checked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 1 || ran[0].Path != "mytool" || ran[0].Dir != filepath.Join(dir, "checked") {
+		t.Fatalf("ran %+v, want only mytool in the skill folder", ran)
+	}
+	if got := []DepsStatus{res.Steps[0].Status, res.Steps[1].Status}; !slices.Equal(got, []DepsStatus{DepsPresent, DepsMissing}) {
+		t.Errorf("steps %+v", res.Steps)
+	}
+
+	ran = nil
+	shipped := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: own, check: scripts/check.sh}\n"
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "shipped", "x", map[string]string{"skill.config.yaml": shipped, "scripts/check.sh": "echo hi\n"})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "shipped", nil); !errors.Is(err, ErrInvalidDependency) || len(ran) != 0 {
+		t.Errorf("a shipped check program: %v, ran %+v", err, ran)
 	}
 }

@@ -20,14 +20,11 @@ const (
 	CheckTimeout = 10 * time.Second
 	// SetupTimeout bounds a setup script (seed 000 §10.9).
 	SetupTimeout = 120 * time.Second
-	// DefaultCheckTTL is how long a [DepsChecker] trusts the outcome of a
-	// check command before running it again.
-	DefaultCheckTTL = 5 * time.Minute
 )
 
-// DepsConfig says how [Installer.InstallDeps] installs dependencies and how
-// a [DepsChecker] checks them (Options.Deps). A nil *DepsConfig, and every
-// zero field, means the default named on the field.
+// DepsConfig says how [Installer.InstallDeps] installs dependencies, and
+// the PATH a [DepsChecker] looks programs up in (Options.Deps). A nil
+// *DepsConfig, and every zero field, means the default named on the field.
 //
 // Every command runs through Options.Runner, without a shell, with a
 // controlled environment: the host's PATH, HOME, USER, LANG, LC_ALL, TZ,
@@ -72,9 +69,6 @@ type DepsConfig struct {
 	Npm string
 	// Dotnet is the dotnet program. Default "dotnet".
 	Dotnet string
-	// CheckTTL is how long a DepsChecker keeps the outcome of a system
-	// dependency's check. Default DefaultCheckTTL.
-	CheckTTL time.Duration
 	// LookupEnv reads the host's environment for the variables passed on.
 	// Default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
@@ -82,16 +76,15 @@ type DepsConfig struct {
 
 // depsConfig is a DepsConfig with its defaults filled in.
 type depsConfig struct {
-	env      map[string]string // the complete environment of every command
-	pipArgs  []string
-	npmArgs  []string
-	timeout  time.Duration
-	python   string
-	uv       string
-	noUV     bool
-	npm      string
-	dotnet   string
-	checkTTL time.Duration
+	env     map[string]string // the complete environment of every command
+	pipArgs []string
+	npmArgs []string
+	timeout time.Duration
+	python  string
+	uv      string
+	noUV    bool
+	npm     string
+	dotnet  string
 }
 
 // hostVariables are the host variables the tools see.
@@ -128,16 +121,15 @@ func (c *DepsConfig) resolve() depsConfig {
 	})
 	maps.Copy(env, c.Env)
 	r := depsConfig{
-		env:      env,
-		pipArgs:  slices.Clone(c.PipArgs),
-		npmArgs:  slices.Clone(c.NpmArgs),
-		timeout:  c.Timeout,
-		python:   c.Python,
-		uv:       c.UV,
-		noUV:     c.NoUV,
-		npm:      c.Npm,
-		dotnet:   c.Dotnet,
-		checkTTL: c.CheckTTL,
+		env:     env,
+		pipArgs: slices.Clone(c.PipArgs),
+		npmArgs: slices.Clone(c.NpmArgs),
+		timeout: c.Timeout,
+		python:  c.Python,
+		uv:      c.UV,
+		noUV:    c.NoUV,
+		npm:     c.Npm,
+		dotnet:  c.Dotnet,
 	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultDepsTimeout
@@ -153,9 +145,6 @@ func (c *DepsConfig) resolve() depsConfig {
 	}
 	if r.dotnet == "" {
 		r.dotnet = "dotnet"
-	}
-	if r.checkTTL <= 0 {
-		r.checkTTL = DefaultCheckTTL
 	}
 	return r
 }

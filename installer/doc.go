@@ -165,9 +165,12 @@
 //     skill; the node_modules it builds is moved into the skill.
 //   - dotnet: dotnet restore PROJECT in the skill folder.
 //   - system: each check command, split into words and run without a
-//     shell ([SplitCheckCommand]), CheckTimeout each; without a check, the
-//     name must be a program on PATH. A failure is a SYSTEM_DEP_MISSING
-//     warning in the result, not an error.
+//     shell ([SplitCheckCommand]) in the skill folder, CheckTimeout each;
+//     its program must be a bare name found on PATH (never a path, so never
+//     a program the skill ships), else the check is refused before anything
+//     runs, or, when not on PATH, reported missing without running. Without
+//     a check, the name must be a program on PATH. A failure is a
+//     SYSTEM_DEP_MISSING warning in the result, not an error.
 //   - setup: setup.posix (setup.win32 on Windows) runs only with
 //     DepsOptions.Setup — the host asked its user — and only for skills
 //     installed from GitHub, git or a ZIP (never local, hand-placed or
@@ -211,8 +214,23 @@
 // its recorded fingerprint when the skill matched it before, so they do
 // not look like a person's edits.
 //
+// InstallDeps runs code the skill chose, so a host calls it only for skills
+// its user chose, as it would run their setup script: check commands are
+// programs and arguments from the skill's config; pip and uv build source
+// packages by running their build scripts; dotnet restore evaluates the
+// project's MSBuild files (the skill's, and its packages'); npm resolves
+// the skill's dependency tree from the registry (with --ignore-scripts, so
+// no install scripts run, but the packages land in node_modules, where the
+// skill's code runs them). What is checked bounds where things come from
+// and what runs without being asked, not what the chosen code does. An
+// agent-written skill's dependencies are installed only with
+// DepsOptions.AllowAgentWritten.
+//
 // [DepsChecker] is the loader checker for RUNTIME_UNAVAILABLE,
-// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING.
+// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING. It never runs
+// anything: loading skills and calling Doctor must not start programs a
+// skill chose. It looks programs up on PATH (a system dependency's check
+// command's program, or its name) and looks at the skill folder.
 //
 // # Skills an agent writes
 //
