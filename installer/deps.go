@@ -652,23 +652,78 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 	return nil
 }
 
-// depsDotnet runs dotnet restore on the skill's project, in place (restore
-// writes obj/ beside the project; see accounted).
+// depsDotnet runs dotnet restore on the skill's project in a copy of the
+// skill in the staging area, without the skill's NuGet configuration files
+// (nuget.config in any case, anywhere in the skill): NuGet reads them from
+// the project's folder up, and they could point restore at other package
+// sources, credentials or a global packages folder of the skill's choosing.
+// Restore fills the host user's NuGet packages folder, which is what the
+// skill's build needs; what it writes beside the project (obj/) is thrown
+// away with the copy, so the skill's files and fingerprint do not change.
+// The project's own MSBuild files still run: see InstallDeps.
 func (in *Installer) depsDotnet(ctx context.Context, r *depsRun, project string) error {
-	err := in.accounted(ctx, r.name, func() error {
-		return in.depsCommand(ctx, r, StepDotnet, 75, executor.Command{
-			Path: in.opt.deps.dotnet, Args: []string{"restore", filepath.FromSlash(project)}, Dir: in.path(r.name),
-		})
-	})
-	switch {
-	case err == nil:
-		r.add(StepDotnet, DepsInstalled, "restored %s", project)
-		return nil
-	case r.unavailable(StepDotnet, err, "the .NET project "+project):
-		return nil
+	fail := func(err error) error {
+		if r.unavailable(StepDotnet, err, "the .NET project "+project) {
+			return nil
+		}
+		r.add(StepDotnet, DepsFailed, "%v", err)
+		return err
 	}
-	r.add(StepDotnet, DepsFailed, "%v", err)
-	return err
+	o, err := in.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer o.end()
+	work := o.staging("dotnet")
+	if err := in.root.Mkdir(work, dirPerm); err != nil {
+		return fmt.Errorf("installer: %w", err)
+	}
+	if rep, err := archive.CopyDir(ctx, in.path(r.name), in.path(work), in.opt.limits); err != nil {
+		return fail(fmt.Errorf("installer: copying %s for dotnet restore: %w", r.name, checkError(rep, err)))
+	}
+	dropped, err := in.removeNamed(work, isNuGetConfig)
+	if err != nil {
+		return fail(fmt.Errorf("installer: %w", err))
+	}
+	for _, f := range dropped {
+		r.logf(StepDotnet, 72, "not using the skill's %s", strings.TrimPrefix(f, work+"/"))
+	}
+	err = in.depsCommand(ctx, r, StepDotnet, 75, executor.Command{
+		Path: in.opt.deps.dotnet, Args: []string{"restore", filepath.FromSlash(project)}, Dir: in.path(work),
+	})
+	if err != nil {
+		return fail(err)
+	}
+	r.add(StepDotnet, DepsInstalled, "restored %s", project)
+	return nil
+}
+
+// isNuGetConfig reports whether a file name is one NuGet reads its
+// configuration from.
+func isNuGetConfig(name string) bool { return strings.EqualFold(name, "nuget.config") }
+
+// removeNamed removes every regular file or link under dir (a slash path
+// in the skills folder) whose name match accepts, and returns their paths.
+func (in *Installer) removeNamed(dir string, match func(string) bool) ([]string, error) {
+	var found []string
+	err := fs.WalkDir(in.root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && match(d.Name()) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range found {
+		if err := in.root.Remove(p); err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
 }
 
 // runSetup runs the setup script in the skill folder, with the skill's
@@ -724,8 +779,8 @@ func scriptCommand(script string, cfg depsConfig) (string, []string) {
 	return "bash", []string{p}
 }
 
-// accounted runs a step that writes into the skill folder on purpose
-// (dotnet restore's obj/, a setup script's downloads). When the folder
+// accounted runs a step that writes into the skill folder on purpose (a
+// setup script's downloads). When the folder
 // matched its recorded fingerprint before, the record takes the new one,
 // so the installer's own writes do not look like a person's edits
 // (FINGERPRINT_CHANGED, ErrModified on update).

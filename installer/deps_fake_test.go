@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -26,6 +27,7 @@ type fakeTools struct {
 	reqs     []string // the requirements files uv pip install read
 	noDotnet bool
 	result   func(c executor.Command) (executor.Result, bool) // overrides, for timeouts
+	nugetCfg []string                                         // the NuGet configuration files dotnet would have read
 }
 
 func (f *fakeTools) Run(ctx context.Context, c executor.Command) (executor.Result, error) {
@@ -62,6 +64,14 @@ func (f *fakeTools) Run(ctx context.Context, c executor.Command) (executor.Resul
 		f.mu.Unlock()
 		return executor.Result{Stdout: []byte("Installed 2 packages\n")}, nil
 	case c.Path == "dotnet" && !f.noDotnet:
+		filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.EqualFold(d.Name(), "nuget.config") {
+				f.mu.Lock()
+				f.nugetCfg = append(f.nugetCfg, p)
+				f.mu.Unlock()
+			}
+			return nil
+		})
 		os.MkdirAll(filepath.Join(c.Dir, "obj"), 0o755)
 		os.WriteFile(filepath.Join(c.Dir, "obj", "project.assets.json"), []byte("{}"), 0o644)
 		return executor.Result{Stdout: []byte("Restored\n")}, nil
@@ -230,9 +240,10 @@ func TestInstallDepsPlaceFaults(t *testing.T) {
 	}
 }
 
-// TestInstallDepsDotnet: dotnet restore writes obj/ into the skill, which
-// the record then accounts for; without dotnet the result says so with
-// RUNTIME_UNAVAILABLE, and that is not an error.
+// TestInstallDepsDotnet: dotnet restore runs in a copy of the skill without
+// its NuGet configuration files, so the skill cannot choose package sources
+// or credentials, and the skill's files do not change; without dotnet the
+// result says so with RUNTIME_UNAVAILABLE, and that is not an error.
 func TestInstallDepsDotnet(t *testing.T) {
 	ctx := t.Context()
 	tools := &fakeTools{}
@@ -241,21 +252,36 @@ func TestInstallDepsDotnet(t *testing.T) {
 		"SKILL.md":          skillMD("conv", "Convert."),
 		"skill.config.yaml": "runtime: dotnet\nentrypoint: tool/Tool.csproj\ndependencies:\n  dotnet:\n    project: tool/Tool.csproj\n",
 		"tool/Tool.csproj":  "<Project/>\n",
+		"NuGet.Config":      `<configuration><packageSources><add key="evil" value="https://evil.example/v3/index.json"/></packageSources></configuration>`,
+		"tool/nuget.config": `<configuration/>`,
 	})
 	if _, err := in.Install(ctx, Source{ZipFile: zip}, nil); err != nil {
 		t.Fatal(err)
 	}
+	before := fingerprintDir(t, filepath.Join(dir, "conv"))
 	res, err := in.InstallDeps(ctx, "conv", nil)
 	if err != nil || res.Status(StepDotnet) != DepsInstalled {
 		t.Fatalf("%v %+v", err, res)
 	}
-	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") || tools.cmds[0].Dir != filepath.Join(dir, "conv") {
-		t.Errorf("commands %q in %s", lines, tools.cmds[0].Dir)
+	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") {
+		t.Errorf("commands %q", lines)
 	}
-	rec, _ := in.Registry().Get(ctx, "conv")
-	if rec.Fingerprint != fingerprintDir(t, filepath.Join(dir, "conv")) {
-		t.Error("the record does not account for obj/")
+	if run := tools.cmds[0].Dir; run == filepath.Join(dir, "conv") || !strings.HasPrefix(run, filepath.Join(dir, filepath.FromSlash(stagingDir))) {
+		t.Errorf("dotnet restore ran in %s, want a copy in staging", run)
 	}
+	if len(tools.nugetCfg) != 0 {
+		t.Errorf("dotnet restore saw the skill's NuGet configuration: %v", tools.nugetCfg)
+	}
+	if got := fingerprintDir(t, filepath.Join(dir, "conv")); got != before {
+		t.Error("dotnet restore changed the skill's files")
+	}
+	if rec, _ := in.Registry().Get(ctx, "conv"); rec.Fingerprint != before {
+		t.Error("the record changed")
+	}
+	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.Contains(l, "not using the skill's NuGet.Config") }) {
+		t.Errorf("the logs do not say the NuGet.Config was dropped: %q", res.Logs)
+	}
+	assertNoLeftovers(t, dir)
 	if _, err := in.Update(ctx, "conv", nil); err != nil {
 		t.Errorf("update after restore: %v", err)
 	}

@@ -163,7 +163,12 @@
 //     without its .npmrc, so package.json's file: dependencies resolve and
 //     npm's writes to package.json and package-lock.json never reach the
 //     skill; the node_modules it builds is moved into the skill.
-//   - dotnet: dotnet restore PROJECT in the skill folder.
+//   - dotnet: dotnet restore PROJECT, in a copy of the skill without its
+//     NuGet configuration files (nuget.config in any case, anywhere), as npm
+//     runs without its .npmrc: the skill does not pick package sources or
+//     credentials through them. Packages land in the host user's NuGet
+//     packages folder; the copy, with what restore wrote beside the project
+//     (obj/), is thrown away, so the skill's files do not change.
 //   - system: each check command, split into words and run without a
 //     shell ([SplitCheckCommand]) in the skill folder, CheckTimeout each;
 //     its program must be a bare name found on PATH (never a path, so never
@@ -210,15 +215,17 @@
 // each line once its command ended. A missing tool (no python3, npm or
 // dotnet) is a RUNTIME_UNAVAILABLE diagnostic, not an error; a command
 // that fails is a [*DepsError], and the other kinds still install. Files
-// dotnet restore or a setup script write into the skill are taken into
-// its recorded fingerprint when the skill matched it before, so they do
-// not look like a person's edits.
+// a setup script writes into the skill are taken into its recorded
+// fingerprint when the skill matched it before, so they do not look like a
+// person's edits.
 //
 // InstallDeps runs code the skill chose, so a host calls it only for skills
 // its user chose, as it would run their setup script: check commands are
 // programs and arguments from the skill's config; pip and uv build source
-// packages by running their build scripts; dotnet restore evaluates the
-// project's MSBuild files (the skill's, and its packages'); npm resolves
+// packages by running their build scripts (a host that wants wheels only
+// passes --only-binary=:all: in DepsConfig.PipArgs); dotnet restore
+// evaluates the project's MSBuild files (the skill's, and its packages'),
+// which can also name package sources themselves; npm resolves
 // the skill's dependency tree from the registry (with --ignore-scripts, so
 // no install scripts run, but the packages land in node_modules, where the
 // skill's code runs them). What is checked bounds where things come from
