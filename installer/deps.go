@@ -615,11 +615,22 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 		return fail(fmt.Errorf("installer: copying %s for npm: %w", r.name, checkError(rep, err)))
 	}
 	// The skill's own npm configuration is not the host's: it could point
-	// npm at another registry, git program or script shell.
-	for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml"} {
-		if err := in.root.Remove(path.Join(work, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("installer: %w", err)
+	// npm at another registry, git program or script shell. Its lock files
+	// hold "resolved" URLs and paths npm would follow unchecked (a tarball
+	// anywhere, a link out of the skill): npm resolves from the checked
+	// package.json files instead. Both go wherever they are in the copy.
+	dropped, err := in.removeNamed(work, func(name string) bool {
+		switch name {
+		case ".npmrc", ".yarnrc", ".yarnrc.yml", "package-lock.json", "npm-shrinkwrap.json":
+			return true
 		}
+		return false
+	})
+	if err != nil {
+		return fail(fmt.Errorf("installer: %w", err))
+	}
+	for _, f := range dropped {
+		r.logf(StepNode, 55, "not using the skill's %s", strings.TrimPrefix(f, work+"/"))
 	}
 	// A package.json keeps npm from looking for a project in the folders
 	// above, which could be the host's own.
@@ -631,7 +642,17 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 	args := []string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev", "--workspaces=false"}
 	args = append(args, cfg.npmArgs...)
 	args = append(args, packages...)
-	if err := in.depsCommand(ctx, r, StepNode, 60, executor.Command{Path: cfg.npm, Args: args, Dir: in.path(work)}); err != nil {
+	// git dependencies are refused in the package.json files we check, but
+	// npm meets others deeper in the tree (a registry package's own): a git
+	// program that cannot run makes every one of them fail.
+	env := cfg.commandEnv()
+	for k := range env {
+		if strings.EqualFold(k, "npm_config_git") {
+			delete(env, k)
+		}
+	}
+	env["npm_config_git"] = in.path(o.staging("no-git", "git"))
+	if err := in.depsCommand(ctx, r, StepNode, 60, executor.Command{Path: cfg.npm, Args: args, Dir: in.path(work), Env: env}); err != nil {
 		return fail(err)
 	}
 	built := path.Join(work, nodeModules)

