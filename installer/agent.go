@@ -399,13 +399,7 @@ func newAgentGuard(old *skill.Skill, diags diagnostics.List) *agentGuard {
 	}
 	// file: dependencies of package.json are installed into node_modules,
 	// where the skill's code requires them.
-	if data, err := old.ReadFile("package.json"); err == nil {
-		for _, dep := range fileDependencies(data) {
-			if clean, err := skill.CleanRelPath(dep); err == nil {
-				g.dirs = append(g.dirs, clean)
-			}
-		}
-	}
+	g.dirs = append(g.dirs, npmFileTargets(old)...)
 	return g
 }
 
@@ -438,27 +432,39 @@ func (g *agentGuard) checkInstall(name string, s *skill.Skill) error {
 	return fmt.Errorf("%w: the edit changes the install specs (metadata.install) of %s, which say what its dependencies are; an agent may not change them in a skill it did not write", ErrNotAllowed, name)
 }
 
-// fileDependencies returns the paths of package.json's "file:"
-// dependencies, in every section npm reads.
-func fileDependencies(data []byte) []string {
-	var doc map[string]json.RawMessage
-	if json.Unmarshal(data, &doc) != nil {
-		return nil
-	}
+// npmFileTargets returns the folders and tarballs s's package.json reaches
+// through file: dependencies, followed as InstallDeps follows them
+// (devDependencies too).
+func npmFileTargets(s *skill.Skill) []string {
 	var out []string
-	for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies", "devDependencies"} {
-		var deps map[string]string
-		if json.Unmarshal(doc[sec], &deps) != nil {
+	seen := map[string]bool{}
+	queue := []string{"."}
+	for len(queue) > 0 && len(seen) <= maxNpmFileDeps {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
 			continue
 		}
-		for _, spec := range deps {
-			if rel, ok := strings.CutPrefix(spec, "file:"); ok {
-				out = append(out, strings.TrimPrefix(rel, "./"))
+		seen[dir] = true
+		data, err := s.ReadFile(path.Join(dir, "package.json"))
+		if err != nil {
+			continue
+		}
+		var doc map[string]json.RawMessage
+		json.Unmarshal(data, &doc)
+		for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies", "devDependencies"} {
+			var deps map[string]string
+			json.Unmarshal(doc[sec], &deps)
+			for name, spec := range deps {
+				if target, err := checkNpmSpec(name, spec, dir, true); err == nil && target != "" {
+					out = append(out, target)
+					queue = append(queue, target)
+				}
 			}
 		}
 	}
 	sort.Strings(out)
-	return out
+	return slices.Compact(out)
 }
 
 // writeAgentFiles applies content, files and remove to the staged tree.

