@@ -65,7 +65,8 @@ const (
 	// RuntimeUnavailable [error]: the declared runtime (python, node, bash,
 	// dotnet) is not installed.
 	RuntimeUnavailable Code = "RUNTIME_UNAVAILABLE"
-	// SystemDepMissing [warning]: a system dependency's check command failed.
+	// SystemDepMissing [warning]: a system dependency's program is not on
+	// PATH (Doctor), or its check command failed (installing dependencies).
 	SystemDepMissing Code = "SYSTEM_DEP_MISSING"
 	// VenvMissing [warning]: the skill declares Python dependencies but has no
 	// .venv folder.
@@ -116,7 +117,7 @@ var codeTable = []CodeInfo{
 	{FingerprintChanged, Info, "the files differ from the fingerprint recorded at install"},
 	{EnvNotConfigured, Warning, "a required environment variable has no value and no default"},
 	{RuntimeUnavailable, Error, "the declared runtime is not installed"},
-	{SystemDepMissing, Warning, "a system dependency's check command failed"},
+	{SystemDepMissing, Warning, "a system dependency is not installed (not on PATH, or its check failed)"},
 	{VenvMissing, Warning, "Python dependencies are declared but .venv is missing"},
 	{DepsMissing, Warning, "Node packages are declared but node_modules is missing"},
 	{SkillFileLowercase, Info, "the skill file is named skill.md instead of SKILL.md"},

@@ -45,9 +45,12 @@
 //     (default 30 s), capped by Options.MaxTimeout (default 5 min).
 //   - Standard output must be exactly one JSON value within 1 MiB,
 //     checked against interface.output when declared. Exit code 0 with bad
-//     output is [ErrBadOutput]; a non-zero exit is an [*ExitError] whose
-//     message is the last 500 characters of standard error, with the
-//     skill's own secret values replaced by [Redacted].
+//     output is [ErrBadOutput], whose message quotes the first 200
+//     characters of standard output (or the output schema's problems, which
+//     quote values and property names) with the skill's own secret values
+//     replaced by [Redacted]; a non-zero exit is an [*ExitError] whose
+//     message is the last 500 characters of standard error, redacted the
+//     same way.
 //   - At most 8 executions run at once, 4 per skill (Options); callers
 //     beyond wait for a slot or for their context.
 //   - One audit line per execution goes to Options.Logger: skill, success,
@@ -77,5 +80,6 @@
 //
 // Standard error can hold anything the skill prints, input values included:
 // the audit line and error messages keep only its tail, with the skill's
-// secrets redacted. Secret values shorter than 4 bytes are not redacted.
+// secrets redacted (as written, and in their JSON, quoted and JSON pointer
+// escaped forms). Secret values shorter than 4 bytes are not redacted.
 package executor

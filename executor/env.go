@@ -2,9 +2,11 @@ package executor
 
 import (
 	"context"
+	"encoding/json"
 	"fmt"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/skill"
@@ -109,13 +111,22 @@ const Redacted = "[redacted]"
 // "1" or "ab" in an error text would make it unreadable and hide little.
 const minRedactLen = 4
 
-// redactor replaces the given values, longest first.
+// redactor replaces the given values, longest first, as written and in
+// the escaped forms error text quotes them in: JSON strings (a skill echoing
+// its input), Go's %q and the JSON Schema validator's '...' quoting (output
+// schema problems), and JSON pointers (a property name in a problem's
+// pointer).
 func redactor(values map[string]string) *strings.Replacer {
 	var vals []string
 	for _, v := range values {
-		if len(v) >= minRedactLen {
-			vals = append(vals, v)
+		if len(v) < minRedactLen {
+			continue
 		}
+		q := strconv.Quote(v)
+		q = q[1 : len(q)-1]
+		j, _ := json.Marshal(v)
+		vals = append(vals, v, q, strings.ReplaceAll(strings.ReplaceAll(q, `\"`, `"`), `'`, `\'`),
+			string(j[1:len(j)-1]), strings.NewReplacer("~", "~0", "/", "~1").Replace(v))
 	}
 	if len(vals) == 0 {
 		return nil

@@ -340,7 +340,7 @@ func (e *Executor) Execute(ctx context.Context, name string, input json.RawMessa
 	case res.ExitCode != 0:
 		return finish(&ExitError{Skill: s.Name, ExitCode: res.ExitCode, Stderr: stderrTail})
 	}
-	output, err := e.output(s, res)
+	output, err := e.output(s, res, secrets)
 	if err != nil {
 		return finish(err)
 	}
@@ -377,10 +377,17 @@ func (e *Executor) input(s *skill.Skill, input json.RawMessage) ([]byte, error) 
 	return encodeJSON(v)
 }
 
-// output reads the skill's result from its standard output.
-func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
+// output reads the skill's result from its standard output. What an error
+// quotes of it (its start, the output schema's problems) has the skill's
+// own secret values redacted, as the stderr tail has: the error reaches the
+// model.
+func (e *Executor) output(s *skill.Skill, res Result, secrets map[string]string) (json.RawMessage, error) {
+	redact := func(s string) string { return s }
+	if r := redactor(secrets); r != nil {
+		redact = r.Replace
+	}
 	bad := func(format string, args ...any) error {
-		return fmt.Errorf("%w: skill %s %s", ErrBadOutput, s.Name, fmt.Sprintf(format, args...))
+		return fmt.Errorf("%w: skill %s %s", ErrBadOutput, s.Name, redact(fmt.Sprintf(format, args...)))
 	}
 	if res.StdoutTruncated {
 		return nil, bad("wrote more than %d bytes to stdout", e.maxOutput)
@@ -394,7 +401,8 @@ func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
 	}
 	v, err := schema.Decode(data)
 	if err != nil {
-		return nil, bad("did not write one JSON value to stdout (%v); stdout begins: %s", err, headChars(string(data), 200))
+		// Redacted before it is cut, so no part of a secret survives the cut.
+		return nil, bad("did not write one JSON value to stdout (%v); stdout begins: %s", err, headChars(redact(string(data)), 200))
 	}
 	sch, err := e.schema(s, true)
 	if err != nil {
@@ -402,6 +410,10 @@ func (e *Executor) output(s *skill.Skill, res Result) (json.RawMessage, error) {
 	}
 	if sch != nil {
 		if problems := sch.Validate(v); problems != nil {
+			// Problems quote output values and property names.
+			for i := range problems {
+				problems[i].Pointer, problems[i].Message = redact(problems[i].Pointer), redact(problems[i].Message)
+			}
 			return nil, &SchemaError{Skill: s.Name, Output: true, Problems: problems}
 		}
 	}

@@ -781,3 +781,85 @@ interface:
 		t.Errorf("Execute with a bad input schema: %v", err)
 	}
 }
+
+// TestExecuteRedactsSecretsFromOutputErrors: when a skill's stdout is not
+// valid, what the model sees of it (the start of stdout, the output schema's
+// problems) has the skill's own secret values replaced, as stderr has.
+func TestExecuteRedactsSecretsFromOutputErrors(t *testing.T) {
+	root := t.TempDir()
+	writeSkill(t, root, "leaky", map[string]string{
+		"skill.config.yaml": "entrypoint: run.sh\nenv:\n  - name: SKILL_TOKEN\n    required: true\n" +
+			"interface:\n  output:\n    type: object\n    additionalProperties: false\n    properties:\n      id: {type: string, pattern: \"^[0-9]+$\"}\n",
+		"run.sh": "",
+	})
+	var stdout string
+	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
+		return executor.Result{Stdout: []byte(stdout)}, nil
+	})
+	e := executor.New(loadSkills(t, root), &executor.Options{Runner: r, Env: newVault()})
+	for _, tc := range []struct{ name, stdout string }{
+		{"not JSON", "logged in with " + skillToken + ", now {oops"},
+		{"cut at 200 characters", strings.Repeat("x", 195) + skillToken + " {"},
+		{"a value against the schema", `{"id":"` + skillToken + `"}`},
+		{"a property name against the schema", `{"` + skillToken + `":1}`},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			stdout = tc.stdout
+			out, err := e.Execute(t.Context(), "leaky", nil)
+			if !errors.Is(err, executor.ErrBadOutput) {
+				t.Fatalf("err %v, want ErrBadOutput", err)
+			}
+			for _, part := range []string{skillToken, skillToken[:8], skillToken[len(skillToken)-8:]} {
+				if strings.Contains(out.Error, part) || strings.Contains(err.Error(), part) {
+					t.Errorf("the error shows (part of) the skill's secret: %s", out.Error)
+				}
+			}
+			var se *executor.SchemaError
+			if errors.As(err, &se) {
+				for _, p := range se.Problems {
+					if strings.Contains(p.Pointer+p.Message, skillToken) {
+						t.Errorf("a schema problem shows the secret: %+v", p)
+					}
+				}
+			}
+			if !strings.Contains(out.Error, "[reda") { // "[redacted]", or its start where the text is cut
+				t.Errorf("nothing was redacted: %s", out.Error)
+			}
+		})
+	}
+}
+
+// TestExecuteRedactsEscapedSecrets: a secret holding quotes, "/" and "~"
+// is redacted in the forms error text quotes it in (JSON, the schema
+// validator's quoting, JSON pointers).
+func TestExecuteRedactsEscapedSecrets(t *testing.T) {
+	const secret = `p/a"ss'w~rd`
+	root := t.TempDir()
+	writeSkill(t, root, "leaky", map[string]string{
+		"skill.config.yaml": "entrypoint: run.sh\nenv:\n  - name: SKILL_TOKEN\n    required: true\n" +
+			"interface:\n  output:\n    type: object\n    additionalProperties: false\n    properties:\n      id: {type: string, pattern: \"^[0-9]+$\"}\n",
+		"run.sh": "",
+	})
+	var stdout string
+	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
+		return executor.Result{Stdout: []byte(stdout)}, nil
+	})
+	e := executor.New(loadSkills(t, root), &executor.Options{Runner: r, Env: &vault{values: map[string]string{"SKILL_TOKEN": secret}}})
+	enc, _ := json.Marshal(secret)
+	for _, s := range []string{
+		"echoing " + string(enc) + " {",
+		`{"id":` + string(enc) + `}`,
+		`{` + string(enc) + `:1}`,
+	} {
+		stdout = s
+		out, err := e.Execute(t.Context(), "leaky", nil)
+		if !errors.Is(err, executor.ErrBadOutput) {
+			t.Fatalf("%s: err %v", s, err)
+		}
+		for _, part := range []string{"ss'w", `ss\'w`, `a"ss`, `a\"ss`, "w~rd", "w~0rd"} {
+			if strings.Contains(out.Error, part) {
+				t.Errorf("the error shows the secret (%s): %s", part, out.Error)
+			}
+		}
+	}
+}

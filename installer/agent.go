@@ -2,18 +2,22 @@ package installer
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"path"
 	"path/filepath"
+	"reflect"
 	"slices"
 	"sort"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
@@ -66,7 +70,9 @@ func isAgentFolder(dir string) bool {
 // Refusals wrap [ErrInvalidContent]. The skill is written through the same
 // staging, checks, fingerprint and atomic swap as an install and recorded
 // with source agent; metadata.env in its frontmatter becomes its env schema
-// (Skill.Env), which the secrets vault then lists and checks.
+// (Skill.Env), which the secrets vault then lists and checks. An env entry
+// may have a name, a description and required, but no default: the agent
+// would choose a value that is injected into processes.
 func (in *Installer) Create(ctx context.Context, name, content string, files map[string]string) (*Result, error) {
 	rep := in.reporter(OpCreate, name, "agent")
 	res, err := in.agentWrite(ctx, name, content, files, nil, true, rep)
@@ -82,8 +88,10 @@ func (in *Installer) Create(ctx context.Context, name, content string, files map
 // from GitHub, git, a ZIP or a folder, or placed by hand) is refused with
 // [ErrNotAllowed] unless Options.AgentMayChangeInstalled; such an edit
 // keeps the skill's record, fingerprint included, so the change shows as a
-// local edit (FINGERPRINT_CHANGED; Update refuses it without Force). A
-// pinned skill is refused with [ErrPinned]. The skill's .venv and
+// local edit (FINGERPRINT_CHANGED; Update refuses it without Force), and
+// may still not touch the code skillkit runs for the skill nor its install
+// specs (see the option; [ErrNotAllowed]). A pinned skill is refused with
+// [ErrPinned]. The skill's .venv and
 // node_modules are not carried over: an edit may change what it needs.
 func (in *Installer) Edit(ctx context.Context, name, content string, files map[string]string, remove []string) (*Result, error) {
 	rep := in.reporter(OpEdit, name, "agent")
@@ -270,9 +278,17 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 		return nil, fmt.Errorf("installer: %w", err)
 	}
 	rep.step(StepWrite, 10, "writing %s", name)
+	var guard *agentGuard
 	if !create {
 		if check, err := archive.CopyDir(ctx, in.path(name), in.path(tree), in.opt.limits); err != nil {
 			return nil, checkError(check, err)
+		}
+		if rec.Source != registry.SourceAgent {
+			old, diags := skill.Load(os.DirFS(in.path(o.staging())), treeName, nil)
+			guard = newAgentGuard(old, diags)
+			if err := guard.check(name, files, remove); err != nil {
+				return nil, err
+			}
 		}
 	}
 	if err := in.writeAgentFiles(tree, content, files, remove); err != nil {
@@ -294,6 +310,14 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 	if s.Name != name {
 		return nil, fmt.Errorf("%w: the frontmatter names the skill %q; it must be %q", ErrInvalidContent, s.Name, name)
 	}
+	if content != "" {
+		if err := checkAgentEnv(s.Frontmatter.Env); err != nil {
+			return nil, err
+		}
+		if err := guard.checkInstall(name, s); err != nil {
+			return nil, err
+		}
+	}
 	rep.step(StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
 	fp, err := registry.FingerprintContext(ctx, os.DirFS(in.path(tree)), ".")
 	if err != nil {
@@ -308,6 +332,139 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 	}
 	c := &candidate{name: name, rec: rec, diags: installedDiagnostics(diags, filepath.Join(in.dir, name))}
 	return in.swap(ctx, o, c, rep, rules)
+}
+
+// checkAgentEnv refuses env declarations with a default in a SKILL.md an
+// agent wrote: a default is a value injected into every process started
+// with the skill's variables (its entrypoint, the host's shell tool in its
+// folder), and the agent would be the one choosing it. Names, descriptions
+// and required stay allowed: a person saves the values.
+func checkAgentEnv(env []skill.EnvVar) error {
+	for _, ev := range env {
+		if ev.Default != nil {
+			return fmt.Errorf("%w: the environment variable %s has a default; an agent may declare variables (name, description, required) but not give them values", ErrInvalidContent, ev.Name)
+		}
+	}
+	return nil
+}
+
+// agentGuard holds what an agent may not change in a skill it did not write
+// (Options.AgentMayChangeInstalled): the code skillkit runs for it and what
+// decides what InstallDeps installs.
+type agentGuard struct {
+	files   []string            // slash paths: the entrypoint, setup scripts, requirements file, .NET project
+	dirs    []string            // slash paths of folders, everything below them protected
+	install []skill.InstallSpec // the frontmatter's install specs, which must stay as they are
+}
+
+// newAgentGuard reads old, the skill before the edit (nil when it does not
+// load), with its load diagnostics.
+func newAgentGuard(old *skill.Skill, diags diagnostics.List) *agentGuard {
+	g := &agentGuard{}
+	if old == nil {
+		g.dirs = []string{"scripts"} // nothing known: keep the likeliest code safe
+		return g
+	}
+	g.install = old.Frontmatter.Install
+	protect := func(p string, withDir bool) {
+		clean, err := skill.CleanRelPath(p)
+		if p == "" || err != nil {
+			return
+		}
+		g.files = append(g.files, clean)
+		// A program's sibling files are its modules (Python puts the
+		// script's folder on sys.path; node requires relative paths;
+		// dotnet restore evaluates the project folder's MSBuild files).
+		if dir := path.Dir(clean); withDir && dir != "." {
+			g.dirs = append(g.dirs, dir)
+		}
+	}
+	broken := diags.Has(diagnostics.ConfigParseError)
+	if cfg := old.Config; cfg != nil {
+		protect(cfg.Entrypoint, true)
+		protect(cfg.Setup.Posix, true)
+		protect(cfg.Setup.Win32, true)
+		if py := cfg.Dependencies.Python; py != nil {
+			protect(py.Source, false)
+		}
+		if d := cfg.Dependencies.Dotnet; d != nil {
+			protect(d.Project, true)
+		}
+		if cfg.Runtime != "" || cfg.Entrypoint != "" {
+			g.dirs = append(g.dirs, "scripts")
+		}
+	}
+	if broken && !slices.Contains(g.dirs, "scripts") {
+		g.dirs = append(g.dirs, "scripts")
+	}
+	// file: dependencies of package.json are installed into node_modules,
+	// where the skill's code requires them.
+	g.dirs = append(g.dirs, npmFileTargets(old)...)
+	return g
+}
+
+// check refuses a write or removal of a protected path.
+func (g *agentGuard) check(name string, files map[string]string, remove []string) error {
+	if g == nil {
+		return nil
+	}
+	paths := slices.Concat(slices.Collect(maps.Keys(files)), remove)
+	sort.Strings(paths)
+	for _, p := range paths {
+		hit := slices.Contains(g.files, p)
+		for _, d := range g.dirs {
+			hit = hit || p == d || strings.HasPrefix(p, d+"/")
+		}
+		if hit {
+			return fmt.Errorf("%w: %s is code skillkit runs for %s (its entrypoint, setup script, dependency files, or a file beside them or under scripts/); an agent may not change it, even when allowed to edit installed skills", ErrNotAllowed, p, name)
+		}
+	}
+	return nil
+}
+
+// checkInstall refuses a new SKILL.md whose install specs differ: they say
+// what InstallDeps installs, and the skill's record still says a person
+// installed it.
+func (g *agentGuard) checkInstall(name string, s *skill.Skill) error {
+	if g == nil || reflect.DeepEqual(g.install, s.Frontmatter.Install) {
+		return nil
+	}
+	return fmt.Errorf("%w: the edit changes the install specs (metadata.install) of %s, which say what its dependencies are; an agent may not change them in a skill it did not write", ErrNotAllowed, name)
+}
+
+// npmFileTargets returns the folders and tarballs s's package.json reaches
+// through file: dependencies, followed as InstallDeps follows them
+// (devDependencies too).
+func npmFileTargets(s *skill.Skill) []string {
+	var out []string
+	seen := map[string]bool{}
+	queue := []string{"."}
+	for len(queue) > 0 && len(seen) <= maxNpmFileDeps {
+		dir := queue[0]
+		queue = queue[1:]
+		if seen[dir] {
+			continue
+		}
+		seen[dir] = true
+		data, err := s.ReadFile(path.Join(dir, "package.json"))
+		if err != nil {
+			continue
+		}
+		var doc map[string]json.RawMessage
+		json.Unmarshal(data, &doc)
+		for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies", "devDependencies"} {
+			var deps map[string]string
+			json.Unmarshal(doc[sec], &deps)
+			for name, spec := range deps {
+				if target, err := checkNpmSpec(name, spec, dir, true); err == nil && target != "" {
+					out = append(out, target)
+					queue = append(queue, target)
+				}
+			}
+		}
+	}
+	sort.Strings(out)
+	return slices.Compact(out)
 }
 
 // writeAgentFiles applies content, files and remove to the staged tree.

@@ -33,7 +33,7 @@ metadata:
       required: true
       description: API key of the weather service
     - name: WEATHER_UNITS
-      default: metric
+      description: metric or imperial
 ---
 Call the weather service with $WEATHER_API_KEY.
 `
@@ -60,14 +60,14 @@ Call the weather service with $WEATHER_API_KEY.
 	if !ok {
 		t.Fatal("the agent's skill is not loaded")
 	}
-	if len(s.Env) != 2 || s.Env[0].Name != "WEATHER_API_KEY" || !s.Env[0].Required || *s.Env[1].Default != "metric" {
+	if len(s.Env) != 2 || s.Env[0].Name != "WEATHER_API_KEY" || !s.Env[0].Required || s.Env[1].Required || s.Env[1].Default != nil {
 		t.Fatalf("env schema %+v", s.Env)
 	}
 	status, err := vault.Configured(ctx, "weather", s.Env)
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(status) != 2 || !status[0].Declared || status[0].HasValue || !status[1].HasDefault {
+	if len(status) != 2 || !status[0].Declared || status[0].HasValue || status[1].HasDefault {
 		t.Errorf("configured %+v", status)
 	}
 	diags := l.Doctor(ctx).ForSkill("weather")

@@ -5,9 +5,6 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
-	"strings"
-	"sync"
-	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -15,7 +12,8 @@ import (
 )
 
 // DepsChecker reports what a skill needs that the host lacks, for the
-// loader (it satisfies loader.Checker; pass it in loader.Options.Checkers):
+// loader (it satisfies loader.Checker; pass it in loader.Options.Checkers;
+// the Kit adds it to Doctor):
 //
 //   - RUNTIME_UNAVAILABLE (error): the skill's runtime is not installed:
 //     python3 ("python" on Windows; the skill's own .venv interpreter when
@@ -27,47 +25,34 @@ import (
 //   - DEPS_MISSING (warning): npm packages are declared
 //     (dependencies.node.packages, an install spec of kind node, or a
 //     package.json with dependencies) but the skill has no node_modules.
-//   - SYSTEM_DEP_MISSING (warning): a system dependency's check command
-//     failed, or, without one, its name is not a program on PATH. Check
-//     commands run as InstallDeps runs them (no shell, CheckTimeout, the
-//     same controlled environment), and their outcome is kept for
-//     DepsConfig.CheckTTL so a Doctor every few seconds does not start
-//     LibreOffice every few seconds.
+//   - SYSTEM_DEP_MISSING (warning): a system dependency's program is not on
+//     PATH: the program of its check command, or, without one, its name.
 //
-// Skills without a folder on disk (embedded) get only the runtime check.
-// It is safe for concurrent use.
+// It never runs anything: loading a skill and calling Doctor must not start
+// programs the skill chose, so check commands are not run here (only
+// [Installer.InstallDeps], an explicit host action, runs them). Everything
+// is PATH lookups (with the PATH of DepsConfig's environment) and file
+// system checks, cheap enough for every Doctor. So a program that is
+// installed but whose check would fail is not reported here. Skills without
+// a folder on disk (embedded) get only the runtime and PATH checks. It is
+// safe for concurrent use.
 type DepsChecker struct {
-	runner executor.Runner
-	cfg    depsConfig
-	now    func() time.Time
-
-	mu    sync.Mutex
-	cache map[string]checkOutcome // by dependency name and check command
+	cfg depsConfig
 }
 
-type checkOutcome struct {
-	diag *diagnostics.Diagnostic // without skill, path and dependency name: the command's verdict
-	at   time.Time
-}
-
-// NewDepsChecker returns a DepsChecker that runs check commands through
-// opts.Runner (default an executor.LocalRunner) with opts.Deps' environment.
-// opts may be nil.
+// NewDepsChecker returns a DepsChecker that looks programs up in the PATH
+// of opts.Deps' environment. opts may be nil.
 func NewDepsChecker(opts *Options) *DepsChecker {
 	if opts == nil {
 		opts = &Options{}
 	}
-	var runner executor.Runner = &executor.LocalRunner{}
-	if opts.Runner != nil {
-		runner = opts.Runner
-	}
-	return &DepsChecker{runner: runner, cfg: opts.Deps.resolve(), now: time.Now, cache: map[string]checkOutcome{}}
+	return &DepsChecker{cfg: opts.Deps.resolve()}
 }
 
-// DepsChecker returns a DepsChecker with the Installer's runner and
-// dependency configuration.
+// DepsChecker returns a DepsChecker with the Installer's dependency
+// configuration.
 func (in *Installer) DepsChecker() *DepsChecker {
-	return &DepsChecker{runner: in.opt.runner, cfg: in.opt.deps, now: time.Now, cache: map[string]checkOutcome{}}
+	return &DepsChecker{cfg: in.opt.deps}
 }
 
 // runtimeProgram is the program the executor runs for a runtime.
@@ -127,10 +112,7 @@ func (c *DepsChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.Lis
 	}
 	if s.Config != nil {
 		for _, dep := range s.Config.Dependencies.System {
-			if ctx.Err() != nil {
-				break
-			}
-			if d := c.system(ctx, s, dep); d != nil {
+			if d := c.system(s, dir, dep); d != nil {
 				out = append(out, *d)
 			}
 		}
@@ -138,43 +120,36 @@ func (c *DepsChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.Lis
 	return out
 }
 
-// system checks one system dependency, from the cache when it is fresh.
-func (c *DepsChecker) system(ctx context.Context, s *skill.Skill, dep skill.SystemDep) *diagnostics.Diagnostic {
-	var argv []string
-	if dep.Check != "" {
-		var err error
-		if argv, err = SplitCheckCommand(dep.Check); err != nil {
-			d := diagnostics.New(diagnostics.SystemDepMissing, s.Name, s.DiskDir, "system dependency %s cannot be checked: %v", dep.Name, err).With("dependency", dep.Name)
-			return &d
-		}
-	}
-	key := dep.Name + "\x00" + dep.Check
-	c.mu.Lock()
-	hit, ok := c.cache[key]
-	c.mu.Unlock()
-	if !ok || c.now().Sub(hit.at) >= c.cfg.checkTTL {
-		// The verdict is the command's, not the skill's: check it for a
-		// neutral skill so the cache can serve every skill that declares it.
-		d, _ := checkSystemDep(ctx, c.runner, c.cfg, &skill.Skill{}, skill.SystemDep{Name: dep.Name, Check: dep.Check}, argv)
-		if ctx.Err() != nil {
+// system looks up the program of one system dependency on PATH, without
+// running anything.
+func (c *DepsChecker) system(s *skill.Skill, dir string, dep skill.SystemDep) *diagnostics.Diagnostic {
+	prog, err := systemDepProgram(dep)
+	if err == nil {
+		if _, err = executor.LookPath(prog, c.cfg.env); err == nil {
 			return nil
 		}
-		hit = checkOutcome{diag: d, at: c.now()}
-		c.mu.Lock()
-		c.cache[key] = hit
-		c.mu.Unlock()
+		err = fmt.Errorf("%s is not on PATH", prog)
 	}
-	if hit.diag == nil {
-		return nil
-	}
-	dir := s.DiskDir
-	if dir == "" {
-		dir = s.Dir
-	}
-	msg := strings.TrimPrefix(hit.diag.Message, fmt.Sprintf("system dependency %s: ", dep.Name))
-	d := diagnostics.New(diagnostics.SystemDepMissing, s.Name, dir, "system dependency %s: %s", dep.Name, msg).With("dependency", dep.Name)
+	d := diagnostics.New(diagnostics.SystemDepMissing, s.Name, dir, "system dependency %s: %v", dep.Name, err).With("dependency", dep.Name)
 	if dep.Check != "" {
 		d = d.With("check", dep.Check)
 	}
 	return &d
+}
+
+// systemDepProgram is the program a system dependency stands for: its check
+// command's, or its name when it has no check. Either must be a bare
+// program name (no path), as SplitCheckCommand requires.
+func systemDepProgram(dep skill.SystemDep) (string, error) {
+	if dep.Check != "" {
+		argv, err := SplitCheckCommand(dep.Check)
+		if err != nil {
+			return "", fmt.Errorf("it cannot be checked: %w", err)
+		}
+		return argv[0], nil
+	}
+	if words, err := SplitCheckCommand(dep.Name); err != nil || len(words) != 1 {
+		return "", fmt.Errorf("no check command, and %q is not a program name to look for", dep.Name)
+	}
+	return dep.Name, nil
 }

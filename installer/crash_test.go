@@ -371,3 +371,68 @@ func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
 		t.Fatalf("got %+v, want the old version %+v", got, old)
 	}
 }
+
+// lyingStore writes a record and then reports a failure, once: a store
+// whose write took effect although the caller was told otherwise.
+type lyingStore struct {
+	registry.Store
+	lie bool
+}
+
+func (s *lyingStore) Put(ctx context.Context, rec registry.Record) error {
+	if err := s.Store.Put(ctx, rec); err != nil {
+		return err
+	}
+	if s.lie {
+		s.lie = false
+		return errors.New("injected: the record was written, the store says it was not")
+	}
+	return nil
+}
+
+// TestCrashDuringRollbackAfterARecordWrite: the record write fails after
+// taking effect, and the process dies while undoing the swap (the new
+// version already back in staging). Recovery must restore the previous
+// record too, not leave the new record over the old files.
+func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
+	for _, replace := range []bool{false, true} {
+		for _, point := range []string{"rollback-new-out", "rollback-old-back"} {
+			if point == "rollback-old-back" && !replace {
+				continue
+			}
+			t.Run(fmt.Sprintf("replace=%v/%s", replace, point), func(t *testing.T) {
+				ctx := t.Context()
+				dir := filepath.Join(t.TempDir(), "skills")
+				store := &lyingStore{Store: registry.NewFS(dir)}
+				in := openTestInstaller(t, dir, &Options{Registry: store})
+				src := skillFolder(t, "victim", "old", nil)
+				old := state{}
+				if replace {
+					if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+						t.Fatal(err)
+					}
+					old = stateOf(t, dir, "victim")
+				}
+				writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new")})
+				store.lie = true
+				reached := false
+				in.fault = func(p string) error {
+					if p == point {
+						reached = true
+						return errSimulatedCrash
+					}
+					return nil
+				}
+				if _, err := in.Install(ctx, Source{Dir: src}, nil); !errors.Is(err, errSimulatedCrash) || !reached {
+					t.Fatalf("err %v, reached %v", err, reached)
+				}
+				in.Close()
+				openTestInstaller(t, dir, nil)
+				assertNoLeftovers(t, dir)
+				if got := stateOf(t, dir, "victim"); got != old {
+					t.Fatalf("after recovery %+v, want the old version %+v", got, old)
+				}
+			})
+		}
+	}
+}

@@ -154,9 +154,11 @@ func commentStart(line string) int {
 // letters, digits and - _ . / : = , + @ %. Every shell metacharacter
 // (; | & $ < > ` ' " \ * ? [ ] { } ( ) ~ # !), newlines and other control
 // characters are refused rather than interpreted, and so is quoting: a
-// check is one program with plain arguments. The program must not start
-// with "-". At most MaxCheckCommandLength bytes and MaxCheckCommandArgs
-// words. The error wraps [ErrInvalidDependency].
+// check is one program with plain arguments. The program must be a bare
+// name, looked up on PATH: no "/", backslash or ":" (no path, no program the
+// skill ships), and not starting with "-". At most MaxCheckCommandLength
+// bytes and MaxCheckCommandArgs words. The error wraps
+// [ErrInvalidDependency].
 func SplitCheckCommand(check string) ([]string, error) {
 	bad := func(format string, args ...any) ([]string, error) {
 		return nil, fmt.Errorf("%w: check command %q: %s", ErrInvalidDependency, check, fmt.Sprintf(format, args...))
@@ -181,6 +183,8 @@ func SplitCheckCommand(check string) ([]string, error) {
 		return bad("more than %d words", MaxCheckCommandArgs)
 	case strings.HasPrefix(words[0], "-"):
 		return bad("the program starts with \"-\"")
+	case strings.ContainsAny(words[0], `/\:`):
+		return bad("the program must be a bare name found on PATH, not a path")
 	}
 	return words, nil
 }

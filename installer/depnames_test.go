@@ -71,7 +71,7 @@ func TestSplitCheckCommand(t *testing.T) {
 	for in, want := range map[string][]string{
 		"ffmpeg -version":             {"ffmpeg", "-version"},
 		"  soffice\t--version ":       {"soffice", "--version"},
-		"/usr/bin/convert -version":   {"/usr/bin/convert", "-version"},
+		"bash /opt/x.sh":              {"bash", "/opt/x.sh"},
 		"python3 -m pip --version":    {"python3", "-m", "pip", "--version"},
 		"tool --format=json a,b+c@d%": {"tool", "--format=json", "a,b+c@d%"},
 	} {
@@ -84,6 +84,7 @@ func TestSplitCheckCommand(t *testing.T) {
 		"", "   ", "ffmpeg; rm -rf /", "a | b", "a && b", "a || b", "$(id)", "`id`", "a > /tmp/x", "a < x", "'a'", `"a"`, `a\ b`,
 		"a\nb", "a\rb", "-x", "--version", "echo ~", "ls *", "a?", "a[1]", "a{b}", "(a)", "a #c", "!a", "a\x00", "ffmpeg -version\u00a0x",
 		"é", strings.Repeat("a ", MaxCheckCommandArgs+1), strings.Repeat("a", MaxCheckCommandLength+1),
+		"/usr/bin/convert -version", "./check.sh", "scripts/check.sh --ok", "../x", "C:tool", "tools/bin/x",
 	} {
 		if got, err := SplitCheckCommand(in); !errors.Is(err, ErrInvalidDependency) {
 			t.Errorf("%q accepted as %q (err %v)", in, got, err)
@@ -176,7 +177,7 @@ func FuzzSplitCheckCommand(f *testing.F) {
 		if err != nil {
 			return
 		}
-		if len(argv) == 0 || len(argv) > MaxCheckCommandArgs || strings.HasPrefix(argv[0], "-") || !utf8.ValidString(s) {
+		if len(argv) == 0 || len(argv) > MaxCheckCommandArgs || strings.HasPrefix(argv[0], "-") || strings.ContainsAny(argv[0], `/\:`) || !utf8.ValidString(s) {
 			t.Fatalf("%q split into %q", s, argv)
 		}
 		for _, a := range argv {

@@ -12,6 +12,7 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
+	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -110,6 +111,13 @@ const (
 // script, not the other kinds; the error joins every failure
 // ([*DepsError]). A tool that is not installed is a RUNTIME_UNAVAILABLE
 // diagnostic in the result, not an error. opts may be nil.
+//
+// InstallDeps runs code the skill chose — its check commands (a program on
+// PATH with the skill's arguments, in the skill folder), the build scripts
+// of source packages pip or uv build, the MSBuild files dotnet restore
+// evaluates, the packages npm resolves for it — so it is an explicit host
+// action, for skills the host's user chose; the loader and Doctor never
+// call it. It refuses agent-written skills unless opts.AllowAgentWritten.
 func (in *Installer) InstallDeps(ctx context.Context, name string, opts *DepsOptions) (*DepsResult, error) {
 	if opts == nil {
 		opts = &DepsOptions{}
@@ -203,7 +211,7 @@ func (in *Installer) installDeps(ctx context.Context, name string, opts *DepsOpt
 	if len(plan.system) > 0 {
 		rep.step(StepSystem, 85, "checking %d system dependencies", len(plan.system))
 		for i, dep := range plan.system {
-			d, line := checkSystemDep(ctx, in.opt.runner, in.opt.deps, s, dep, plan.checks[i])
+			d, line := checkSystemDep(ctx, in.opt.runner, in.opt.deps, s, in.path(name), dep, plan.checks[i])
 			r.logf(StepSystem, 85, "%s", line)
 			if d == nil {
 				r.add(StepSystem, DepsPresent, "%s", dep.Name)
@@ -325,9 +333,11 @@ func (r *depsRun) unavailable(step Step, err error, what string) (handled bool) 
 	return true
 }
 
-// commandLine shows a command to people.
+// commandLine shows a command to people, credentials masked (see
+// displayArgs): it goes to DepsResult.Logs, progress events and
+// DepsError.Command, while the command runs with the real arguments.
 func commandLine(cmd executor.Command) string {
-	parts := append([]string{cmd.Path}, cmd.Args...)
+	parts := append([]string{cmd.Path}, displayArgs(cmd.Args)...)
 	for i, p := range parts {
 		if p == "" || strings.ContainsAny(p, " \t\"'") {
 			parts[i] = fmt.Sprintf("%q", p)
@@ -336,8 +346,58 @@ func commandLine(cmd executor.Command) string {
 	return strings.Join(parts, " ")
 }
 
+// urlUserinfoRE matches a URL's scheme and user info ("https://user:pw@"),
+// up to the last "@" before the host ends.
+var urlUserinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
+
+// maskCredentials replaces the user info of every URL in s with "***".
+func maskCredentials(s string) string {
+	if !strings.Contains(s, "@") {
+		return s
+	}
+	return urlUserinfoRE.ReplaceAllString(s, "${1}***@")
+}
+
+// isSecretOption reports whether a command-line option carries a secret
+// value: --password, npm's --_auth, --_authToken and
+// --//registry.example/:_authToken, --token, --secret, --api-key.
+func isSecretOption(opt string) bool {
+	n := strings.ToLower(strings.TrimLeft(opt, "-"))
+	for _, suffix := range []string{"password", "token", "_auth", "secret", "apikey", "api-key", "api_key"} {
+		if strings.HasSuffix(n, suffix) {
+			return true
+		}
+	}
+	return n == "auth"
+}
+
+// displayArgs returns args as they may be shown (DepsConfig.PipArgs and
+// NpmArgs are the host's and may hold an index URL with a token): the user
+// info of URLs masked, and the value of secret options ("--password X",
+// "--//host/:_authToken=X") replaced by "***".
+func displayArgs(args []string) []string {
+	out := make([]string, len(args))
+	hideNext := false
+	for i, a := range args {
+		switch {
+		case hideNext:
+			out[i], hideNext = "***", false
+			continue
+		case strings.HasPrefix(a, "-"):
+			if opt, _, ok := strings.Cut(a, "="); ok && isSecretOption(opt) {
+				out[i] = opt + "=***"
+				continue
+			} else if !ok && isSecretOption(a) {
+				hideNext = true
+			}
+		}
+		out[i] = maskCredentials(a)
+	}
+	return out
+}
+
 // outputLines returns the last max non-empty lines of output, each at most
-// 500 bytes, control characters escaped.
+// 500 bytes, control characters escaped, the user info of URLs masked.
 func outputLines(out []byte, max int) []string {
 	var lines []string
 	for l := range strings.SplitSeq(string(bytes.ToValidUTF8(out, []byte("?"))), "\n") {
@@ -345,12 +405,12 @@ func outputLines(out []byte, max int) []string {
 		if l == "" {
 			continue
 		}
-		l = strings.Map(func(r rune) rune {
+		l = maskCredentials(strings.Map(func(r rune) rune {
 			if unicode.IsControl(r) && r != '\t' {
 				return '?'
 			}
 			return r
-		}, l)
+		}, l))
 		if len(l) > 500 {
 			cut := 500
 			for cut > 0 && !utf8.RuneStart(l[cut]) {
@@ -392,7 +452,8 @@ func (in *Installer) upToDate(dir, stamp, want string) bool {
 // operation's trash, the new one into place, the trash emptied. If placing
 // the new one fails, the old one goes back. A crash between the two
 // renames leaves no dst (the next recovery empties the trash): missing,
-// never half built.
+// never half built. So does a failure to put the old one back, which keeps
+// the operation's trash (and logs where) instead of emptying it.
 func (in *Installer) placeDir(o *op, staged, dst string) error {
 	if err := syncTree(in.path(staged)); err != nil {
 		return fmt.Errorf("installer: syncing %s: %w", staged, err)
@@ -402,8 +463,18 @@ func (in *Installer) placeDir(o *op, staged, dst string) error {
 		return fmt.Errorf("installer: %w", err)
 	}
 	putBack := func(err error) error {
-		if had && !o.crashed {
-			err = errors.Join(err, in.move(o.trash(), dst))
+		if !had || o.crashed {
+			return err
+		}
+		back := o.fault("deps-put-back")
+		if back == nil {
+			back = in.move(o.trash(), dst)
+		}
+		if back != nil {
+			// The old one is only in the trash now: o.end must not empty it.
+			o.keep = true
+			in.warn(context.Background(), "installer: the old %s could not be put back; it is kept in %s: %v", dst, in.path(o.trash()), back)
+			err = errors.Join(err, fmt.Errorf("installer: putting the old %s back failed (it is kept in %s): %w", dst, in.path(o.trash()), back))
 		}
 		return err
 	}
@@ -544,11 +615,22 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 		return fail(fmt.Errorf("installer: copying %s for npm: %w", r.name, checkError(rep, err)))
 	}
 	// The skill's own npm configuration is not the host's: it could point
-	// npm at another registry, git program or script shell.
-	for _, f := range []string{".npmrc", ".yarnrc", ".yarnrc.yml"} {
-		if err := in.root.Remove(path.Join(work, f)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("installer: %w", err)
+	// npm at another registry, git program or script shell. Its lock files
+	// hold "resolved" URLs and paths npm would follow unchecked (a tarball
+	// anywhere, a link out of the skill): npm resolves from the checked
+	// package.json files instead. Both go wherever they are in the copy.
+	dropped, err := in.removeNamed(work, func(name string) bool {
+		switch name {
+		case ".npmrc", ".yarnrc", ".yarnrc.yml", "package-lock.json", "npm-shrinkwrap.json":
+			return true
 		}
+		return false
+	})
+	if err != nil {
+		return fail(fmt.Errorf("installer: %w", err))
+	}
+	for _, f := range dropped {
+		r.logf(StepNode, 55, "not using the skill's %s", strings.TrimPrefix(f, work+"/"))
 	}
 	// A package.json keeps npm from looking for a project in the folders
 	// above, which could be the host's own.
@@ -560,7 +642,17 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 	args := []string{"install", "--ignore-scripts", "--no-audit", "--no-fund", "--omit=dev", "--workspaces=false"}
 	args = append(args, cfg.npmArgs...)
 	args = append(args, packages...)
-	if err := in.depsCommand(ctx, r, StepNode, 60, executor.Command{Path: cfg.npm, Args: args, Dir: in.path(work)}); err != nil {
+	// git dependencies are refused in the package.json files we check, but
+	// npm meets others deeper in the tree (a registry package's own): a git
+	// program that cannot run makes every one of them fail.
+	env := cfg.commandEnv()
+	for k := range env {
+		if strings.EqualFold(k, "npm_config_git") {
+			delete(env, k)
+		}
+	}
+	env["npm_config_git"] = in.path(o.staging("no-git", "git"))
+	if err := in.depsCommand(ctx, r, StepNode, 60, executor.Command{Path: cfg.npm, Args: args, Dir: in.path(work), Env: env}); err != nil {
 		return fail(err)
 	}
 	built := path.Join(work, nodeModules)
@@ -581,23 +673,78 @@ func (in *Installer) depsNode(ctx context.Context, r *depsRun, packages []string
 	return nil
 }
 
-// depsDotnet runs dotnet restore on the skill's project, in place (restore
-// writes obj/ beside the project; see accounted).
+// depsDotnet runs dotnet restore on the skill's project in a copy of the
+// skill in the staging area, without the skill's NuGet configuration files
+// (nuget.config in any case, anywhere in the skill): NuGet reads them from
+// the project's folder up, and they could point restore at other package
+// sources, credentials or a global packages folder of the skill's choosing.
+// Restore fills the host user's NuGet packages folder, which is what the
+// skill's build needs; what it writes beside the project (obj/) is thrown
+// away with the copy, so the skill's files and fingerprint do not change.
+// The project's own MSBuild files still run: see InstallDeps.
 func (in *Installer) depsDotnet(ctx context.Context, r *depsRun, project string) error {
-	err := in.accounted(ctx, r.name, func() error {
-		return in.depsCommand(ctx, r, StepDotnet, 75, executor.Command{
-			Path: in.opt.deps.dotnet, Args: []string{"restore", filepath.FromSlash(project)}, Dir: in.path(r.name),
-		})
-	})
-	switch {
-	case err == nil:
-		r.add(StepDotnet, DepsInstalled, "restored %s", project)
-		return nil
-	case r.unavailable(StepDotnet, err, "the .NET project "+project):
-		return nil
+	fail := func(err error) error {
+		if r.unavailable(StepDotnet, err, "the .NET project "+project) {
+			return nil
+		}
+		r.add(StepDotnet, DepsFailed, "%v", err)
+		return err
 	}
-	r.add(StepDotnet, DepsFailed, "%v", err)
-	return err
+	o, err := in.begin(ctx)
+	if err != nil {
+		return err
+	}
+	defer o.end()
+	work := o.staging("dotnet")
+	if err := in.root.Mkdir(work, dirPerm); err != nil {
+		return fmt.Errorf("installer: %w", err)
+	}
+	if rep, err := archive.CopyDir(ctx, in.path(r.name), in.path(work), in.opt.limits); err != nil {
+		return fail(fmt.Errorf("installer: copying %s for dotnet restore: %w", r.name, checkError(rep, err)))
+	}
+	dropped, err := in.removeNamed(work, isNuGetConfig)
+	if err != nil {
+		return fail(fmt.Errorf("installer: %w", err))
+	}
+	for _, f := range dropped {
+		r.logf(StepDotnet, 72, "not using the skill's %s", strings.TrimPrefix(f, work+"/"))
+	}
+	err = in.depsCommand(ctx, r, StepDotnet, 75, executor.Command{
+		Path: in.opt.deps.dotnet, Args: []string{"restore", filepath.FromSlash(project)}, Dir: in.path(work),
+	})
+	if err != nil {
+		return fail(err)
+	}
+	r.add(StepDotnet, DepsInstalled, "restored %s", project)
+	return nil
+}
+
+// isNuGetConfig reports whether a file name is one NuGet reads its
+// configuration from.
+func isNuGetConfig(name string) bool { return strings.EqualFold(name, "nuget.config") }
+
+// removeNamed removes every regular file or link under dir (a slash path
+// in the skills folder) whose name match accepts, and returns their paths.
+func (in *Installer) removeNamed(dir string, match func(string) bool) ([]string, error) {
+	var found []string
+	err := fs.WalkDir(in.root.FS(), dir, func(p string, d fs.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		if !d.IsDir() && match(d.Name()) {
+			found = append(found, p)
+		}
+		return nil
+	})
+	if err != nil {
+		return nil, err
+	}
+	for _, p := range found {
+		if err := in.root.Remove(p); err != nil {
+			return nil, err
+		}
+	}
+	return found, nil
 }
 
 // runSetup runs the setup script in the skill folder, with the skill's
@@ -653,8 +800,8 @@ func scriptCommand(script string, cfg depsConfig) (string, []string) {
 	return "bash", []string{p}
 }
 
-// accounted runs a step that writes into the skill folder on purpose
-// (dotnet restore's obj/, a setup script's downloads). When the folder
+// accounted runs a step that writes into the skill folder on purpose (a
+// setup script's downloads). When the folder
 // matched its recorded fingerprint before, the record takes the new one,
 // so the installer's own writes do not look like a person's edits
 // (FINGERPRINT_CHANGED, ErrModified on update).
@@ -683,15 +830,14 @@ func (in *Installer) accounted(ctx context.Context, name string, run func() erro
 	return errors.Join(runErr, err)
 }
 
-// checkSystemDep checks one system dependency: its check command (argv)
-// must exit 0 within CheckTimeout; without one, its name must be a program
-// on the tools' PATH. It returns a SYSTEM_DEP_MISSING warning, or nil, and
-// a log line.
-func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig, s *skill.Skill, dep skill.SystemDep, argv []string) (*diagnostics.Diagnostic, string) {
-	dir := s.DiskDir
-	if dir == "" {
-		dir = s.Dir
-	}
+// checkSystemDep checks one system dependency for InstallDeps: its program
+// (the check command's, or its name without one) must be on the tools'
+// PATH, and then its check command (argv), if any, must exit 0 within
+// CheckTimeout, run in the skill folder dir. A check command is a program
+// the skill chose, run with arguments it chose: only InstallDeps, an
+// explicit host action, runs one (never the DepsChecker). It returns a
+// SYSTEM_DEP_MISSING warning, or nil, and a log line.
+func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig, s *skill.Skill, dir string, dep skill.SystemDep, argv []string) (*diagnostics.Diagnostic, string) {
 	missing := func(format string, args ...any) (*diagnostics.Diagnostic, string) {
 		d := diagnostics.New(diagnostics.SystemDepMissing, s.Name, dir, "system dependency %s: %s", dep.Name, fmt.Sprintf(format, args...)).With("dependency", dep.Name)
 		if dep.Check != "" {
@@ -699,20 +845,21 @@ func checkSystemDep(ctx context.Context, runner executor.Runner, cfg depsConfig,
 		}
 		return &d, d.Message
 	}
-	if argv == nil {
-		prog := dep.Name
-		if words, err := SplitCheckCommand(prog); err != nil || len(words) != 1 || strings.ContainsAny(prog, `/\`) {
-			return missing("no check command, and %q is not a program name to look for", dep.Name)
-		}
-		if p, err := executor.LookPath(prog, cfg.env); err == nil {
-			return nil, fmt.Sprintf("%s: found %s", dep.Name, p)
+	prog, err := systemDepProgram(dep)
+	if err != nil {
+		return missing("%v", err)
+	}
+	found, err := executor.LookPath(prog, cfg.env)
+	if err != nil {
+		if dep.Check != "" {
+			return missing("%s is not installed: not on PATH (check: %s)", prog, dep.Check)
 		}
 		return missing("%s is not on PATH", prog)
 	}
-	cmd := executor.Command{Path: argv[0], Args: argv[1:], Env: cfg.commandEnv(), Timeout: CheckTimeout, MaxStdout: 4 << 10, MaxStderr: 4 << 10}
-	if s.DiskDir != "" {
-		cmd.Dir = s.DiskDir
+	if argv == nil {
+		return nil, fmt.Sprintf("%s: found %s", dep.Name, found)
 	}
+	cmd := executor.Command{Path: argv[0], Args: argv[1:], Dir: dir, Env: cfg.commandEnv(), Timeout: CheckTimeout, MaxStdout: 4 << 10, MaxStderr: 4 << 10}
 	res, err := runner.Run(ctx, cmd)
 	switch {
 	case errors.Is(err, exec.ErrNotFound):

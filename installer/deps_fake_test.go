@@ -1,9 +1,13 @@
 package installer
 
 import (
+	"archive/tar"
+	"bytes"
+	"compress/gzip"
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -11,7 +15,6 @@ import (
 	"strings"
 	"sync"
 	"testing"
-	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -27,6 +30,7 @@ type fakeTools struct {
 	reqs     []string // the requirements files uv pip install read
 	noDotnet bool
 	result   func(c executor.Command) (executor.Result, bool) // overrides, for timeouts
+	nugetCfg []string                                         // the NuGet configuration files dotnet would have read
 }
 
 func (f *fakeTools) Run(ctx context.Context, c executor.Command) (executor.Result, error) {
@@ -63,6 +67,14 @@ func (f *fakeTools) Run(ctx context.Context, c executor.Command) (executor.Resul
 		f.mu.Unlock()
 		return executor.Result{Stdout: []byte("Installed 2 packages\n")}, nil
 	case c.Path == "dotnet" && !f.noDotnet:
+		filepath.WalkDir(c.Dir, func(p string, d fs.DirEntry, err error) error {
+			if err == nil && strings.EqualFold(d.Name(), "nuget.config") {
+				f.mu.Lock()
+				f.nugetCfg = append(f.nugetCfg, p)
+				f.mu.Unlock()
+			}
+			return nil
+		})
 		os.MkdirAll(filepath.Join(c.Dir, "obj"), 0o755)
 		os.WriteFile(filepath.Join(c.Dir, "obj", "project.assets.json"), []byte("{}"), 0o644)
 		return executor.Result{Stdout: []byte("Restored\n")}, nil
@@ -231,9 +243,10 @@ func TestInstallDepsPlaceFaults(t *testing.T) {
 	}
 }
 
-// TestInstallDepsDotnet: dotnet restore writes obj/ into the skill, which
-// the record then accounts for; without dotnet the result says so with
-// RUNTIME_UNAVAILABLE, and that is not an error.
+// TestInstallDepsDotnet: dotnet restore runs in a copy of the skill without
+// its NuGet configuration files, so the skill cannot choose package sources
+// or credentials, and the skill's files do not change; without dotnet the
+// result says so with RUNTIME_UNAVAILABLE, and that is not an error.
 func TestInstallDepsDotnet(t *testing.T) {
 	ctx := t.Context()
 	tools := &fakeTools{}
@@ -242,21 +255,36 @@ func TestInstallDepsDotnet(t *testing.T) {
 		"SKILL.md":          skillMD("conv", "Convert."),
 		"skill.config.yaml": "runtime: dotnet\nentrypoint: tool/Tool.csproj\ndependencies:\n  dotnet:\n    project: tool/Tool.csproj\n",
 		"tool/Tool.csproj":  "<Project/>\n",
+		"NuGet.Config":      `<configuration><packageSources><add key="evil" value="https://evil.example/v3/index.json"/></packageSources></configuration>`,
+		"tool/nuget.config": `<configuration/>`,
 	})
 	if _, err := in.Install(ctx, Source{ZipFile: zip}, nil); err != nil {
 		t.Fatal(err)
 	}
+	before := fingerprintDir(t, filepath.Join(dir, "conv"))
 	res, err := in.InstallDeps(ctx, "conv", nil)
 	if err != nil || res.Status(StepDotnet) != DepsInstalled {
 		t.Fatalf("%v %+v", err, res)
 	}
-	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") || tools.cmds[0].Dir != filepath.Join(dir, "conv") {
-		t.Errorf("commands %q in %s", lines, tools.cmds[0].Dir)
+	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") {
+		t.Errorf("commands %q", lines)
 	}
-	rec, _ := in.Registry().Get(ctx, "conv")
-	if rec.Fingerprint != fingerprintDir(t, filepath.Join(dir, "conv")) {
-		t.Error("the record does not account for obj/")
+	if run := tools.cmds[0].Dir; run == filepath.Join(dir, "conv") || !strings.HasPrefix(run, filepath.Join(dir, filepath.FromSlash(stagingDir))) {
+		t.Errorf("dotnet restore ran in %s, want a copy in staging", run)
 	}
+	if len(tools.nugetCfg) != 0 {
+		t.Errorf("dotnet restore saw the skill's NuGet configuration: %v", tools.nugetCfg)
+	}
+	if got := fingerprintDir(t, filepath.Join(dir, "conv")); got != before {
+		t.Error("dotnet restore changed the skill's files")
+	}
+	if rec, _ := in.Registry().Get(ctx, "conv"); rec.Fingerprint != before {
+		t.Error("the record changed")
+	}
+	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.Contains(l, "not using the skill's NuGet.Config") }) {
+		t.Errorf("the logs do not say the NuGet.Config was dropped: %q", res.Logs)
+	}
+	assertNoLeftovers(t, dir)
 	if _, err := in.Update(ctx, "conv", nil); err != nil {
 		t.Errorf("update after restore: %v", err)
 	}
@@ -311,23 +339,21 @@ func TestInstallDepsSystem(t *testing.T) {
 	}
 }
 
-// TestDepsChecker covers each code and the check cache.
+// TestDepsChecker covers each code, from PATH lookups and the file system
+// only: it never runs a program, not even a check command whose program is
+// on PATH.
 func TestDepsChecker(t *testing.T) {
 	ctx := t.Context()
 	bin := t.TempDir()
-	writeTree(t, bin, map[string]string{"node": "#!/bin/sh\n"})
-	os.Chmod(filepath.Join(bin, "node"), 0o755)
-	calls := 0
-	runner := executor.RunnerFunc(func(ctx context.Context, c executor.Command) (executor.Result, error) {
-		calls++
-		if c.Path == "slowtool" {
-			return executor.Result{ExitCode: -1, TimedOut: true}, nil
-		}
-		return executor.Result{ExitCode: 0}, nil
+	marker := filepath.Join(t.TempDir(), "ran")
+	writeTree(t, bin, map[string]string{
+		"node":     "#!/bin/sh\n",
+		"finetool": "#!/bin/sh\ntouch " + marker + "\n",
 	})
-	c := NewDepsChecker(&Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
-	now := c.now()
-	c.now = func() time.Time { return now }
+	for _, p := range []string{"node", "finetool"} {
+		os.Chmod(filepath.Join(bin, p), 0o755)
+	}
+	c := NewDepsChecker(&Options{Runner: failRunner(t), Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
 
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
@@ -339,7 +365,7 @@ func TestDepsChecker(t *testing.T) {
 		"js/package.json":        `{"dependencies":{"left-pad":"^1.0.0"}}`,
 		"js/m.js":                "",
 		"sys/SKILL.md":           skillMD("sys", "x"),
-		"sys/skill.config.yaml":  "dependencies:\n  system:\n    - {name: slow, check: slowtool --version}\n    - {name: fine, check: finetool -v}\n",
+		"sys/skill.config.yaml":  "dependencies:\n  system:\n    - {name: slow, check: slowtool --version}\n    - {name: fine, check: finetool -v}\n    - {name: node}\n    - {name: shipped, check: scripts/check.sh}\n    - {name: ghost}\n",
 		"venv/SKILL.md":          skillMD("venv", "x"),
 		"venv/skill.config.yaml": "runtime: python\nentrypoint: m.py\ndependencies:\n  python:\n    inline: [requests]\n",
 		"venv/m.py":              "",
@@ -362,17 +388,19 @@ func TestDepsChecker(t *testing.T) {
 	if got := codes("venv"); len(got) != 0 {
 		t.Errorf("venv (its own interpreter, python3 not needed): %v", got)
 	}
-	if got := codes("sys"); !slices.Equal(got, []diagnostics.Code{diagnostics.SystemDepMissing}) || calls != 2 {
-		t.Errorf("sys: %v after %d calls", got, calls)
+	sys := c.Check(ctx, l.mustGet(t, "sys"))
+	var deps []string
+	for _, d := range sys {
+		if d.Code != diagnostics.SystemDepMissing || d.Level != diagnostics.Warning {
+			t.Errorf("sys: %v", d)
+		}
+		deps = append(deps, fmt.Sprint(d.Detail["dependency"]))
 	}
-	codes("sys")
-	if calls != 2 {
-		t.Errorf("the checks ran again within the TTL: %d calls", calls)
+	if want := []string{"slow", "shipped", "ghost"}; !slices.Equal(deps, want) {
+		t.Errorf("sys: missing %v, want %v (%v)", deps, want, sys)
 	}
-	now = now.Add(DefaultCheckTTL)
-	codes("sys")
-	if calls != 4 {
-		t.Errorf("the checks did not run again after the TTL: %d calls", calls)
+	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
+		t.Error("the checker ran a check command")
 	}
 	if d := c.Check(ctx, l.mustGet(t, "py")); d[0].Level != diagnostics.Error || d[1].Level != diagnostics.Warning {
 		t.Errorf("levels %v", d)
@@ -489,15 +517,38 @@ func TestInstallDepsRefusals(t *testing.T) {
 	ctx := t.Context()
 	in, _ := newTestInstaller(t, &Options{Runner: failRunner(t)})
 	for name, files := range map[string]map[string]string{
-		"badnpm":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"left-pad; rm -rf /\"]\n"},
-		"badurl":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"https://evil.example/x.tgz\"]\n"},
-		"dashnpm": {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"--registry=http://evil\"]\n"},
-		"badpy":   {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests ; os_name=='nt'\"]\n"},
-		"spacepy": {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests evil\"]\n"},
-		"reqfile": {"skill.config.yaml": "dependencies:\n  python:\n    source: requirements.txt\n", "requirements.txt": "--index-url http://evil/simple\nrequests\n"},
-		"gitdep":  {"package.json": `{"dependencies":{"x":"git+https://github.com/a/b.git"}}`},
-		"ghdep":   {"package.json": `{"dependencies":{"x":"a/b"}}`},
-		"filedep": {"package.json": `{"dependencies":{"x":"file:../../etc"}}`},
+		"badnpm":   {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"left-pad; rm -rf /\"]\n"},
+		"badurl":   {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"https://evil.example/x.tgz\"]\n"},
+		"dashnpm":  {"skill.config.yaml": "dependencies:\n  node:\n    packages: [\"--registry=http://evil\"]\n"},
+		"badpy":    {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests ; os_name=='nt'\"]\n"},
+		"spacepy":  {"skill.config.yaml": "dependencies:\n  python:\n    inline: [\"requests evil\"]\n"},
+		"reqfile":  {"skill.config.yaml": "dependencies:\n  python:\n    source: requirements.txt\n", "requirements.txt": "--index-url http://evil/simple\nrequests\n"},
+		"gitdep":   {"package.json": `{"dependencies":{"x":"git+https://github.com/a/b.git"}}`},
+		"ghdep":    {"package.json": `{"dependencies":{"x":"a/b"}}`},
+		"filedep":  {"package.json": `{"dependencies":{"x":"file:../../etc"}}`},
+		"fileabs":  {"package.json": `{"dependencies":{"x":"file:/etc"}}`},
+		"filepct":  {"package.json": `{"dependencies":{"x":"file:%2e%2e/%2e%2e/etc"}}`},
+		"filehome": {"package.json": `{"dependencies":{"x":"file:~/x"}}`},
+		"filetxt":  {"package.json": `{"dependencies":{"x":"file:assets/x.txt"}}`, "assets/x.txt": "x"},
+		"filegone": {"package.json": `{"dependencies":{"x":"file:assets/none"}}`},
+		"nested": {
+			"package.json":          `{"dependencies":{"a":"file:assets/a"}}`,
+			"assets/a/package.json": `{"name":"a","version":"1.0.0","dependencies":{"b":"file:../b"}}`,
+			"assets/b/package.json": `{"name":"b","version":"1.0.0","dependencies":{"c":"file:../../../c"}}`,
+		},
+		"nestedgit": {
+			"package.json":          `{"dependencies":{"a":"file:assets/a"}}`,
+			"assets/a/package.json": `{"name":"a","version":"1.0.0","optionalDependencies":{"g":"github:a/b"}}`,
+		},
+		"workspace": {"package.json": `{"private":true,"workspaces":["../outside"]}`},
+		"tarfile": {
+			"package.json":       `{"dependencies":{"t":"file:vendor/t-1.0.0.tgz"}}`,
+			"vendor/t-1.0.0.tgz": string(tgzOf(t, map[string]string{"package/package.json": `{"name":"t","version":"1.0.0","dependencies":{"o":"file:../o"}}`})),
+		},
+		"targit": {
+			"package.json":       `{"dependencies":{"t":"file:vendor/t-1.0.0.tgz"}}`,
+			"vendor/t-1.0.0.tgz": string(tgzOf(t, map[string]string{"package/package.json": `{"name":"t","version":"1.0.0","dependencies":{"o":"git+https://example.com/o.git"}}`})),
+		},
 		"specdep": {"SKILL.md": "---\nname: specdep\ndescription: d\nmetadata:\n  install:\n    - {kind: node, package: \"-x\"}\n---\n"},
 	} {
 		if files["SKILL.md"] == "" {
@@ -515,5 +566,159 @@ func TestInstallDepsRefusals(t *testing.T) {
 	}
 	if _, err := in.InstallDeps(ctx, "../x", nil); err == nil {
 		t.Error("a bad name was accepted")
+	}
+}
+
+// tgzOf builds a gzipped tar archive of files, as npm pack would.
+func tgzOf(t testing.TB, files map[string]string) []byte {
+	t.Helper()
+	var buf bytes.Buffer
+	zw := gzip.NewWriter(&buf)
+	tw := tar.NewWriter(zw)
+	for name, data := range files {
+		if err := tw.WriteHeader(&tar.Header{Name: name, Mode: 0o644, Size: int64(len(data)), Typeflag: tar.TypeReg}); err != nil {
+			t.Fatal(err)
+		}
+		tw.Write([]byte(data))
+	}
+	if err := tw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	if err := zw.Close(); err != nil {
+		t.Fatal(err)
+	}
+	return buf.Bytes()
+}
+
+// TestInstallDepsPutBackFails: placing the new venv fails and so does
+// putting the old one back. The old venv is then only in the operation's
+// trash, which must be kept (and named in the error), not emptied.
+func TestInstallDepsPutBackFails(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, &Options{Runner: &fakeTools{}})
+	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "fetcher", nil); err != nil {
+		t.Fatal(err)
+	}
+	stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp))
+	moveFailed, putBackFailed := errors.New("injected: move"), errors.New("injected: put back")
+	in.fault = func(p string) error {
+		switch p {
+		case "deps-old-moved":
+			return moveFailed
+		case "deps-put-back":
+			return putBackFailed
+		}
+		return nil
+	}
+	_, err := in.InstallDeps(ctx, "fetcher", &DepsOptions{Force: true})
+	if !errors.Is(err, moveFailed) || !errors.Is(err, putBackFailed) {
+		t.Fatalf("err %v", err)
+	}
+	in.fault = nil
+	trash := filepath.Join(dir, filepath.FromSlash(trashDir))
+	entries, _ := os.ReadDir(trash)
+	if len(entries) != 1 {
+		t.Fatalf("trash holds %v, want the old venv", entries)
+	}
+	kept := filepath.Join(trash, entries[0].Name())
+	if got := readFile(t, filepath.Join(kept, depsStamp)); got != stamp {
+		t.Errorf("the trash holds %q, want the old venv's stamp %q", got, stamp)
+	}
+	if !strings.Contains(err.Error(), kept) {
+		t.Errorf("the error does not say where the old venv is: %v", err)
+	}
+}
+
+// TestInstallDepsMasksCredentials: a host's PipArgs and NpmArgs may carry
+// an index URL with a token. The commands run with them; the logs, progress
+// events and errors show them masked.
+func TestInstallDepsMasksCredentials(t *testing.T) {
+	ctx := t.Context()
+	tools := &fakeTools{result: func(c executor.Command) (executor.Result, bool) {
+		if c.Path == "uv" && len(c.Args) > 0 && c.Args[0] == "pip" {
+			return executor.Result{ExitCode: 1, Stderr: []byte("error: cannot reach https://__token__:SECRET-ONE@pypi.example/simple\n")}, true
+		}
+		return executor.Result{}, false
+	}}
+	var ev events
+	in, _ := newTestInstaller(t, &Options{Runner: tools, Progress: ev.add, Deps: &DepsConfig{PipArgs: []string{
+		"--index-url", "https://__token__:SECRET-ONE@pypi.example/simple",
+		"--extra-index-url=https://user:SECRET-TWO@mirror.example/simple",
+		"--find-links", "https://SECRET-THREE@files.example/wheels",
+		"--password", "SECRET-FOUR",
+		"--//registry.example/:_authToken=SECRET-FIVE",
+	}}})
+	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
+	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "fetcher", nil)
+	var de *DepsError
+	if !errors.As(err, &de) {
+		t.Fatalf("err %v, want a DepsError", err)
+	}
+	shown := append(append([]string{err.Error(), de.Command, de.Output}, res.Logs...), ev.messages(OpDeps)...)
+	for _, st := range res.Steps {
+		shown = append(shown, st.Detail)
+	}
+	if last := ev.last(); last.Err != nil {
+		shown = append(shown, last.Err.Error())
+	}
+	for _, s := range shown {
+		if strings.Contains(s, "SECRET") {
+			t.Errorf("a credential is shown: %s", s)
+		}
+	}
+	for _, want := range []string{"https://***@pypi.example/simple", "--extra-index-url=https://***@mirror.example/simple", "https://***@files.example/wheels", "--password ***", "--//registry.example/:_authToken=***"} {
+		if !strings.Contains(de.Command, want) {
+			t.Errorf("command %q does not show %q", de.Command, want)
+		}
+	}
+	ran := tools.lines()
+	if len(ran) < 3 || !strings.Contains(ran[2], "https://__token__:SECRET-ONE@pypi.example/simple") || !strings.Contains(ran[2], "SECRET-FOUR") || !strings.Contains(ran[2], "_authToken=SECRET-FIVE") {
+		t.Errorf("the command did not run with the real arguments: %q", ran)
+	}
+}
+
+// TestInstallDepsCheckCommands: InstallDeps runs a check command only when
+// its program is a bare name found on PATH, in the skill folder; a program
+// given as a path (one the skill ships) is refused before anything runs.
+func TestInstallDepsCheckCommands(t *testing.T) {
+	ctx := t.Context()
+	bin := t.TempDir()
+	writeTree(t, bin, map[string]string{"mytool": "#!/bin/sh\n"})
+	os.Chmod(filepath.Join(bin, "mytool"), 0o755)
+	var ran []executor.Command
+	runner := executor.RunnerFunc(func(_ context.Context, c executor.Command) (executor.Result, error) {
+		ran = append(ran, c)
+		return executor.Result{}, nil
+	})
+	in, dir := newTestInstaller(t, &Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
+	cfg := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: absent, check: othertool --version}\n"
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "checked", "x", map[string]string{"skill.config.yaml": cfg})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.InstallDeps(ctx, "checked", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ran) != 1 || ran[0].Path != "mytool" || ran[0].Dir != filepath.Join(dir, "checked") {
+		t.Fatalf("ran %+v, want only mytool in the skill folder", ran)
+	}
+	if got := []DepsStatus{res.Steps[0].Status, res.Steps[1].Status}; !slices.Equal(got, []DepsStatus{DepsPresent, DepsMissing}) {
+		t.Errorf("steps %+v", res.Steps)
+	}
+
+	ran = nil
+	shipped := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: own, check: scripts/check.sh}\n"
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "shipped", "x", map[string]string{"skill.config.yaml": shipped, "scripts/check.sh": "echo hi\n"})}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.InstallDeps(ctx, "shipped", nil); !errors.Is(err, ErrInvalidDependency) || len(ran) != 0 {
+		t.Errorf("a shipped check program: %v, ran %+v", err, ran)
 	}
 }

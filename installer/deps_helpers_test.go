@@ -113,6 +113,7 @@ type npmRegistry struct {
 	*httptest.Server
 	mu   sync.Mutex
 	hits []string
+	deps map[string]map[string]string // a package's dependencies, as its metadata lists them
 }
 
 func newNpmRegistry(t testing.TB, pkgs map[string][]byte) *npmRegistry {
@@ -138,16 +139,18 @@ func newNpmRegistry(t testing.TB, pkgs map[string][]byte) *npmRegistry {
 			return
 		}
 		sha := sha1.Sum(data)
-		sha5 := sha512.Sum512(data)
+		r.mu.Lock()
+		deps := r.deps[name]
+		r.mu.Unlock()
 		doc := map[string]any{
 			"name":      name,
 			"dist-tags": map[string]string{"latest": "1.0.0"},
 			"versions": map[string]any{"1.0.0": map[string]any{
-				"name": name, "version": "1.0.0",
+				"name": name, "version": "1.0.0", "dependencies": deps,
 				"dist": map[string]string{
 					"tarball":   r.URL + "/" + name + "/-/" + name + "-1.0.0.tgz",
 					"shasum":    hex.EncodeToString(sha[:]),
-					"integrity": "sha512-" + base64.StdEncoding.EncodeToString(sha5[:]),
+					"integrity": npmIntegrity(data),
 				},
 			}},
 		}
@@ -156,6 +159,12 @@ func newNpmRegistry(t testing.TB, pkgs map[string][]byte) *npmRegistry {
 	}))
 	t.Cleanup(r.Close)
 	return r
+}
+
+// npmIntegrity is the integrity string npm records for a tarball.
+func npmIntegrity(data []byte) string {
+	sha5 := sha512.Sum512(data)
+	return "sha512-" + base64.StdEncoding.EncodeToString(sha5[:])
 }
 
 func (r *npmRegistry) asked() []string {

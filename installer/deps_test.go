@@ -3,6 +3,7 @@ package installer
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -236,5 +237,108 @@ func TestInstallDepsNode(t *testing.T) {
 	res, err = in.InstallDeps(ctx, "padder", nil)
 	if err != nil || res.Status(StepNode) != DepsUpToDate {
 		t.Errorf("second InstallDeps: %v %+v", err, res.Steps)
+	}
+}
+
+// TestInstallDepsNodeStaysInTheSkill runs real npm installs that would
+// leave the skill or its checked dependencies: a file: dependency whose own
+// package.json points out of the skill, a lock file whose "resolved" URL
+// names another tarball, a registry package that depends on a git
+// repository. The first is refused before npm runs; npm never sees the
+// lock file; git cannot run. A chain of file: dependencies inside the skill
+// still installs.
+func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
+	needNpm(t)
+	needGit(t)
+	ctx := t.Context()
+	// A git repository holding a package, which a registry package depends on.
+	repo := newRepo(t)
+	repo.write(map[string]string{"package.json": `{"name":"fromgit","version":"1.0.0"}`, "index.js": "module.exports = 'git';\n"})
+	repo.commit("x")
+	shout := npmPack(t, "shout-local", "1.0.0", "module.exports = 'real';\n")
+	evil := npmPack(t, "shout-local", "1.0.0", "module.exports = 'evil';\n")
+	reg := newNpmRegistry(t, map[string][]byte{
+		"shout-local": shout,
+		"evil":        evil,
+		"gitty":       npmPack(t, "gitty", "1.0.0", "module.exports = require('fromgit');\n"),
+	})
+	reg.deps = map[string]map[string]string{"gitty": {"fromgit": "git+" + repo.url()}}
+	in, dir := newTestInstaller(t, &Options{Deps: &DepsConfig{
+		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
+	}})
+	outside := t.TempDir()
+	writeTree(t, outside, map[string]string{"package.json": `{"name":"outside","version":"1.0.0"}`, "index.js": "module.exports = 'outside';\n"})
+
+	install := func(name string, files map[string]string) (*DepsResult, error) {
+		t.Helper()
+		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "x", files)}, nil); err != nil {
+			t.Fatal(err)
+		}
+		return in.InstallDeps(ctx, name, nil)
+	}
+
+	// A file: dependency's own package.json points out of the skill.
+	for name, inner := range map[string]string{
+		"absolute": `{"name":"inner","version":"1.0.0","dependencies":{"outside":"file:` + filepath.ToSlash(outside) + `"}}`,
+		"upward":   `{"name":"inner","version":"1.0.0","dependencies":{"outside":"file:../../../outside"}}`,
+		"dev":      `{"name":"inner","version":"1.0.0","devDependencies":{"outside":"file:` + filepath.ToSlash(outside) + `"}}`,
+		"gitdep":   `{"name":"inner","version":"1.0.0","dependencies":{"fromgit":"git+` + repo.url() + `"}}`,
+	} {
+		_, err := install("escape-"+name, map[string]string{
+			"package.json":              `{"name":"s","private":true,"dependencies":{"inner":"file:assets/inner"}}`,
+			"assets/inner/package.json": inner,
+		})
+		if !errors.Is(err, ErrInvalidDependency) {
+			t.Errorf("%s: %v, want ErrInvalidDependency", name, err)
+		}
+		if _, err := os.Lstat(filepath.Join(dir, "escape-"+name, "node_modules")); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s: npm ran: %v", name, err)
+		}
+	}
+
+	// A lock file names another tarball for a checked dependency.
+	lock := fmt.Sprintf(`{"name":"s","lockfileVersion":3,"requires":true,"packages":{"":{"name":"s","dependencies":{"shout-local":"1.0.0"}},`+
+		`"node_modules/shout-local":{"version":"1.0.0","resolved":%q,"integrity":%q}}}`, reg.URL+"/evil/-/evil-1.0.0.tgz", npmIntegrity(evil))
+	res, err := install("locked", map[string]string{
+		"package.json":      `{"name":"s","private":true,"dependencies":{"shout-local":"1.0.0"}}`,
+		"package-lock.json": lock,
+	})
+	if err != nil {
+		t.Fatalf("locked: %v\n%s", err, strings.Join(res.Logs, "\n"))
+	}
+	if slices.Contains(reg.asked(), "/evil/-/evil-1.0.0.tgz") {
+		t.Error("npm followed the lock file's resolved URL")
+	}
+	if got := readFile(t, filepath.Join(dir, "locked", "node_modules", "shout-local", "index.js")); !strings.Contains(got, "real") {
+		t.Errorf("installed shout-local: %q", got)
+	}
+
+	// A registry package depends on a git repository: git cannot run.
+	res, err = install("gitdeep", map[string]string{"package.json": `{"name":"s","private":true,"dependencies":{"gitty":"1.0.0"}}`})
+	var de *DepsError
+	if !errors.As(err, &de) {
+		t.Errorf("gitdeep: %v, want a DepsError\n%s", err, strings.Join(res.Logs, "\n"))
+	}
+	if _, err := os.Lstat(filepath.Join(dir, "gitdeep", "node_modules")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("gitdeep: node_modules was built: %v", err)
+	}
+
+	// file: dependencies that stay inside the skill, folder to folder to
+	// tarball, install.
+	res, err = install("chain", map[string]string{
+		"package.json":              `{"name":"s","private":true,"dependencies":{"inner":"file:./assets/inner"}}`,
+		"assets/inner/package.json": `{"name":"inner","version":"1.0.0","dependencies":{"lib":"file:../lib","packed":"file:../packed-1.0.0.tgz"}}`,
+		"assets/lib/package.json":   `{"name":"lib","version":"1.0.0"}`,
+		"assets/packed-1.0.0.tgz":   string(npmPack(t, "packed", "1.0.0", "module.exports = 1;\n")),
+	})
+	if err != nil {
+		t.Fatalf("chain: %v\n%s", err, strings.Join(res.Logs, "\n"))
+	}
+	skillDir, _ := filepath.EvalSymlinks(filepath.Join(dir, "chain"))
+	for _, m := range []string{"inner", "lib"} {
+		target, err := filepath.EvalSymlinks(filepath.Join(dir, "chain", "node_modules", m))
+		if err != nil || !strings.HasPrefix(target, skillDir+string(filepath.Separator)) {
+			t.Errorf("chain: node_modules/%s is %q (%v), want a folder of the skill", m, target, err)
+		}
 	}
 }

@@ -20,14 +20,11 @@ const (
 	CheckTimeout = 10 * time.Second
 	// SetupTimeout bounds a setup script (seed 000 §10.9).
 	SetupTimeout = 120 * time.Second
-	// DefaultCheckTTL is how long a [DepsChecker] trusts the outcome of a
-	// check command before running it again.
-	DefaultCheckTTL = 5 * time.Minute
 )
 
-// DepsConfig says how [Installer.InstallDeps] installs dependencies and how
-// a [DepsChecker] checks them (Options.Deps). A nil *DepsConfig, and every
-// zero field, means the default named on the field.
+// DepsConfig says how [Installer.InstallDeps] installs dependencies, and
+// the PATH a [DepsChecker] looks programs up in (Options.Deps). A nil
+// *DepsConfig, and every zero field, means the default named on the field.
 //
 // Every command runs through Options.Runner, without a shell, with a
 // controlled environment: the host's PATH, HOME, USER, LANG, LC_ALL, TZ,
@@ -49,9 +46,13 @@ type DepsConfig struct {
 	Env map[string]string
 	// PipArgs are added to "pip install" and "uv pip install" (both take
 	// --no-index, --find-links DIR, --index-url URL). The host's, so not
-	// checked.
+	// checked. Wherever a command is shown (DepsResult.Logs, progress
+	// events, DepsError) the user info of URLs ("https://***@host") and the
+	// values of secret options (--password, --token, npm's --_auth and
+	// --//host/:_authToken) are masked; the command runs with them.
 	PipArgs []string
-	// NpmArgs are added to "npm install" (--registry URL, --offline, ...).
+	// NpmArgs are added to "npm install" (--registry URL, --offline, ...),
+	// masked in what is shown as PipArgs are.
 	NpmArgs []string
 	// Timeout bounds each install command. Default DefaultDepsTimeout.
 	Timeout time.Duration
@@ -68,9 +69,6 @@ type DepsConfig struct {
 	Npm string
 	// Dotnet is the dotnet program. Default "dotnet".
 	Dotnet string
-	// CheckTTL is how long a DepsChecker keeps the outcome of a system
-	// dependency's check. Default DefaultCheckTTL.
-	CheckTTL time.Duration
 	// LookupEnv reads the host's environment for the variables passed on.
 	// Default os.LookupEnv.
 	LookupEnv func(string) (string, bool)
@@ -78,16 +76,15 @@ type DepsConfig struct {
 
 // depsConfig is a DepsConfig with its defaults filled in.
 type depsConfig struct {
-	env      map[string]string // the complete environment of every command
-	pipArgs  []string
-	npmArgs  []string
-	timeout  time.Duration
-	python   string
-	uv       string
-	noUV     bool
-	npm      string
-	dotnet   string
-	checkTTL time.Duration
+	env     map[string]string // the complete environment of every command
+	pipArgs []string
+	npmArgs []string
+	timeout time.Duration
+	python  string
+	uv      string
+	noUV    bool
+	npm     string
+	dotnet  string
 }
 
 // hostVariables are the host variables the tools see.
@@ -124,16 +121,15 @@ func (c *DepsConfig) resolve() depsConfig {
 	})
 	maps.Copy(env, c.Env)
 	r := depsConfig{
-		env:      env,
-		pipArgs:  slices.Clone(c.PipArgs),
-		npmArgs:  slices.Clone(c.NpmArgs),
-		timeout:  c.Timeout,
-		python:   c.Python,
-		uv:       c.UV,
-		noUV:     c.NoUV,
-		npm:      c.Npm,
-		dotnet:   c.Dotnet,
-		checkTTL: c.CheckTTL,
+		env:     env,
+		pipArgs: slices.Clone(c.PipArgs),
+		npmArgs: slices.Clone(c.NpmArgs),
+		timeout: c.Timeout,
+		python:  c.Python,
+		uv:      c.UV,
+		noUV:    c.NoUV,
+		npm:     c.Npm,
+		dotnet:  c.Dotnet,
 	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultDepsTimeout
@@ -149,9 +145,6 @@ func (c *DepsConfig) resolve() depsConfig {
 	}
 	if r.dotnet == "" {
 		r.dotnet = "dotnet"
-	}
-	if r.checkTTL <= 0 {
-		r.checkTTL = DefaultCheckTTL
 	}
 	return r
 }

@@ -1,9 +1,13 @@
 package installer
 
 import (
+	"archive/tar"
+	"bufio"
+	"compress/gzip"
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
 	"path"
 	"regexp"
@@ -117,13 +121,13 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 	if len(p.python) > MaxRequirements || len(p.node) > MaxRequirements {
 		return nil, fmt.Errorf("%w: more than %d packages", ErrInvalidDependency, MaxRequirements)
 	}
-	pkgJSON, err := readSmall(fsys, "package.json", 1<<20)
+	pkgJSON, err := readSmall(fsys, "package.json", maxPackageJSONBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
 		return nil, fmt.Errorf("%w: package.json: %w", ErrInvalidDependency, err)
 	default:
-		n, err := checkPackageJSON(pkgJSON)
+		n, err := checkNpmTree(fsys, pkgJSON)
 		if err != nil {
 			return nil, err
 		}
@@ -189,28 +193,61 @@ func readSmall(fsys fs.FS, name string, max int64) ([]byte, error) {
 // "^1.2.0", ">=1 <2", "1.x || 2.x", "latest", "*", "".
 var npmRangeRE = regexp.MustCompile(`^[A-Za-z0-9^~>=<.*|+ -]*$`)
 
-// checkPackageJSON checks the dependencies of a skill's package.json and
-// returns how many there are. Names must be npm names; a spec must be a
-// registry version, range or tag, an "npm:" alias of a registry package,
-// or a "file:" path inside the skill folder. git, GitHub shorthands, URLs,
-// "link:" and paths leaving the skill are refused, in overrides too: the
-// same rule as for the packages skill.config.yaml names.
-func checkPackageJSON(data []byte) (int, error) {
+// npmFileRE is the path of a file: dependency: plain characters only, so
+// npm reads it as the path we check (no "%2e%2e" that its URL parsing
+// would decode, no "~" for a home folder, no "?", "#", ":" or backslash).
+var npmFileRE = regexp.MustCompile(`^[A-Za-z0-9._@+/-]+$`)
+
+// Limits of the package.json files InstallDeps follows through file:
+// dependencies.
+const (
+	maxPackageJSONBytes = 1 << 20
+	maxNpmFileDeps      = 100      // folders and tarballs reached through file:
+	maxNpmTarballBytes  = 64 << 20 // a tarball's package.json is searched in at most this much unpacked data
+)
+
+// npmPackage is what checkPackageJSON found in one package.json.
+type npmPackage struct {
+	deps  int      // dependencies npm installs from it
+	files []string // file: targets, slash paths inside the skill folder
+}
+
+// checkPackageJSON checks the dependencies of a package.json at dir (a
+// slash path inside the skill folder, "." for the skill's own). Names must
+// be npm names; a spec must be a registry version, range or tag, an "npm:"
+// alias of a registry package, or a "file:" path that stays inside the
+// skill folder, resolved from dir (fileOK false refuses file: specs: a
+// tarball's, whose base npm does not define). git, GitHub shorthands,
+// URLs, "link:" and paths leaving the skill are refused, in overrides too;
+// a devDependency may be anything but a file: or link: path leaving the
+// skill (npm resolves dev dependencies even with --omit=dev, and a git one
+// fails on the git program InstallDeps gives npm). "workspaces" is refused:
+// npm links workspaces wherever they are, even with --workspaces=false.
+func checkPackageJSON(data []byte, dir string, fileOK bool) (npmPackage, error) {
+	var out npmPackage
+	where := path.Join(dir, "package.json")
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return 0, fmt.Errorf("%w: package.json is not a JSON object: %w", ErrInvalidDependency, err)
+		return out, fmt.Errorf("%w: %s is not a JSON object: %w", ErrInvalidDependency, where, err)
 	}
-	count := 0
-	// The sections npm install reads dependencies from (devDependencies are
-	// left out: InstallDeps passes --omit=dev).
-	for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies"} {
+	if _, ok := doc["workspaces"]; ok {
+		return out, fmt.Errorf("%w: %s declares workspaces; npm links them wherever they are, so a skill may not have any", ErrInvalidDependency, where)
+	}
+	spec := func(name, s string) error {
+		target, err := checkNpmSpec(name, s, dir, fileOK)
+		if target != "" {
+			out.files = append(out.files, target)
+		}
+		return err
+	}
+	for _, sec := range [...]string{"dependencies", "optionalDependencies", "peerDependencies", "devDependencies"} {
 		raw, ok := doc[sec]
 		if !ok {
 			continue
 		}
 		var deps map[string]string
 		if err := json.Unmarshal(raw, &deps); err != nil {
-			return 0, fmt.Errorf("%w: package.json %s: want an object of strings: %w", ErrInvalidDependency, sec, err)
+			return out, fmt.Errorf("%w: %s %s: want an object of strings: %w", ErrInvalidDependency, where, sec, err)
 		}
 		names := make([]string, 0, len(deps))
 		for name := range deps {
@@ -219,27 +256,141 @@ func checkPackageJSON(data []byte) (int, error) {
 		sort.Strings(names)
 		for _, name := range names {
 			if err := checkNpmName(name); err != nil {
-				return 0, fmt.Errorf("package.json %s: %w", sec, err)
+				return out, fmt.Errorf("%s %s: %w", where, sec, err)
 			}
-			if err := checkNpmSpec(name, deps[name]); err != nil {
-				return 0, fmt.Errorf("package.json %s: %w", sec, err)
+			if sec == "devDependencies" {
+				// Left out by --omit=dev; only a path out must not reach npm.
+				if v := deps[name]; strings.HasPrefix(v, "file:") || strings.HasPrefix(v, "link:") {
+					if _, err := checkNpmSpec(name, v, dir, fileOK); err != nil {
+						return out, fmt.Errorf("%s %s: %w", where, sec, err)
+					}
+				}
+				continue
+			}
+			if err := spec(name, deps[name]); err != nil {
+				return out, fmt.Errorf("%s %s: %w", where, sec, err)
 			}
 		}
-		count += len(deps)
+		if sec != "devDependencies" {
+			out.deps += len(deps)
+		}
 	}
 	if raw, ok := doc["overrides"]; ok {
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
-			return 0, fmt.Errorf("%w: package.json overrides: %w", ErrInvalidDependency, err)
+			return out, fmt.Errorf("%w: %s overrides: %w", ErrInvalidDependency, where, err)
 		}
-		if err := checkOverrides("overrides", v); err != nil {
-			return 0, err
+		if err := checkOverrides(where+" overrides", v, spec); err != nil {
+			return out, err
 		}
 	}
-	if count > MaxRequirements {
-		return 0, fmt.Errorf("%w: package.json declares more than %d dependencies", ErrInvalidDependency, MaxRequirements)
+	if out.deps > MaxRequirements {
+		return out, fmt.Errorf("%w: %s declares more than %d dependencies", ErrInvalidDependency, where, MaxRequirements)
 	}
-	return count, nil
+	return out, nil
+}
+
+// checkNpmTree checks the skill's package.json (data) and, through its
+// file: dependencies, every package npm would read from the skill: each
+// folder's package.json with the same rules (its file: paths resolved from
+// its folder, still inside the skill), and each tarball's package.json
+// (which may not have file: dependencies). A file: dependency must be a
+// folder or a .tgz, .tar.gz or .tar file. It returns the skill's own
+// dependency count. fsys is the skill folder.
+func checkNpmTree(fsys fs.FS, data []byte) (int, error) {
+	root, err := checkPackageJSON(data, ".", true)
+	if err != nil {
+		return 0, err
+	}
+	seen := map[string]bool{}
+	queue := slices.Clone(root.files)
+	for len(queue) > 0 {
+		target := queue[0]
+		queue = queue[1:]
+		if seen[target] {
+			continue
+		}
+		seen[target] = true
+		if len(seen) > maxNpmFileDeps {
+			return 0, fmt.Errorf("%w: more than %d file: dependencies", ErrInvalidDependency, maxNpmFileDeps)
+		}
+		info, err := fs.Stat(fsys, target)
+		if err != nil {
+			return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, target, err)
+		}
+		switch {
+		case info.IsDir():
+			data, err := readSmall(fsys, path.Join(target, "package.json"), maxPackageJSONBytes)
+			if err != nil {
+				return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, target, err)
+			}
+			pkg, err := checkPackageJSON(data, target, true)
+			if err != nil {
+				return 0, err
+			}
+			queue = append(queue, pkg.files...)
+		case info.Mode().IsRegular() && isNpmTarball(target):
+			if err := checkNpmTarball(fsys, target); err != nil {
+				return 0, err
+			}
+		default:
+			return 0, fmt.Errorf("%w: file: dependency %s is neither a folder nor a .tgz, .tar.gz or .tar file", ErrInvalidDependency, target)
+		}
+	}
+	return root.deps, nil
+}
+
+func isNpmTarball(name string) bool {
+	name = strings.ToLower(name)
+	return strings.HasSuffix(name, ".tgz") || strings.HasSuffix(name, ".tar.gz") || strings.HasSuffix(name, ".tar")
+}
+
+// checkNpmTarball checks the package.json of a tarball npm would install
+// (the one in its top folder, "package/" for what npm pack writes): its
+// dependencies follow the rules, without file: paths.
+func checkNpmTarball(fsys fs.FS, name string) error {
+	bad := func(err error) error {
+		return fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, name, err)
+	}
+	f, err := fsys.Open(name)
+	if err != nil {
+		return bad(err)
+	}
+	defer f.Close()
+	var r io.Reader = bufio.NewReader(f)
+	if !strings.HasSuffix(strings.ToLower(name), ".tar") {
+		zr, err := gzip.NewReader(r)
+		if err != nil {
+			return bad(err)
+		}
+		defer zr.Close()
+		r = zr
+	}
+	tr := tar.NewReader(io.LimitReader(r, maxNpmTarballBytes))
+	for {
+		h, err := tr.Next()
+		if errors.Is(err, io.EOF) {
+			return bad(errors.New("it holds no package.json"))
+		}
+		if err != nil {
+			return bad(err)
+		}
+		top, rest, _ := strings.Cut(strings.TrimPrefix(h.Name, "./"), "/")
+		if top == "" || rest != "package.json" || h.Typeflag != tar.TypeReg {
+			continue
+		}
+		if h.Size > maxPackageJSONBytes {
+			return bad(fmt.Errorf("its package.json is over %d bytes", maxPackageJSONBytes))
+		}
+		data, err := io.ReadAll(tr)
+		if err != nil {
+			return bad(err)
+		}
+		if _, err := checkPackageJSON(data, name, false); err != nil {
+			return err
+		}
+		return nil
+	}
 }
 
 // checkNpmName checks a dependency name (no version).
@@ -253,34 +404,44 @@ func checkNpmName(name string) error {
 	return nil
 }
 
-// checkNpmSpec checks what package.json asks for one dependency.
-func checkNpmSpec(name, spec string) error {
+// checkNpmSpec checks what a package.json at dir asks for one dependency.
+// For a file: spec it returns the target, a clean slash path inside the
+// skill folder.
+func checkNpmSpec(name, spec, dir string, fileOK bool) (target string, err error) {
 	bad := func(why string) error {
 		return fmt.Errorf("%w: %s %q: %s", ErrInvalidDependency, name, spec, why)
 	}
 	switch {
 	case len(spec) > MaxPackageNameLength:
-		return bad("too long")
+		return "", bad("too long")
 	case strings.HasPrefix(spec, "npm:"):
 		if err := ValidateNpmPackage(strings.TrimPrefix(spec, "npm:")); err != nil {
-			return bad("not an npm alias of a registry package")
+			return "", bad("not an npm alias of a registry package")
 		}
 	case strings.HasPrefix(spec, "file:"):
-		rel := strings.TrimPrefix(strings.TrimPrefix(spec, "file:"), "./")
-		if _, err := insidePath("file", rel); err != nil {
-			return bad("a file: dependency must be a path inside the skill folder")
+		if !fileOK {
+			return "", bad("a file: dependency is not allowed here (in a tarball)")
 		}
+		rel := strings.TrimPrefix(spec, "file:")
+		if !npmFileRE.MatchString(rel) || strings.HasPrefix(rel, "/") {
+			return "", bad("a file: dependency must be a relative path of letters, digits and . _ @ + / -")
+		}
+		target := path.Join(dir, rel)
+		if target == "." || target == ".." || strings.HasPrefix(target, "../") {
+			return "", bad("a file: dependency must be a folder or tarball inside the skill folder")
+		}
+		return target, nil
 	case !npmRangeRE.MatchString(spec):
-		return bad("only registry versions, ranges and tags, npm: aliases and file: paths inside the skill are allowed (no git, URLs or GitHub shorthands)")
+		return "", bad("only registry versions, ranges and tags, npm: aliases and file: paths inside the skill are allowed (no git, URLs or GitHub shorthands)")
 	}
-	return nil
+	return "", nil
 }
 
 // checkOverrides walks package.json's overrides: every string is a spec.
-func checkOverrides(at string, v any) error {
+func checkOverrides(at string, v any, spec func(name, s string) error) error {
 	switch v := v.(type) {
 	case string:
-		return checkNpmSpec(at, v)
+		return spec(at, v)
 	case map[string]any:
 		keys := make([]string, 0, len(v))
 		for k := range v {
@@ -288,13 +449,13 @@ func checkOverrides(at string, v any) error {
 		}
 		sort.Strings(keys)
 		for _, k := range keys {
-			if err := checkOverrides(at+"."+k, v[k]); err != nil {
+			if err := checkOverrides(at+"."+k, v[k], spec); err != nil {
 				return err
 			}
 		}
 		return nil
 	default:
-		return fmt.Errorf("%w: package.json %s: want strings and objects", ErrInvalidDependency, at)
+		return fmt.Errorf("%w: %s: want strings and objects", ErrInvalidDependency, at)
 	}
 }
 
@@ -315,8 +476,8 @@ func declaredDeps(s *skill.Skill) (python, node bool) {
 	}
 	if !node {
 		if data, err := s.ReadFile("package.json"); err == nil {
-			n, err := checkPackageJSON(data)
-			node = err != nil || n > 0 // a package.json InstallDeps refuses still declares something
+			pkg, err := checkPackageJSON(data, ".", true)
+			node = err != nil || pkg.deps > 0 // a package.json InstallDeps refuses still declares something
 		}
 	}
 	return python, node

@@ -88,7 +88,9 @@
 //
 //   - no journal: the skill was never touched; the staging folder goes;
 //   - journal, new version still staged: the old version (if it was moved
-//     to the trash) is renamed back;
+//     to the trash) is renamed back, and the previous record restored if
+//     the journal's record was written (a write the store reported as
+//     failed although it took effect, then a crash while undoing it);
 //   - journal, new version in place: the record is written from the journal
 //     if the folder in place has the journal's fingerprint and no one has
 //     written another record since; the trash goes.
@@ -158,14 +160,26 @@
 //     --no-index --find-links DIR, --index-url URL).
 //   - node: npm install --ignore-scripts --no-audit --no-fund --omit=dev
 //     --workspaces=false [NpmArgs] [packages], in a copy of the skill
-//     without its .npmrc, so package.json's file: dependencies resolve and
-//     npm's writes to package.json and package-lock.json never reach the
-//     skill; the node_modules it builds is moved into the skill.
-//   - dotnet: dotnet restore PROJECT in the skill folder.
+//     without its .npmrc files and without its lock files
+//     (package-lock.json, npm-shrinkwrap.json, anywhere: their "resolved"
+//     URLs and paths would be followed unchecked), so package.json's file:
+//     dependencies resolve and npm's writes never reach the skill, with
+//     npm_config_git set to a program that does not exist, so a git
+//     dependency anywhere in the tree fails; the node_modules it builds is
+//     moved into the skill.
+//   - dotnet: dotnet restore PROJECT, in a copy of the skill without its
+//     NuGet configuration files (nuget.config in any case, anywhere), as npm
+//     runs without its .npmrc: the skill does not pick package sources or
+//     credentials through them. Packages land in the host user's NuGet
+//     packages folder; the copy, with what restore wrote beside the project
+//     (obj/), is thrown away, so the skill's files do not change.
 //   - system: each check command, split into words and run without a
-//     shell ([SplitCheckCommand]), CheckTimeout each; without a check, the
-//     name must be a program on PATH. A failure is a SYSTEM_DEP_MISSING
-//     warning in the result, not an error.
+//     shell ([SplitCheckCommand]) in the skill folder, CheckTimeout each;
+//     its program must be a bare name found on PATH (never a path, so never
+//     a program the skill ships), else the check is refused before anything
+//     runs, or, when not on PATH, reported missing without running. Without
+//     a check, the name must be a program on PATH. A failure is a
+//     SYSTEM_DEP_MISSING warning in the result, not an error.
 //   - setup: setup.posix (setup.win32 on Windows) runs only with
 //     DepsOptions.Setup — the host asked its user — and only for skills
 //     installed from GitHub, git or a ZIP (never local, hand-placed or
@@ -181,7 +195,10 @@
 // ([ValidatePythonRequirement]; a requirements file may hold nothing else
 // but comments and --hash options, [ParseRequirements]), every
 // package.json dependency must be a registry version, an npm: alias or a
-// file: path inside the skill, and every check command and path is checked
+// file: path inside the skill — in the skill's package.json and, followed
+// recursively, in the package.json of every folder and tarball a file:
+// dependency names (a tarball's may have no file: dependencies); none may
+// declare workspaces — and every check command and path is checked
 // ([ErrInvalidDependency]). An agent-written skill's dependencies are
 // installed only with DepsOptions.AllowAgentWritten.
 //
@@ -191,7 +208,10 @@
 // folder and swapped in with two renames under the skill's lock, so a skill
 // has its old one or the new one, complete: a failure puts the old one
 // back, and a crash between the two renames leaves none (VENV_MISSING),
-// never a half-built one. Tools write absolute paths into a venv (console
+// never a half-built one. When putting the old one back fails too, it is
+// kept in the operation's .skillhub/trash/<id> and the error and log say
+// so (the skill has none meanwhile, as after a crash; the next
+// operation's recovery empties that trash). Tools write absolute paths into a venv (console
 // scripts' shebangs, activate, pyvenv.cfg), which are rewritten for where
 // it lands; Windows' .exe launchers in Scripts\ keep the staging path, so
 // there console scripts of a venv must be run as "python -m". A marker in
@@ -202,12 +222,29 @@
 // each line once its command ended. A missing tool (no python3, npm or
 // dotnet) is a RUNTIME_UNAVAILABLE diagnostic, not an error; a command
 // that fails is a [*DepsError], and the other kinds still install. Files
-// dotnet restore or a setup script write into the skill are taken into
-// its recorded fingerprint when the skill matched it before, so they do
-// not look like a person's edits.
+// a setup script writes into the skill are taken into its recorded
+// fingerprint when the skill matched it before, so they do not look like a
+// person's edits.
+//
+// InstallDeps runs code the skill chose, so a host calls it only for skills
+// its user chose, as it would run their setup script: check commands are
+// programs and arguments from the skill's config; pip and uv build source
+// packages by running their build scripts (a host that wants wheels only
+// passes --only-binary=:all: in DepsConfig.PipArgs); dotnet restore
+// evaluates the project's MSBuild files (the skill's, and its packages'),
+// which can also name package sources themselves; npm resolves
+// the skill's dependency tree from the registry (with --ignore-scripts, so
+// no install scripts run, but the packages land in node_modules, where the
+// skill's code runs them). What is checked bounds where things come from
+// and what runs without being asked, not what the chosen code does. An
+// agent-written skill's dependencies are installed only with
+// DepsOptions.AllowAgentWritten.
 //
 // [DepsChecker] is the loader checker for RUNTIME_UNAVAILABLE,
-// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING.
+// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING. It never runs
+// anything: loading skills and calling Doctor must not start programs a
+// skill chose. It looks programs up on PATH (a system dependency's check
+// command's program, or its name) and looks at the skill folder.
 //
 // # Skills an agent writes
 //
@@ -218,13 +255,18 @@
 // under references/, templates/, scripts/ or assets/ only, each at most
 // MaxAgentFileBytes, written without the executable bit. So an agent
 // cannot write skill.config.yaml, requirements.txt or package.json: its
-// skills have no entrypoint, dependencies or setup, and skillkit runs none
-// of their code. They go through the install's staging, archive checks,
-// validation, fingerprint, journal and swap, and are recorded with source
-// agent. An agent may change or delete only what it wrote, unless
-// Options.AgentMayChangeInstalled; a pinned skill not at all. metadata.env
+// skills have no entrypoint or setup, and skillkit runs none of their code
+// (their frontmatter install specs are installed only with
+// DepsOptions.AllowAgentWritten). They go through the install's staging,
+// archive checks, validation, fingerprint, journal and swap, and are
+// recorded with source agent. An agent may change or delete only what it
+// wrote, unless Options.AgentMayChangeInstalled, and even then never the
+// code skillkit runs for a skill a person installed (entrypoint, setup
+// scripts, dependency files, their folders, scripts/ of a skill with a
+// runtime) nor its install specs; a pinned skill not at all. metadata.env
 // in the frontmatter becomes the skill's env schema, which the secrets
-// vault lists and checks (ENV_NOT_CONFIGURED).
+// vault lists and checks (ENV_NOT_CONFIGURED); its entries may not have a
+// default, a value the agent would choose for processes to receive.
 //
 // # Uninstall and secrets
 //

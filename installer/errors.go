@@ -72,7 +72,7 @@ var (
 // in time.
 type DepsError struct {
 	Step     Step   // StepPython, StepNode, StepDotnet or StepSetup
-	Command  string // the program and its arguments, as run
+	Command  string // the program and its arguments, credentials masked (user info of URLs, secret options' values)
 	ExitCode int    // -1 when it was killed
 	TimedOut bool   // its timeout passed
 	Output   string // the end of its standard error (or output), control characters escaped

@@ -315,3 +315,28 @@ func TestGitHostAllowlist(t *testing.T) {
 		t.Errorf("file:// without AllowFileURLs: %v", err)
 	}
 }
+
+// CheckUpdates works on a skills folder where no operation ever ran (no
+// .skillhub/staging yet), e.g. one whose records a host wrote or copied.
+func TestCheckUpdatesOnAFreshFolder(t *testing.T) {
+	r := newRepo(t)
+	r.write(map[string]string{"SKILL.md": skillMD("fresh", "v1")})
+	c1 := r.commit("v1")
+	dir := filepath.Join(t.TempDir(), "skills")
+	writeTree(t, dir, map[string]string{"fresh/SKILL.md": skillMD("fresh", "v1")})
+	if err := registry.NewFS(dir).Put(t.Context(), registry.Record{Name: "fresh", Source: registry.SourceGit, URL: r.url(), Commit: "0000000000000000000000000000000000000000"}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(stagingDir))); !os.IsNotExist(err) {
+		t.Fatalf("the test needs a folder without %s: %v", stagingDir, err)
+	}
+	in := openTestInstaller(t, dir, nil)
+	st, err := in.CheckUpdates(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(st) != 1 || st[0].Error != "" || !st[0].Checked || st[0].Latest != c1 || !st[0].HasUpdate {
+		t.Fatalf("status %+v", st)
+	}
+	assertNoLeftovers(t, dir)
+}

@@ -62,9 +62,15 @@ func (in *Installer) rollbackInstall(ctx context.Context, o *op, j *journal, mov
 		if err := in.move(j.Name, o.staging(treeName)); err != nil {
 			return err
 		}
+		if err := o.fault("rollback-new-out"); err != nil {
+			return err
+		}
 	}
 	if moved {
 		if err := in.move(o.trash(), j.Name); err != nil {
+			return err
+		}
+		if err := o.fault("rollback-old-back"); err != nil {
 			return err
 		}
 	}
@@ -205,7 +211,8 @@ func (in *Installer) removeLeftovers(o *op) error {
 }
 
 // settleInstall: while the new version is still staged, the swap is undone
-// (the old version goes back if it was moved out); once it is in place, the
+// (the old version goes back if it was moved out, and the previous record
+// if the journal's record was written); once it is in place, the
 // swap is finished (its record written) — provided the folder in place is
 // the one the journal fingerprinted and no one wrote another record since.
 func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error {
@@ -219,7 +226,20 @@ func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error
 	}
 	if staged {
 		if trashed && !present {
-			return in.move(o.trash(), j.Name)
+			if err := in.move(o.trash(), j.Name); err != nil {
+				return err
+			}
+		}
+		// The new version is out but its record may be in: the write took
+		// effect although the store reported a failure, and the process
+		// died undoing the swap. The journal's record is this operation's
+		// own (its times are unique), so the previous one goes back.
+		cur, err := in.getRecord(ctx, j.Name)
+		if err != nil {
+			return err
+		}
+		if sameRecord(cur, j.Record) {
+			return in.restoreRecord(ctx, j.Name, j.Previous)
 		}
 		return nil
 	}

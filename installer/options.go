@@ -83,6 +83,19 @@ type Options struct {
 	// not written by an agent (installed from GitHub, git, a ZIP or a
 	// folder, or placed by hand). Default false: an agent changes only the
 	// skills it wrote.
+	//
+	// Even with it, an agent never writes or removes the code skillkit runs
+	// for such a skill: its entrypoint, setup scripts, requirements file and
+	// .NET project, the folders holding them, everything under scripts/ of
+	// a skill with a runtime or an entrypoint, and package.json's file:
+	// dependencies; nor may it change the install specs in its frontmatter
+	// ([ErrNotAllowed]). What remains is the risk of the option: the model
+	// rewrites the instructions (SKILL.md) of a skill a person chose, and
+	// its references, templates and assets — text that steers the model,
+	// including the commands it runs with its own shell tool, under the
+	// trust the person gave the original. The record keeps its origin, so
+	// the change shows as FINGERPRINT_CHANGED and Update refuses it without
+	// Force; deleting such a skill deletes code a person installed.
 	AgentMayChangeInstalled bool
 }
 

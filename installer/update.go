@@ -217,6 +217,11 @@ func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, e
 	if g.source == registry.SourceGitHub && in.opt.github != nil {
 		return in.opt.github.LatestCommit(ctx, g.owner, g.repo, g.ref)
 	}
+	// CheckUpdates may be the first thing a host does in a skills folder:
+	// ls-remote's empty home lives in staging, which may not exist yet.
+	if err := in.makeDirs(); err != nil {
+		return "", err
+	}
 	o, err := in.begin(ctx)
 	if err != nil {
 		return "", err

@@ -17,9 +17,11 @@
 //     process that runs the skill.
 //   - Variable names must pass [skill.ValidateEnvName]: they match
 //     ^[A-Za-z_][A-Za-z0-9_]*$ and are not one of the names that change how
-//     programs load code (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, BASH_ENV,
-//     PATH, GIT_CONFIG_*, ...). Two names of one skill may not differ only
-//     in case. Skill names must pass [ValidateSkillName].
+//     programs load code or which programs they start, or where their
+//     traffic goes (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, BASH_ENV, PATH,
+//     HOME, XDG_*, GIT_*, EDITOR, the proxy variables, ...). Two names of
+//     one skill may not differ only in case. Skill names must pass
+//     [ValidateSkillName].
 //   - A plaintext value never appears in an error, a log line, a panic, a
 //     file, or the %v, %+v, %#v or slog form of any type of this package:
 //     [Key], [Keyring], [LegacyKey] and [Vault] print key ids at most.

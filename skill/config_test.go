@@ -207,7 +207,8 @@ func TestConfigDefaultsAndShorthands(t *testing.T) {
 }
 
 func TestValidateEnvName(t *testing.T) {
-	for _, ok := range []string{"A", "_X", "OCR_API_KEY", "key2", "GIT_AUTHOR_NAME", "NPM_TOKEN", "HTTPS_PROXY"} {
+	for _, ok := range []string{"A", "_X", "OCR_API_KEY", "key2", "NPM_TOKEN", "GITHUB_TOKEN", "GITLAB_TOKEN", "HOMEBREW_NO_ANALYTICS",
+		"PROXY_URL", "MY_SERVICE_PROXY", "EDITOR_THEME", "BROWSERLESS_TOKEN", "PAGE_SIZE"} {
 		if err := skill.ValidateEnvName(ok); err != nil {
 			t.Errorf("%s: %v", ok, err)
 		}
@@ -216,7 +217,13 @@ func TestValidateEnvName(t *testing.T) {
 		"NODE_OPTIONS", "PYTHONPATH", "PYTHONHOME", "BASH_ENV", "PATH", "BASH_FUNC_x%%",
 		"GCONV_PATH", "GIT_CONFIG_PARAMETERS", "GIT_CONFIG_COUNT", "GIT_CONFIG_KEY_0", "git_config_value_0", "GIT_ASKPASS",
 		"npm_config_script_shell", "NPM_CONFIG_NODE_OPTIONS", "PROMPT_COMMAND", "PYTHONBREAKPOINT", "LUA_INIT_5_4",
-		"OPENSSL_CONF", "ZDOTDIR"} {
+		"OPENSSL_CONF", "ZDOTDIR",
+		// Configuration and helper programs of the commands run in a skill's folder.
+		"HOME", "home", "XDG_CONFIG_HOME", "XDG_DATA_HOME", "XDG_RUNTIME_DIR", "GIT_DIR", "GIT_WORK_TREE", "GIT_PAGER",
+		"GIT_EDITOR", "GIT_SEQUENCE_EDITOR", "GIT_AUTHOR_NAME", "git_index_file", "PAGER", "MANPAGER", "EDITOR", "VISUAL",
+		"BROWSER", "LESS", "LESSOPEN", "LESSCLOSE", "lesskey", "SUDO_ASKPASS",
+		// Where their traffic goes, in any case.
+		"HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY", "ALL_PROXY", "FTP_PROXY", "http_proxy", "https_proxy", "no_proxy", "all_proxy", "Https_Proxy"} {
 		if err := skill.ValidateEnvName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}

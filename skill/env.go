@@ -42,19 +42,35 @@ var loaderEnvNames = map[string]bool{
 	"GIT_CONFIG": true, "GIT_ASKPASS": true, "SSH_ASKPASS": true, "GIT_PROXY_COMMAND": true,
 	"GIT_EXTERNAL_DIFF": true, "GIT_TEMPLATE_DIR": true,
 	"PATH": true,
+	// Where programs read their configuration (git's ~/.gitconfig, npm's
+	// ~/.npmrc, pip's config, shell start files) and which programs they
+	// start for paging, editing, opening URLs or asking for a password.
+	"HOME": true, "PAGER": true, "MANPAGER": true, "EDITOR": true, "VISUAL": true,
+	"BROWSER": true, "SUDO_ASKPASS": true,
+	// Where commands send their network traffic: a skill must not redirect
+	// what runs in its folder through a proxy of its choosing.
+	"HTTP_PROXY": true, "HTTPS_PROXY": true, "FTP_PROXY": true, "ALL_PROXY": true, "NO_PROXY": true,
 }
 
 // loaderEnvPrefixes are refused as prefixes: LD_PRELOAD, DYLD_INSERT_LIBRARIES,
-// bash's exported functions, GIT_CONFIG_COUNT/KEY_n/VALUE_n/GLOBAL/SYSTEM/
-// PARAMETERS (any git option, core.sshCommand included), NPM_CONFIG_* (any npm
-// option: script-shell, node-options), the versioned LUA_INIT_5_4.
-var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_CONFIG_", "NPM_CONFIG_", "LUA_INIT_", "LUA_PATH_", "LUA_CPATH_"}
+// bash's exported functions, every GIT_* variable (GIT_DIR, GIT_WORK_TREE,
+// GIT_PAGER, GIT_EDITOR, GIT_CONFIG_COUNT/KEY_n/VALUE_n/PARAMETERS: any git
+// option, core.sshCommand included), XDG_* (where programs find their
+// configuration), less's LESS, LESSOPEN, LESSCLOSE, LESSKEY..., NPM_CONFIG_*
+// (any npm option: script-shell, node-options), the versioned LUA_INIT_5_4.
+var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_", "XDG_", "LESS", "NPM_CONFIG_", "LUA_INIT_", "LUA_PATH_", "LUA_CPATH_"}
 
 // ValidateEnvName checks that name can be a skill's environment variable: it
-// matches ^[A-Za-z_][A-Za-z0-9_]*$ and is not one of the names that change how
-// programs load code (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, PYTHONHOME,
-// BASH_ENV, PATH, ...), which would let a skill's configuration take over
-// every process it starts. Errors wrap [ErrInvalidEnvName].
+// matches ^[A-Za-z_][A-Za-z0-9_]*$ and, compared without regard to case, is
+// not one of the names that change how programs load code or which programs
+// they start (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, PYTHONHOME, BASH_ENV,
+// PATH, HOME, XDG_*, GIT_*, NPM_CONFIG_*, PAGER, MANPAGER, EDITOR, VISUAL,
+// BROWSER, LESS*, SUDO_ASKPASS, ...) nor where they send network traffic
+// (HTTP_PROXY, HTTPS_PROXY, FTP_PROXY, ALL_PROXY, NO_PROXY). Such a name
+// would let a skill's configuration (or a value an agent saves for it) take
+// over, or redirect, every process started with its variables: its
+// entrypoint, and the commands a host's shell tool runs in its folder.
+// Errors wrap [ErrInvalidEnvName].
 func ValidateEnvName(name string) error {
 	if !envNamePattern.MatchString(name) {
 		return fmt.Errorf("%w: %q must match [A-Za-z_][A-Za-z0-9_]*", ErrInvalidEnvName, name)
