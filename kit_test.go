@@ -2,8 +2,8 @@ package skillkit_test
 
 import (
 	"context"
-	"errors"
 	"encoding/json"
+	"errors"
 	"io/fs"
 	"os"
 	"path/filepath"
@@ -234,7 +234,7 @@ func TestKitInstallUninstall(t *testing.T) {
 func TestKitBundledSkillsAndSavedEnv(t *testing.T) {
 	ctx := context.Background()
 	bundled := fstest.MapFS{
-		"oc/SKILL.md":         {Data: []byte("---\nname: oc\ndescription: Needs a token.\nmetadata:\n  openclaw:\n    requires:\n      env: [OC_TOKEN_FOR_TEST]\n---\n")},
+		"oc/SKILL.md":          {Data: []byte("---\nname: oc\ndescription: Needs a token.\nmetadata:\n  openclaw:\n    requires:\n      env: [OC_TOKEN_FOR_TEST]\n---\n")},
 		"team/nested/SKILL.md": {Data: []byte("---\nname: nested\ndescription: In a sub-folder.\n---\n")},
 	}
 	dir := t.TempDir()

@@ -15,10 +15,14 @@ func ExampleCatalog() {
 		"ocr/ocr.py":            {Data: []byte("")},
 	}
 	s, _ := skill.Load(fsys, "ocr", nil)
-	res := prompt.Catalog([]*skill.Skill{s}, &prompt.Options{Texts: &prompt.Texts{Guidance: "Skills you can use:"}})
+	res := prompt.Catalog([]*skill.Skill{s}, &prompt.Options{Texts: &prompt.Texts{
+		Guidance:        "Skills you can use:",
+		GuidanceExecute: "Run compute-entry skills with execute_skill.",
+	}})
 	fmt.Println(res.Text)
 	// Output:
 	// Skills you can use:
+	// Run compute-entry skills with execute_skill.
 	//
 	// <available_skills>
 	//   <skill name="ocr" type="compute-entry">
