@@ -37,6 +37,9 @@ node_modules (npm install --ignore-scripts), runs dotnet restore, and runs
 the check of each system dependency, as its skill.config.yaml declares. Each
 is built aside and swapped in, so a failure leaves what was there. Package
 names, requirements and check commands are checked before anything runs.
+Installing dependencies runs code the skill chose (its check commands, pip
+building source packages, MSBuild files during dotnet restore): run it for
+skills you trust.
 
 --setup also runs the skill's setup script, which only skills installed from
 GitHub, git or a ZIP may have run. On a terminal you are asked first;
