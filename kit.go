@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"sync"
 	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -26,6 +27,9 @@ type Options struct {
 	// Installs land here, and its .skillhub/ holds the registry and the
 	// sealed secrets. It is created when missing.
 	Dir string
+	// DirName names Dir's source in diagnostics and Skill.Source; default
+	// "skills".
+	DirName string
 	// Sources are further read-only sources after Dir, in precedence order:
 	// a user folder, skills bundled into the binary with embed.FS, ...
 	Sources []loader.Source
@@ -136,7 +140,11 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if lopts.Logger == nil {
 		lopts.Logger = opts.Logger
 	}
-	sources := append([]loader.Source{{Name: "skills", Dir: dir, Writable: true}}, opts.Sources...)
+	dirName := opts.DirName
+	if dirName == "" {
+		dirName = "skills"
+	}
+	sources := append([]loader.Source{{Name: dirName, Dir: dir, Writable: true}}, opts.Sources...)
 	k.loader, err = loader.New(ctx, sources, &lopts)
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: %w", err)
@@ -184,23 +192,28 @@ func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, er
 
 // skillEnv answers the visibility rule requires.env from the vault: a
 // variable the skill will get when it runs (a saved secret, or a default of
-// its env schema) counts as set.
+// its env schema) counts as set. Each skill's status is read once per call
+// of Toolset, however many variables it requires.
 func (k *Kit) skillEnv(ctx context.Context) func(skillName, variable string) bool {
+	var mu sync.Mutex
+	known := map[string]map[string]bool{}
 	return func(skillName, variable string) bool {
-		var schema []skill.EnvVar
-		if s, ok := k.loader.Get(skillName); ok {
-			schema = s.Env
-		}
-		st, err := k.vault.Configured(ctx, skillName, schema)
-		if err != nil {
-			return false
-		}
-		for _, e := range st {
-			if e.Name == variable && (e.HasValue || e.HasDefault) {
-				return true
+		mu.Lock()
+		defer mu.Unlock()
+		set, ok := known[skillName]
+		if !ok {
+			var schema []skill.EnvVar
+			if s, found := k.loader.Get(skillName); found {
+				schema = s.Env
 			}
+			st, _ := k.vault.Configured(ctx, skillName, schema) // unreadable: nothing counts as set
+			set = map[string]bool{}
+			for _, e := range st {
+				set[e.Name] = e.HasValue || e.HasDefault
+			}
+			known[skillName] = set
 		}
-		return false
+		return set[variable]
 	}
 }
 

@@ -44,12 +44,14 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
 		return exitUsage
 	}
-	l, _, err := openLoader(ctx, c, args, &o.loaderFlags)
+	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
 		return exitFailure
 	}
-	all := l.Doctor(ctx)
+	defer kit.Close()
+	l := kit.Loader()
+	all := kit.Doctor(ctx)
 	shown := all.AtLeast(min)
 	if o.json {
 		if shown == nil {

@@ -58,12 +58,14 @@ type listedSkill struct {
 
 func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*listOptions)
-	l, reg, err := openLoader(ctx, c, args, &o.loaderFlags)
+	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
 		return exitFailure
 	}
-	recs, err := reg.List(ctx)
+	defer kit.Close()
+	l := kit.Loader()
+	recs, err := kit.Registry().List(ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
 		return exitFailure

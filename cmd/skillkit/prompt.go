@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -70,13 +69,13 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit prompt: --max-chars must be positive")
 		return exitUsage
 	}
-	l, _, err := openLoader(ctx, c, args, &o.loaderFlags)
+	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
 		return exitFailure
 	}
-	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
-	ts, err := r.Resolve(ctx, tools.Agent{
+	defer kit.Close()
+	ts, err := kit.Toolset(ctx, tools.Agent{
 		Skills:  o.skills,
 		Tools:   o.tools,
 		Catalog: &prompt.Options{Format: format, Language: lang, MaxChars: o.maxChars},

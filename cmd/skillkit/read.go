@@ -48,11 +48,13 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	name, dirs := args[0], args[1:]
-	l, _, err := openLoader(ctx, c, dirs, &o.loaderFlags)
+	kit, err := openKit(ctx, c, dirs, &o.loaderFlags)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
 		return exitFailure
 	}
+	defer kit.Close()
+	l := kit.Loader()
 	var names []string
 	for _, s := range l.Snapshot().Skills() {
 		names = append(names, s.Name)

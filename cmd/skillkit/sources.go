@@ -6,10 +6,8 @@ import (
 	"fmt"
 	"os"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/loader"
-	"github.com/skillkit-go/skillkit/registry"
-	"github.com/skillkit-go/skillkit/secrets"
 )
 
 // defaultDir is the skills folder when no DIR is given and SKILLKIT_DIR is
@@ -57,17 +55,20 @@ and what their files looked like at install. The limits are the loader's:
 skills past --max-skills, folders past --max-dirs and files over
 --max-file-bytes are left out with a diagnostic that names them.`
 
-// openLoader loads the skills of dirs (or the default folder). A DIR that is
-// not a folder is an error: a host may list a folder before it exists, a
-// person typing a path may not.
-func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*loader.Loader, registry.Store, error) {
+// openKit opens the skills of dirs (or the default folder) as a host does,
+// through skillkit.Open: the first folder is the Kit's skills folder (its
+// registry and secrets), the others follow as read-only sources, with the
+// flags' limits. So list, doctor, prompt and read see what a host's Kit
+// sees, checks included. A DIR that is not a folder is an error: a host may
+// open a folder before it exists, a person typing a path may not.
+func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skillkit.Kit, error) {
 	dirs = append(append([]string{}, f.dirs...), dirs...)
 	if len(dirs) == 0 {
 		dirs = []string{resolveDir(c, "")}
 	}
 	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), f.maxFileBytes} {
 		if v <= 0 {
-			return nil, nil, fmt.Errorf("limits must be positive")
+			return nil, fmt.Errorf("limits must be positive")
 		}
 	}
 	var sources []loader.Source
@@ -75,27 +76,24 @@ func openLoader(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*lo
 	for _, d := range dirs {
 		st, err := os.Stat(d)
 		if err != nil {
-			return nil, nil, err
+			return nil, err
 		}
 		if !st.IsDir() {
-			return nil, nil, fmt.Errorf("%s is not a folder", d)
+			return nil, fmt.Errorf("%s is not a folder", d)
 		}
 		if seen[d] {
 			continue
 		}
 		seen[d] = true
-		sources = append(sources, loader.Source{Name: d, Dir: d})
+		if d != dirs[0] {
+			sources = append(sources, loader.Source{Name: d, Dir: d})
+		}
 	}
-	reg := registry.NewFS(dirs[0])
-	// The live checks the Kit runs in Doctor: secrets configured (no key is
-	// needed to know whether a value is saved) and dependencies present.
-	vault := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(dirs[0])), &secrets.Options{Getenv: c.getenv})
-	l, err := loader.New(ctx, sources, &loader.Options{
-		MaxSkills:    f.maxSkills,
-		MaxDirs:      f.maxDirs,
-		MaxFileBytes: f.maxFileBytes,
-		Registry:     reg,
-		Checkers:     []loader.Checker{vault.EnvChecker(), installer.NewDepsChecker(nil)},
+	return skillkit.Open(ctx, skillkit.Options{
+		Dir:     dirs[0],
+		DirName: dirs[0],
+		Sources: sources,
+		Loader:  &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes},
+		Getenv:  c.getenv,
 	})
-	return l, reg, err
 }
