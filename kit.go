@@ -33,11 +33,10 @@ type Options struct {
 	// Sources are further read-only sources after Dir, in precedence order:
 	// a user folder, skills bundled into the binary with embed.FS, ...
 	Sources []loader.Source
-	// Loader tunes discovery (limits, strictness, extra checkers). Its
-	// Registry is ignored: the Kit passes its own.
+	// Loader tunes discovery (limits, strictness, extra checkers).
 	Loader *loader.Options
 	// Registry records what is installed; nil means the .skillhub/ files in
-	// Dir (registry.NewFS).
+	// Dir (registry.NewFSStore).
 	Registry registry.Store
 	// Secrets holds the sealed secret values; nil means .skillhub/secrets/
 	// in Dir (secrets.NewFSStore).
@@ -52,8 +51,8 @@ type Options struct {
 	// vault's DeleteSkill.
 	Installer *installer.Options
 	// Executor tunes the execution of compute-entry skills (runner, timeouts,
-	// concurrency, environment whitelist). Its Env is ignored: the Kit passes
-	// its vault, so each skill gets its own secrets.
+	// concurrency, environment whitelist). Each skill gets its own secrets
+	// from the Kit's vault.
 	Executor *executor.Options
 	// Getenv reads the host's environment (the secret key); nil means
 	// os.Getenv.
@@ -107,11 +106,11 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	}
 	k := &Kit{dir: dir, registry: opts.Registry}
 	if k.registry == nil {
-		k.registry = registry.NewFS(dir)
+		k.registry = registry.NewFSStore(dir)
 	}
 	store := opts.Secrets
 	if store == nil {
-		store = secrets.NewFSStore(secrets.StoreDir(dir))
+		store = secrets.NewFSStore(dir)
 	}
 	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
 
@@ -135,8 +134,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if opts.Loader != nil {
 		lopts = *opts.Loader
 	}
-	lopts.Registry = k.registry
-	lopts.Checkers = append([]loader.Checker{k.vault.EnvChecker(), k.installer.DepsChecker()}, lopts.Checkers...)
+	lopts.Checkers = append([]loader.Checker{registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.installer.DepsChecker()}, lopts.Checkers...)
 	if lopts.Logger == nil {
 		lopts.Logger = opts.Logger
 	}
@@ -145,7 +143,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		dirName = "skills"
 	}
 	sources := append([]loader.Source{{Name: dirName, Dir: dir, Writable: true}}, opts.Sources...)
-	k.loader, err = loader.New(ctx, sources, &lopts)
+	k.loader, err = loader.New(ctx, sources, k.registry, &lopts)
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: %w", err)
 	}
@@ -154,11 +152,10 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if opts.Executor != nil {
 		eopts = *opts.Executor
 	}
-	eopts.Env = k.vault
 	if eopts.Logger == nil {
 		eopts.Logger = opts.Logger
 	}
-	k.executor = executor.New(k.loader, &eopts)
+	k.executor = executor.New(k.loader, k.vault, &eopts)
 	k.env = executor.NewEnvProvider(k.loader, k.vault)
 	k.resolver = &tools.Resolver{Loader: k.loader, Executor: k.executor}
 	if !opts.DisableSkillManage {

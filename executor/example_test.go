@@ -17,7 +17,7 @@ func ExampleExecutor_Execute() {
 	// loaded by hand into a map that implements executor.Skills.
 	root, _ := filepath.Abs("../examples/skills")
 	s, _ := skill.Load(os.DirFS(root), "word-stats", &skill.LoadOptions{DiskRoot: root})
-	e := executor.New(skillMap{s.Name: s}, nil)
+	e := executor.New(skillMap{s.Name: s}, nil, nil)
 
 	out, err := e.Execute(context.Background(), "word-stats", json.RawMessage(`{"text": "to be or not to be", "top": 2}`))
 	if err != nil {

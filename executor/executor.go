@@ -47,9 +47,6 @@ type Options struct {
 	// Runner runs the skill's program; nil means a &LocalRunner{}. Use a
 	// [SandboxRunner] to confine skill code.
 	Runner Runner
-	// Env resolves each skill's own environment (its secrets); nil means
-	// skills get no variables of their own, only the whitelisted ones.
-	Env EnvResolver
 	// EnvWhitelist names the host variables passed on; nil means
 	// DefaultEnvWhitelist(). An empty non-nil slice passes none. The
 	// skill's own variables win over whitelisted ones of the same name.
@@ -91,15 +88,17 @@ type Executor struct {
 	schemas    *schemas
 }
 
-// New returns an Executor over skills.
-func New(skills Skills, opts *Options) *Executor {
+// New returns an Executor over skills. env resolves each skill's own
+// environment (its secrets, for example a *secrets.Vault); nil means skills
+// get no variables of their own, only the whitelisted ones.
+func New(skills Skills, env EnvResolver, opts *Options) *Executor {
 	if opts == nil {
 		opts = &Options{}
 	}
 	e := &Executor{
 		skills:     skills,
 		runner:     opts.Runner,
-		env:        opts.Env,
+		env:        env,
 		whitelist:  opts.EnvWhitelist,
 		lookupEnv:  opts.LookupEnv,
 		maxTimeout: positive(opts.MaxTimeout, DefaultMaxTimeout),
@@ -217,7 +216,7 @@ func (e *Executor) plan(name string) (*plan, error) {
 	cfg := s.Config
 	switch {
 	case cfg == nil || s.Diagnostics.Has(diagnostics.ConfigParseError):
-		return notRunnable(diagnostics.ConfigParseError, "%s is invalid", skill.ConfigFile)
+		return notRunnable(diagnostics.ConfigParseError, "%s is invalid", skill.ConfigFileName)
 	case !s.Runnable():
 		return notRunnable(diagnostics.EntrypointMissing, "the entrypoint %s does not exist", cfg.Entrypoint)
 	case s.DiskDir == "":

@@ -106,14 +106,14 @@ func needPrograms(t testing.TB, names ...string) {
 
 func newExecutor(t testing.TB, opts *executor.Options) (*executor.Executor, skillMap) {
 	t.Helper()
+	return newExecutorEnv(t, newVault(), opts)
+}
+
+// newExecutorEnv is newExecutor with the skills' environment from env.
+func newExecutorEnv(t testing.TB, env executor.EnvResolver, opts *executor.Options) (*executor.Executor, skillMap) {
+	t.Helper()
 	skills := loadSkills(t, "testdata/skills")
-	if opts == nil {
-		opts = &executor.Options{}
-	}
-	if opts.Env == nil {
-		opts.Env = newVault()
-	}
-	return executor.New(skills, opts), skills
+	return executor.New(skills, env, opts), skills
 }
 
 func execute(t *testing.T, e *executor.Executor, name, input string) (executor.Outcome, error) {
@@ -369,7 +369,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 	}
 	// No node on the PATH the skill gets.
 	emptyPath := t.TempDir()
-	e := executor.New(skills, &executor.Options{LookupEnv: func(name string) (string, bool) {
+	e := executor.New(skills, nil, &executor.Options{LookupEnv: func(name string) (string, bool) {
 		if name == "PATH" {
 			return emptyPath, true
 		}
@@ -427,7 +427,7 @@ func TestExecutePythonVenv(t *testing.T) {
 	if out, err := exec.Command("python3", "-m", "venv", "--without-pip", venv).CombinedOutput(); err != nil {
 		t.Skipf("python3 -m venv: %v: %s", err, out)
 	}
-	e := executor.New(loadSkills(t, root), nil)
+	e := executor.New(loadSkills(t, root), nil, nil)
 	out, err := e.Execute(t.Context(), "py-deps", nil)
 	if err != nil {
 		t.Fatal(err)
@@ -625,14 +625,14 @@ func (l lockedWriter) Write(p []byte) (int, error) {
 
 func TestExecuteEnvResolverError(t *testing.T) {
 	boom := errors.New("SKILL_TOKEN is required and not configured")
-	e, _ := newExecutor(t, &executor.Options{Env: &vault{err: boom}})
+	e, _ := newExecutorEnv(t, &vault{err: boom}, nil)
 	_, err := execute(t, e, "py-echo", `{"message":"x"}`)
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v, want the resolver's error", err)
 	}
 	// A skill without env never asks the resolver.
 	v := newVault()
-	e, _ = newExecutor(t, &executor.Options{Env: v, Runner: &countingRunner{perDir: map[string]int{}, mostDir: map[string]int{}}})
+	e, _ = newExecutorEnv(t, v, &executor.Options{Runner: &countingRunner{perDir: map[string]int{}, mostDir: map[string]int{}}})
 	_, _ = execute(t, e, "node-sum", `{"numbers":[1]}`)
 	if v.calls.Load() != 0 {
 		t.Errorf("the resolver was asked for a skill that declares no env")
@@ -673,7 +673,7 @@ func TestInputSchema(t *testing.T) {
 
 func TestExampleSkills(t *testing.T) {
 	needPrograms(t, "python3", "node")
-	e := executor.New(loadSkills(t, "../examples/skills"), nil)
+	e := executor.New(loadSkills(t, "../examples/skills"), nil, nil)
 	for _, tc := range []struct{ name, input, want string }{
 		{"word-stats", `{"text":"a b a"}`, `{"words": 3, "lines": 1, "characters": 5, "top_words": [{"word": "a", "count": 2}, {"word": "b", "count": 1}]}`},
 		{"date-diff", `{"from":"2026-01-05","to":"2026-02-02"}`, `{"days":28,"weeks":4,"weekdays":20,"from_weekday":"Monday","to_weekday":"Monday"}`},
@@ -726,7 +726,7 @@ func TestExecuteBuildsTheCommand(t *testing.T) {
 		return executor.Result{Stdout: []byte("{}")}, nil
 	})
 	host := map[string]string{"PATH": "/opt/bin:/usr/bin", "LANG": "C.UTF-8", "SECRET_X": "no"}
-	e := executor.New(loadSkills(t, root), &executor.Options{
+	e := executor.New(loadSkills(t, root), nil, &executor.Options{
 		Runner: r, MaxTimeout: time.Minute, EnvWhitelist: []string{"PATH", "LANG", "TZ"},
 		LookupEnv: func(name string) (string, bool) { v, ok := host[name]; return v, ok },
 	})
@@ -769,7 +769,7 @@ interface:
     type: object
     properties: { a: { $ref: "file:///etc/passwd" } }
 `})
-	e := executor.New(loadSkills(t, root), nil)
+	e := executor.New(loadSkills(t, root), nil, nil)
 	for name, want := range map[string]string{"bad-in": "interface.input is not a valid JSON Schema", "bad-ref": "external schema references are not allowed"} {
 		var nr *executor.NotRunnableError
 		err := e.Check(name)
@@ -796,7 +796,7 @@ func TestExecuteRedactsSecretsFromOutputErrors(t *testing.T) {
 	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
 		return executor.Result{Stdout: []byte(stdout)}, nil
 	})
-	e := executor.New(loadSkills(t, root), &executor.Options{Runner: r, Env: newVault()})
+	e := executor.New(loadSkills(t, root), newVault(), &executor.Options{Runner: r})
 	for _, tc := range []struct{ name, stdout string }{
 		{"not JSON", "logged in with " + skillToken + ", now {oops"},
 		{"cut at 200 characters", strings.Repeat("x", 195) + skillToken + " {"},
@@ -844,7 +844,7 @@ func TestExecuteRedactsEscapedSecrets(t *testing.T) {
 	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
 		return executor.Result{Stdout: []byte(stdout)}, nil
 	})
-	e := executor.New(loadSkills(t, root), &executor.Options{Runner: r, Env: &vault{values: map[string]string{"SKILL_TOKEN": secret}}})
+	e := executor.New(loadSkills(t, root), &vault{values: map[string]string{"SKILL_TOKEN": secret}}, &executor.Options{Runner: r})
 	enc, _ := json.Marshal(secret)
 	for _, s := range []string{
 		"echoing " + string(enc) + " {",

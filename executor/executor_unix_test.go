@@ -32,7 +32,7 @@ func TestExecuteTimeoutKillsGrandchild(t *testing.T) {
 	waitGone(t, pidFile)
 
 	// The host's maximum caps the skill's timeout.
-	capped := executor.New(loadSkills(t, "testdata/skills"), &executor.Options{MaxTimeout: 100 * time.Millisecond})
+	capped := executor.New(loadSkills(t, "testdata/skills"), nil, &executor.Options{MaxTimeout: 100 * time.Millisecond})
 	_, err = capped.Execute(t.Context(), "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, pidFile+"2")))
 	if !errors.Is(err, executor.ErrTimeout) || !strings.Contains(err.Error(), "timeout of 100ms") {
 		t.Errorf("err = %v, want a timeout of 100ms", err)

@@ -64,7 +64,7 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	cmd.WaitDelay = r.waitDelay()
 	setProcessGroup(cmd)
 
-	p, err := newPipes(c.Stdin != nil && len(c.Stdin) > 0)
+	p, err := newPipes(len(c.Stdin) > 0)
 	if err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}

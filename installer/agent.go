@@ -224,7 +224,7 @@ func checkAgentPath(p string) error {
 		return bad("files go under references/, templates/, scripts/ or assets/")
 	}
 	for _, e := range parts[1:] {
-		if strings.HasPrefix(e, ".") || slices.Contains(skill.InfraDirs, e) {
+		if strings.HasPrefix(e, ".") || skill.IsInfraDir(e) {
 			return bad(fmt.Sprintf("%q is a hidden or reserved name", e))
 		}
 	}
@@ -319,7 +319,7 @@ func (in *Installer) agentWrite(ctx context.Context, name, content string, files
 		}
 	}
 	rep.step(StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
-	fp, err := registry.FingerprintContext(ctx, os.DirFS(in.path(tree)), ".")
+	fp, err := registry.Fingerprint(ctx, os.DirFS(in.path(tree)), ".")
 	if err != nil {
 		return nil, err
 	}
@@ -471,10 +471,10 @@ func npmFileTargets(s *skill.Skill) []string {
 func (in *Installer) writeAgentFiles(tree, content string, files map[string]string, remove []string) error {
 	if content != "" {
 		// One spelling of the skill file: the agent writes SKILL.md.
-		if err := in.root.Remove(path.Join(tree, skill.SkillFileLower)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		if err := in.root.Remove(path.Join(tree, skill.FileNameLower)); err != nil && !errors.Is(err, fs.ErrNotExist) {
 			return fmt.Errorf("installer: %w", err)
 		}
-		if err := in.root.WriteFile(path.Join(tree, skill.SkillFile), []byte(content), 0o644); err != nil {
+		if err := in.root.WriteFile(path.Join(tree, skill.FileName), []byte(content), 0o644); err != nil {
 			return fmt.Errorf("installer: %w", err)
 		}
 	}

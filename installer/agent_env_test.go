@@ -8,6 +8,7 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
 )
 
@@ -49,9 +50,8 @@ Call the weather service with $WEATHER_API_KEY.
 		t.Fatal(err)
 	}
 	vault := secrets.NewVault(nil, &secrets.Options{Keyring: kr})
-	l, err := loader.New(ctx, []loader.Source{{Name: "skills", Dir: dir, Writable: true}}, &loader.Options{
-		Registry: in.Registry(),
-		Checkers: []loader.Checker{vault.EnvChecker(), in.DepsChecker()},
+	l, err := loader.New(ctx, []loader.Source{{Name: "skills", Dir: dir, Writable: true}}, in.Registry(), &loader.Options{
+		Checkers: []loader.Checker{registry.FingerprintChecker{Store: in.Registry()}, vault.EnvChecker(), in.DepsChecker()},
 	})
 	if err != nil {
 		t.Fatal(err)

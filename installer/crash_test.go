@@ -28,7 +28,7 @@ type state struct {
 func stateOf(t *testing.T, dir, name string) state {
 	t.Helper()
 	s := state{files: fingerprintDir(t, filepath.Join(dir, name))}
-	rec, err := registry.NewFS(dir).Get(context.Background(), name)
+	rec, err := registry.NewFSStore(dir).Get(context.Background(), name)
 	switch {
 	case err == nil:
 		s.record = rec.Fingerprint
@@ -403,7 +403,7 @@ func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
 			t.Run(fmt.Sprintf("replace=%v/%s", replace, point), func(t *testing.T) {
 				ctx := t.Context()
 				dir := filepath.Join(t.TempDir(), "skills")
-				store := &lyingStore{Store: registry.NewFS(dir)}
+				store := &lyingStore{Store: registry.NewFSStore(dir)}
 				in := openTestInstaller(t, dir, &Options{Registry: store})
 				src := skillFolder(t, "victim", "old", nil)
 				old := state{}

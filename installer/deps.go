@@ -168,7 +168,7 @@ func (in *Installer) installDeps(ctx context.Context, name string, opts *DepsOpt
 		return nil, fmt.Errorf("%w: %s does not load: %v", ErrInvalidSkill, name, diags.AtLeast(diagnostics.Error))
 	}
 	if bad := diags.Filter(func(d diagnostics.Diagnostic) bool { return d.Code == diagnostics.ConfigParseError }); len(bad) > 0 {
-		return nil, fmt.Errorf("%w: %s: %s", ErrInvalidSkill, skill.ConfigFile, bad[0].Message)
+		return nil, fmt.Errorf("%w: %s: %s", ErrInvalidSkill, skill.ConfigFileName, bad[0].Message)
 	}
 	skillRoot, err := in.root.OpenRoot(name)
 	if err != nil {

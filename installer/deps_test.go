@@ -65,7 +65,7 @@ func TestInstallDepsPython(t *testing.T) {
 			t.Fatal(err)
 		}
 	}
-	ex := executor.New(skillsLookup{dir}, nil)
+	ex := executor.New(skillsLookup{dir}, nil, nil)
 	if _, err := ex.Execute(ctx, "greeter", json.RawMessage(`{"name":"x"}`)); !errors.Is(err, executor.ErrNotRunnable) {
 		t.Fatalf("before InstallDeps: %v, want not runnable (VENV_MISSING)", err)
 	}
@@ -225,7 +225,7 @@ func TestInstallDepsNode(t *testing.T) {
 		t.Errorf("checker after InstallDeps: %v", diags)
 	}
 
-	ex := executor.New(skillsLookup{dir}, nil)
+	ex := executor.New(skillsLookup{dir}, nil, nil)
 	out, err := ex.Execute(ctx, "padder", json.RawMessage(`{"text":"ab"}`))
 	if err != nil || string(out.Output) != `{"text":"****AB!"}` {
 		t.Fatalf("padder: %s %v %s", out.Output, err, out.Error)

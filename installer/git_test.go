@@ -324,7 +324,7 @@ func TestCheckUpdatesOnAFreshFolder(t *testing.T) {
 	c1 := r.commit("v1")
 	dir := filepath.Join(t.TempDir(), "skills")
 	writeTree(t, dir, map[string]string{"fresh/SKILL.md": skillMD("fresh", "v1")})
-	if err := registry.NewFS(dir).Put(t.Context(), registry.Record{Name: "fresh", Source: registry.SourceGit, URL: r.url(), Commit: "0000000000000000000000000000000000000000"}); err != nil {
+	if err := registry.NewFSStore(dir).Put(t.Context(), registry.Record{Name: "fresh", Source: registry.SourceGit, URL: r.url(), Commit: "0000000000000000000000000000000000000000"}); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(stagingDir))); !os.IsNotExist(err) {

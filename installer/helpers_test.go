@@ -162,7 +162,7 @@ func fingerprintDir(t testing.TB, dir string) string {
 	if _, err := os.Lstat(dir); errors.Is(err, fs.ErrNotExist) {
 		return ""
 	}
-	fp, err := registry.Fingerprint(os.DirFS(dir), ".")
+	fp, err := registry.Fingerprint(t.Context(), os.DirFS(dir), ".")
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -263,7 +263,7 @@ func (in *Installer) stage(ctx context.Context, o *op, src Source, rep *reporter
 	}
 	rep.step(StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
 
-	fp, err := registry.FingerprintContext(ctx, os.DirFS(treeOS), ".")
+	fp, err := registry.Fingerprint(ctx, os.DirFS(treeOS), ".")
 	if err != nil {
 		return nil, err
 	}
@@ -507,7 +507,7 @@ func (in *Installer) fingerprintInstalled(ctx context.Context, name string) (str
 	if err != nil {
 		return "", fmt.Errorf("installer: %w", err)
 	}
-	return registry.FingerprintContext(ctx, sub, ".")
+	return registry.Fingerprint(ctx, sub, ".")
 }
 
 // getRecord returns the record of name, or nil when there is none.

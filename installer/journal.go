@@ -47,7 +47,7 @@ func (in *Installer) readJournal(o *op) (*journal, error) {
 		return nil, err
 	}
 	var j journal
-	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || skill.ValidateName(j.Name) != nil ||
+	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || skill.ValidateKey(j.Name) != nil ||
 		j.Op != string(OpInstall) && j.Op != string(OpUninstall) || j.Op == string(OpInstall) && j.Record == nil {
 		return nil, fmt.Errorf("installer: the journal of operation %s is not one skillkit wrote", o.id)
 	}

@@ -26,7 +26,7 @@ const (
 // Options configure an [Installer]. A nil *Options, and every zero field,
 // means the safe default named on the field; nothing is ever unlimited.
 type Options struct {
-	// Registry records what is installed. Default: registry.NewFS on the
+	// Registry records what is installed. Default: registry.NewFSStore on the
 	// skills folder (.skillhub/lock.json and .skillhub/origins/).
 	Registry registry.Store
 	// Runner runs git and the dependency tools (uv, python, npm, dotnet,
@@ -196,7 +196,7 @@ func (o *Options) resolve(dir string) resolved {
 		agentMay:   o.AgentMayChangeInstalled,
 	}
 	if r.reg == nil {
-		r.reg = registry.NewFS(dir)
+		r.reg = registry.NewFSStore(dir)
 	}
 	if r.runner == nil {
 		r.runner = &executor.LocalRunner{}

@@ -56,7 +56,7 @@ func (in *Installer) setFlags(ctx context.Context, name string, change func(*reg
 // hasSkillFile reports whether the skills folder holds name/SKILL.md (or
 // skill.md).
 func (in *Installer) hasSkillFile(name string) (bool, error) {
-	for _, f := range []string{skill.SkillFile, skill.SkillFileLower} {
+	for _, f := range []string{skill.FileName, skill.FileNameLower} {
 		ok, err := in.exists(path.Join(name, f))
 		if ok || err != nil {
 			return ok, err

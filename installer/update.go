@@ -233,14 +233,11 @@ func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, e
 	return in.lsRemote(ctx, g, in.path(o.staging(homeName)))
 }
 
-// checkName refuses what is not a valid skill name in NFKC form before it
+// checkName refuses what cannot name a skill ([skill.ValidateKey]) before it
 // reaches a path.
 func checkName(name string) error {
-	if err := skill.ValidateName(name); err != nil {
+	if err := skill.ValidateKey(name); err != nil {
 		return fmt.Errorf("%w: %w", ErrNotInstalled, err)
-	}
-	if name != skill.NormalizeName(name) {
-		return fmt.Errorf("%w: %q is not in NFKC form", ErrNotInstalled, name)
 	}
 	return nil
 }

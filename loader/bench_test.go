@@ -31,7 +31,7 @@ func BenchmarkColdScanCorpus(b *testing.B) {
 	root := testcorpus.Dir(b)
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := loader.New(b.Context(), []loader.Source{{Name: "corpus", Dir: root}}, noLimits())
+		l, err := loader.New(b.Context(), []loader.Source{{Name: "corpus", Dir: root}}, nil, noLimits())
 		if err != nil || l.Snapshot().Len() < 250 {
 			b.Fatal(err)
 		}
@@ -41,7 +41,7 @@ func BenchmarkColdScanCorpus(b *testing.B) {
 // BenchmarkRescanCorpusUnchanged rescans the corpus when nothing changed.
 func BenchmarkRescanCorpusUnchanged(b *testing.B) {
 	root := testcorpus.Dir(b)
-	l, err := loader.New(b.Context(), []loader.Source{{Name: "corpus", Dir: root}}, noLimits())
+	l, err := loader.New(b.Context(), []loader.Source{{Name: "corpus", Dir: root}}, nil, noLimits())
 	if err != nil {
 		b.Fatal(err)
 	}
@@ -82,7 +82,7 @@ func BenchmarkColdScan10k(b *testing.B) {
 	}
 	b.ReportAllocs()
 	for b.Loop() {
-		l, err := loader.New(b.Context(), []loader.Source{{Name: "bench", Dir: dir}}, noLimits())
+		l, err := loader.New(b.Context(), []loader.Source{{Name: "bench", Dir: dir}}, nil, noLimits())
 		if err != nil || l.Snapshot().Len() != 10_000 {
 			b.Fatal(err, l.Snapshot().Diagnostics())
 		}
@@ -95,7 +95,7 @@ func BenchmarkRescan10kUnchanged(b *testing.B) {
 	if err != nil {
 		b.Fatal(err)
 	}
-	l, err := loader.New(b.Context(), []loader.Source{{Name: "bench", Dir: dir}}, noLimits())
+	l, err := loader.New(b.Context(), []loader.Source{{Name: "bench", Dir: dir}}, nil, noLimits())
 	if err != nil {
 		b.Fatal(err)
 	}

@@ -311,7 +311,7 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		var children []pending
 		for _, e := range entries {
 			name := e.Name()
-			if name[0] == '.' || slices.Contains(skill.InfraDirs, name) {
+			if name[0] == '.' || skill.IsInfraDir(name) {
 				continue
 			}
 			child := path.Join(p.dir, name)
@@ -423,7 +423,7 @@ func (w *walker) followDirLink(p string) (string, bool) {
 // is a link leaving the source root (reported).
 func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (*Found, bool) {
 	file := ""
-	for _, want := range []string{skill.SkillFile, skill.SkillFileLower} {
+	for _, want := range []string{skill.FileName, skill.FileNameLower} {
 		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == want })
 		if i < 0 {
 			continue
@@ -442,7 +442,7 @@ func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (
 		return nil, false
 	}
 	for _, e := range entries {
-		if e.Type()&fs.ModeSymlink == 0 || (e.Name() != file && e.Name() != skill.ConfigFile) {
+		if e.Type()&fs.ModeSymlink == 0 || (e.Name() != file && e.Name() != skill.ConfigFileName) {
 			continue
 		}
 		rel := path.Join(p.dir, e.Name())

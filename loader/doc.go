@@ -66,7 +66,7 @@
 // configuration) and returns a [Visibility]: the catalog, and each hidden
 // skill with every [Reason] that hides it. A skill with
 // disable-model-invocation stays out of the catalog but can be read by name.
-// A skill disabled in the registry (Options.Registry) is hidden; the registry
+// A skill disabled in the registry given to [New] is hidden; the registry
 // is read at each Filter call, so enabling a skill needs no rescan.
 //
 // # Checkers
@@ -74,6 +74,7 @@
 // A [Checker] adds diagnostics that depend on outside state (secrets,
 // runtimes, recorded fingerprints). Checkers are not run by a scan: their
 // answers change without any skill file changing, so a snapshot cannot hold
-// them. [Loader.Doctor] and [Snapshot.Check] run them live. With a Registry,
-// the registry's FINGERPRINT_CHANGED checker runs first.
+// them. [Loader.Doctor] and [Snapshot.Check] run them live. The registry's
+// FINGERPRINT_CHANGED checker is one of them ([registry.FingerprintChecker]);
+// the host, or skillkit's Kit, passes it with the others.
 package loader

@@ -20,7 +20,7 @@ func ExampleLoader() {
 	l, err := loader.New(ctx, []loader.Source{
 		{Name: "workspace", FS: workspace}, // in a host: {Name: "workspace", Dir: "./skills"}
 		{Name: "bundled", FS: bundled},     // in a host: an embed.FS
-	}, nil)
+	}, nil, nil)
 	if err != nil {
 		panic(err)
 	}
@@ -45,7 +45,7 @@ func ExampleSnapshot_Filter() {
 		"search/SKILL.md": {Data: []byte("---\nname: search\ndescription: Search the web.\nmetadata:\n  conditions:\n    fallback_for_tools: [web_search]\n---\n")},
 		"shell/SKILL.md":  {Data: []byte("---\nname: shell\ndescription: Run scripts.\nmetadata:\n  conditions:\n    requires_tools: [bash]\n---\n")},
 	}
-	l, _ := loader.New(context.Background(), []loader.Source{{Name: "skills", FS: skills}}, nil)
+	l, _ := loader.New(context.Background(), []loader.Source{{Name: "skills", FS: skills}}, nil, nil)
 	v, _ := l.Snapshot().Filter(context.Background(), loader.Env{Tools: []string{"bash", "web_search"}})
 	for _, s := range v.Catalog {
 		fmt.Println("offered:", s.Name)

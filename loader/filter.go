@@ -105,7 +105,7 @@ func (v *Visibility) Why(name string) ([]Reason, bool) {
 // Filter decides which skills the agent described by env sees. Rules, each
 // giving a [Reason] when it hides a skill:
 //
-//   - disabled in the registry (Options.Registry): hidden;
+//   - disabled in the registry given to New: hidden;
 //   - not in env.Skills, when that is not nil: hidden;
 //   - conditions.requires_tools: every one must be in env.Tools;
 //     conditions.fallback_for_tools: hidden when any is in env.Tools; the

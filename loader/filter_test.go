@@ -36,10 +36,10 @@ func ruleSkills() fstest.MapFS {
 }
 
 func TestFilterRules(t *testing.T) {
-	reg := new(registry.Mem)
+	reg := new(registry.MemStore)
 	reg.Put(t.Context(), registry.Record{Name: "off", Enabled: false})
 	reg.Put(t.Context(), registry.Record{Name: "plain", Enabled: true})
-	l := newLoader(t, &loader.Options{Registry: reg}, loader.Source{Name: "m", FS: ruleSkills()})
+	l := newLoaderWith(t, reg, nil, loader.Source{Name: "m", FS: ruleSkills()})
 	bare := loader.Env{
 		OS:        "linux",
 		LookPath:  func(string) bool { return false },
@@ -133,14 +133,14 @@ func checkHidden(t *testing.T, v *loader.Visibility, want map[string][]loader.Ru
 	}
 }
 
-type failingStore struct{ registry.Mem }
+type failingStore struct{ registry.MemStore }
 
 func (*failingStore) List(context.Context) ([]registry.Record, error) {
 	return nil, errors.New("disk on fire")
 }
 
 func TestFilterRegistryError(t *testing.T) {
-	l := newLoader(t, &loader.Options{Registry: &failingStore{}}, loader.Source{Name: "m", FS: mapSkills("a")})
+	l := newLoaderWith(t, &failingStore{}, nil, loader.Source{Name: "m", FS: mapSkills("a")})
 	if _, err := l.Filter(t.Context(), loader.Env{}); err == nil {
 		t.Error("a registry that cannot be read hid nothing and said nothing")
 	}
@@ -152,8 +152,8 @@ func TestDoctorRunsCheckers(t *testing.T) {
 	root := t.TempDir()
 	writeSkill(t, root, "pdf", "pdf")
 	writeSkill(t, root, "doc", "doc")
-	reg := registry.NewFS(root)
-	sum, err := registry.Fingerprint(skillDirFS(root), "pdf")
+	reg := registry.NewFSStore(root)
+	sum, err := registry.Fingerprint(t.Context(), skillDirFS(root), "pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -169,7 +169,7 @@ func TestDoctorRunsCheckers(t *testing.T) {
 		}
 		return nil
 	})
-	l := newLoader(t, &loader.Options{Registry: reg, Checkers: []loader.Checker{custom}}, loader.Source{Name: "s", Dir: root})
+	l := newLoaderWith(t, reg, &loader.Options{Checkers: []loader.Checker{registry.FingerprintChecker{Store: reg}, custom}}, loader.Source{Name: "s", Dir: root})
 	if calls != 0 {
 		t.Fatal("a checker ran during the scan")
 	}

@@ -13,6 +13,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -78,7 +79,13 @@ func mapSkills(paths ...string) fstest.MapFS {
 
 func newLoader(t testing.TB, opts *loader.Options, sources ...loader.Source) *loader.Loader {
 	t.Helper()
-	l, err := loader.New(t.Context(), sources, opts)
+	return newLoaderWith(t, nil, opts, sources...)
+}
+
+// newLoaderWith is newLoader with a registry.
+func newLoaderWith(t testing.TB, reg registry.Store, opts *loader.Options, sources ...loader.Source) *loader.Loader {
+	t.Helper()
+	l, err := loader.New(t.Context(), sources, reg, opts)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -21,8 +21,8 @@ import (
 // waiting, while Rescan builds the next one and swaps it in atomically.
 type Loader struct {
 	sources  []Source
+	registry registry.Store // nil: no skill is disabled
 	opts     Options
-	checkers []Checker
 	cur      atomic.Pointer[Snapshot]
 	scanMu   sync.Mutex // one scan at a time
 }
@@ -41,24 +41,22 @@ func (c Changes) Empty() bool {
 	return len(c.Added) == 0 && len(c.Removed) == 0 && len(c.Modified) == 0
 }
 
-// New checks the sources, scans them once and returns the loader. Problems
-// with skills and folders are diagnostics of the snapshot, not errors; the
-// error is for bad sources (wrapping [ErrInvalidSource]) or a done ctx.
-func New(ctx context.Context, sources []Source, opts *Options) (*Loader, error) {
+// New checks the sources, scans them once and returns the loader. reg, when
+// not nil, is where Filter reads which skills are disabled (it is read at
+// each Filter, so enabling a skill needs no rescan). Problems with skills and
+// folders are diagnostics of the snapshot, not errors; the error is for bad
+// sources (wrapping [ErrInvalidSource]) or a done ctx.
+func New(ctx context.Context, sources []Source, reg registry.Store, opts *Options) (*Loader, error) {
 	srcs, err := prepareSources(sources)
 	if err != nil {
 		return nil, err
 	}
-	l := &Loader{sources: srcs}
+	l := &Loader{sources: srcs, registry: reg}
 	if opts != nil {
 		l.opts = *opts
 		l.opts.Checkers = slices.Clone(opts.Checkers)
 	}
-	if l.opts.Registry != nil {
-		l.checkers = append(l.checkers, registry.FingerprintChecker{Store: l.opts.Registry})
-	}
-	l.checkers = append(l.checkers, l.opts.Checkers...)
-	l.cur.Store(emptySnapshot(l.opts.Registry))
+	l.cur.Store(emptySnapshot(reg))
 	if _, err := l.Rescan(ctx); err != nil {
 		return nil, err
 	}
@@ -87,11 +85,10 @@ func (l *Loader) Filter(ctx context.Context, env Env) (*Visibility, error) {
 }
 
 // Doctor returns every diagnostic about the current snapshot: the scan's and
-// those of the checkers (the registry's fingerprint checker when a Registry
-// is set, then Options.Checkers), run now, sorted.
+// those of Options.Checkers, run now, sorted.
 func (l *Loader) Doctor(ctx context.Context) diagnostics.List {
 	snap := l.Snapshot()
-	all := append(snap.Diagnostics(), snap.Check(ctx, l.checkers...)...)
+	all := append(snap.Diagnostics(), snap.Check(ctx, l.opts.Checkers...)...)
 	return all.Sorted()
 }
 
@@ -245,7 +242,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
-	snap := newSnapshot(order, diags, cache, opts.Registry)
+	snap := newSnapshot(order, diags, cache, l.registry)
 	snap.dirs = dirs
 	return snap, nil
 }

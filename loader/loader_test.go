@@ -113,7 +113,7 @@ func TestInvalidSources(t *testing.T) {
 		{{Name: "a"}},
 		{{Name: "a", Dir: "x"}, {Name: "a", Dir: "y"}},
 	} {
-		if _, err := loader.New(t.Context(), srcs, nil); !errors.Is(err, loader.ErrInvalidSource) {
+		if _, err := loader.New(t.Context(), srcs, nil, nil); !errors.Is(err, loader.ErrInvalidSource) {
 			t.Errorf("%+v: %v", srcs, err)
 		}
 	}

@@ -10,7 +10,6 @@ import (
 	"path/filepath"
 	"runtime"
 
-	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -64,9 +63,6 @@ type Options struct {
 	// Concurrency bounds the skills loaded, and the folders listed ahead of
 	// the walk, at once (default 2×GOMAXPROCS).
 	Concurrency int
-	// Registry, when set, hides skills whose record is disabled (in Filter)
-	// and adds the registry's FINGERPRINT_CHANGED checker to Doctor.
-	Registry registry.Store
 	// Checkers add diagnostics that need outside state; see [Checker].
 	Checkers []Checker
 	// Logger receives one debug line per scan. Nil discards.

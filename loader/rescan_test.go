@@ -198,7 +198,7 @@ func TestRescanCanceled(t *testing.T) {
 	if l.Snapshot() != before {
 		t.Error("a canceled rescan swapped the snapshot")
 	}
-	if _, err := loader.New(ctx, []loader.Source{{Name: "s", Dir: root}}, nil); !errors.Is(err, context.Canceled) {
+	if _, err := loader.New(ctx, []loader.Source{{Name: "s", Dir: root}}, nil, nil); !errors.Is(err, context.Canceled) {
 		t.Errorf("New with a canceled context: %v", err)
 	}
 }

@@ -64,13 +64,13 @@ func entryStamp(fsys fs.FS, dir string, entries []fs.DirEntry, name string) file
 func takeStamp(fsys fs.FS, f *Found) stamp {
 	st := stamp{
 		file:   entryStamp(fsys, f.Dir, f.entries, f.File),
-		config: entryStamp(fsys, f.Dir, f.entries, skill.ConfigFile),
+		config: entryStamp(fsys, f.Dir, f.entries, skill.ConfigFileName),
 		dirs:   []dirStamp{{rel: ".", fileStamp: f.stat}},
 	}
 	var walk func(rel string, entries []fs.DirEntry)
 	walk = func(rel string, entries []fs.DirEntry) {
 		for _, e := range entries {
-			if !e.IsDir() || slices.Contains(skill.InfraDirs, e.Name()) || st.tooMany {
+			if !e.IsDir() || skill.IsInfraDir(e.Name()) || st.tooMany {
 				continue
 			}
 			if len(st.dirs) > maxStampDirs {
@@ -94,7 +94,7 @@ func (st *stamp) unchanged(fsys fs.FS, f *Found) bool {
 		return false
 	}
 	if entryStamp(fsys, f.Dir, f.entries, f.File) != st.file ||
-		entryStamp(fsys, f.Dir, f.entries, skill.ConfigFile) != st.config {
+		entryStamp(fsys, f.Dir, f.entries, skill.ConfigFileName) != st.config {
 		return false
 	}
 	if f.stat != st.dirs[0].fileStamp {

@@ -6,7 +6,6 @@ import (
 	"os"
 	"os/exec"
 	"path"
-	"slices"
 	"testing"
 
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
@@ -31,7 +30,7 @@ func BenchmarkFingerprintCorpus(b *testing.B) {
 			if err != nil {
 				return err
 			}
-			if e.IsDir() && p != d && slices.Contains(skill.InfraDirs, e.Name()) {
+			if e.IsDir() && p != d && skill.IsInfraDir(e.Name()) {
 				return fs.SkipDir
 			}
 			if e.Type().IsRegular() {
@@ -50,7 +49,7 @@ func BenchmarkFingerprintCorpus(b *testing.B) {
 	testcorpus.Compare(b,
 		testcorpus.Side{Name: "fingerprint", Run: func() error {
 			for _, d := range dirs {
-				if _, err := registry.Fingerprint(fsys, d); err != nil {
+				if _, err := registry.Fingerprint(b.Context(), fsys, d); err != nil {
 					return err
 				}
 			}

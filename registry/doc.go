@@ -8,10 +8,10 @@
 // A [Store] keeps records by skill name. Get and Delete wrap [ErrNotFound]
 // for a name with no record; Put replaces the whole record; List returns
 // every record sorted by name. Names must be valid skill names
-// ([skill.ValidateName]); Put wraps [ErrInvalidRecord] otherwise. Stores are
+// ([skill.ValidateKey]); Put wraps [ErrInvalidRecord] otherwise. Stores are
 // safe for concurrent use.
 //
-// [Mem] keeps records in memory; its zero value is ready. [FS] keeps them in a
+// [MemStore] keeps records in memory; its zero value is ready. [FSStore] keeps them in a
 // skills folder's .skillhub/, in the seed's format (seed 001, 002 §9) plus
 // skillkit's fields:
 //

@@ -9,12 +9,12 @@ import (
 	"github.com/skillkit-go/skillkit/registry"
 )
 
-func ExampleNewFS() {
+func ExampleNewFSStore() {
 	skills, _ := os.MkdirTemp("", "skills")
 	defer os.RemoveAll(skills)
 	ctx := context.Background()
 
-	store := registry.NewFS(skills) // writes skills/.skillhub/lock.json and origins/
+	store := registry.NewFSStore(skills) // writes skills/.skillhub/lock.json and origins/
 	store.Put(ctx, registry.Record{
 		Name: "pdf", Version: "1.2.0", Source: registry.SourceGitHub,
 		URL: "https://github.com/example/skills", Ref: "main", Commit: "9d2f1ae1",

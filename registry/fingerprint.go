@@ -20,12 +20,6 @@ import (
 // FingerprintPrefix starts every fingerprint [Fingerprint] returns.
 const FingerprintPrefix = "sha256:"
 
-// Fingerprint hashes the skill folder dir of fsys (see the package comment
-// for what counts). It is [FingerprintContext] without cancellation.
-func Fingerprint(fsys fs.FS, dir string) (string, error) {
-	return FingerprintContext(context.Background(), fsys, dir)
-}
-
 // fpEntry is one file that counts.
 type fpEntry struct {
 	rel  string // slash path relative to the folder
@@ -34,10 +28,11 @@ type fpEntry struct {
 	size int64  // files: the size the walk saw
 }
 
-// FingerprintContext is [Fingerprint], stopping when ctx is done. Symbolic
-// links need fsys to implement [fs.ReadLinkFS] (os.DirFS, fstest.MapFS and
-// fs.Sub of them do); otherwise a link is an error.
-func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, error) {
+// Fingerprint hashes the skill folder dir of fsys (see the package comment
+// for what counts), stopping when ctx is done. Symbolic links need fsys to
+// implement [fs.ReadLinkFS] (os.DirFS, fstest.MapFS and fs.Sub of them do);
+// otherwise a link is an error.
+func Fingerprint(ctx context.Context, fsys fs.FS, dir string) (string, error) {
 	dir = path.Clean(dir)
 	var entries []fpEntry
 	err := fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
@@ -56,7 +51,7 @@ func FingerprintContext(ctx context.Context, fsys fs.FS, dir string) (string, er
 		}
 		switch t := d.Type(); {
 		case d.IsDir():
-			if slices.Contains(skill.InfraDirs, d.Name()) {
+			if skill.IsInfraDir(d.Name()) {
 				return fs.SkipDir
 			}
 		case t&fs.ModeSymlink != 0:
@@ -163,7 +158,7 @@ func (c FingerprintChecker) Check(ctx context.Context, s *skill.Skill) diagnosti
 	if err != nil {
 		return nil
 	}
-	got, err := FingerprintContext(ctx, fsys, ".")
+	got, err := Fingerprint(ctx, fsys, ".")
 	if err != nil {
 		if ctx.Err() != nil {
 			return nil

@@ -34,7 +34,7 @@ func baseTree() fstest.MapFS {
 
 func fp(t *testing.T, fsys fs.FS, dir string) string {
 	t.Helper()
-	got, err := registry.Fingerprint(fsys, dir)
+	got, err := registry.Fingerprint(t.Context(), fsys, dir)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -124,12 +124,12 @@ func TestFingerprintDiskEqualsMemory(t *testing.T) {
 }
 
 func TestFingerprintErrors(t *testing.T) {
-	if _, err := registry.Fingerprint(fstest.MapFS{}, "missing"); err == nil {
+	if _, err := registry.Fingerprint(t.Context(), fstest.MapFS{}, "missing"); err == nil {
 		t.Error("no error for a missing folder")
 	}
 	ctx, cancel := context.WithCancel(t.Context())
 	cancel()
-	if _, err := registry.FingerprintContext(ctx, baseTree(), "s"); err == nil {
+	if _, err := registry.Fingerprint(ctx, baseTree(), "s"); err == nil {
 		t.Error("no error for a canceled context")
 	}
 }
@@ -168,7 +168,7 @@ func TestFingerprintChecker(t *testing.T) {
 	os.MkdirAll(filepath.Join(dir, "pdf"), 0o755)
 	os.WriteFile(filepath.Join(dir, "pdf", "SKILL.md"), []byte("---\nname: pdf\ndescription: PDFs\n---\nbody\n"), 0o644)
 	s, _ := skill.Load(os.DirFS(dir), "pdf", &skill.LoadOptions{DiskRoot: dir})
-	store := new(registry.Mem)
+	store := new(registry.MemStore)
 	check := registry.FingerprintChecker{Store: store}
 	if d := check.Check(t.Context(), s); d != nil {
 		t.Errorf("no record: %v", d)
@@ -196,7 +196,7 @@ func ExampleFingerprint() {
 		"pdf/scripts/fill.sh":   {Data: []byte("#!/bin/sh\n"), Mode: 0o755},
 		"pdf/.venv/bin/python3": {Data: []byte("not counted")},
 	}
-	sum, err := registry.Fingerprint(skillFolder, "pdf")
+	sum, err := registry.Fingerprint(context.Background(), skillFolder, "pdf")
 	if err != nil {
 		panic(err)
 	}

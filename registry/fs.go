@@ -32,28 +32,28 @@ const (
 	originExt = ".json"
 )
 
-// FS is a [Store] in a skills folder's .skillhub/ (see the package comment
+// FSStore is a [Store] in a skills folder's .skillhub/ (see the package comment
 // for the format). It holds no open files; every call opens what it needs.
-type FS struct {
+type FSStore struct {
 	dir string
 }
 
-var _ Store = (*FS)(nil)
+var _ Store = (*FSStore)(nil)
 
-// NewFS returns the store of the skills folder dir. Nothing is created until
+// NewFSStore returns the store of the skills folder dir. Nothing is created until
 // the first Put.
-func NewFS(dir string) *FS {
-	return &FS{dir: dir}
+func NewFSStore(dir string) *FSStore {
+	return &FSStore{dir: dir}
 }
 
 // Dir returns the skills folder.
-func (s *FS) Dir() string { return s.dir }
+func (s *FSStore) Dir() string { return s.dir }
 
 // Get returns the record for name.
-func (s *FS) Get(ctx context.Context, name string) (Record, error) {
+func (s *FSStore) Get(ctx context.Context, name string) (Record, error) {
 	var rec Record
 	err := s.read(ctx, func(root *os.Root, lf *lockFile) error {
-		if _, ok := lf.skills[name]; !ok || skill.ValidateName(name) != nil {
+		if _, ok := lf.skills[name]; !ok || skill.ValidateKey(name) != nil {
 			return notFound(name)
 		}
 		var err error
@@ -64,7 +64,7 @@ func (s *FS) Get(ctx context.Context, name string) (Record, error) {
 }
 
 // List returns every record sorted by name.
-func (s *FS) List(ctx context.Context) ([]Record, error) {
+func (s *FSStore) List(ctx context.Context) ([]Record, error) {
 	var out []Record
 	err := s.read(ctx, func(root *os.Root, lf *lockFile) error {
 		for name := range lf.skills {
@@ -88,7 +88,7 @@ func (s *FS) List(ctx context.Context) ([]Record, error) {
 
 // Put stores rec: its origin file first, then its lock.json entry, which is
 // the commit point.
-func (s *FS) Put(ctx context.Context, rec Record) error {
+func (s *FSStore) Put(ctx context.Context, rec Record) error {
 	if err := rec.Validate(); err != nil {
 		return err
 	}
@@ -111,9 +111,9 @@ func (s *FS) Put(ctx context.Context, rec Record) error {
 }
 
 // Delete removes the record: its lock.json entry, then its origin file.
-func (s *FS) Delete(ctx context.Context, name string) error {
+func (s *FSStore) Delete(ctx context.Context, name string) error {
 	return s.write(ctx, func(root *os.Root, lf *lockFile) error {
-		if _, ok := lf.skills[name]; !ok || skill.ValidateName(name) != nil {
+		if _, ok := lf.skills[name]; !ok || skill.ValidateKey(name) != nil {
 			return notFound(name)
 		}
 		delete(lf.skills, name)
@@ -133,7 +133,7 @@ func originPath(name string) string { return path.Join(OriginsDir, name+originEx
 // without .skillhub is an empty store. Where the lock file cannot be created
 // (a read-only folder) it reads without the lock: the files are replaced
 // atomically, so it can at worst see a record between its two writes.
-func (s *FS) read(ctx context.Context, fn func(*os.Root, *lockFile) error) error {
+func (s *FSStore) read(ctx context.Context, fn func(*os.Root, *lockFile) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -163,7 +163,7 @@ func (s *FS) read(ctx context.Context, fn func(*os.Root, *lockFile) error) error
 }
 
 // write runs fn under the exclusive lock, creating .skillhub/origins.
-func (s *FS) write(ctx context.Context, fn func(*os.Root, *lockFile) error) error {
+func (s *FSStore) write(ctx context.Context, fn func(*os.Root, *lockFile) error) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -190,7 +190,7 @@ func (s *FS) write(ctx context.Context, fn func(*os.Root, *lockFile) error) erro
 	return fn(root, lf)
 }
 
-func (s *FS) readLock(root *os.Root) (*lockFile, error) {
+func (s *FSStore) readLock(root *os.Root) (*lockFile, error) {
 	data, err := readLimited(root, LockFile)
 	if errors.Is(err, fs.ErrNotExist) {
 		return decodeLock(nil)
@@ -201,7 +201,7 @@ func (s *FS) readLock(root *os.Root) (*lockFile, error) {
 	return decodeLock(data)
 }
 
-func (s *FS) writeLock(root *os.Root, lf *lockFile) error {
+func (s *FSStore) writeLock(root *os.Root, lf *lockFile) error {
 	data, err := lf.encode()
 	if err != nil {
 		return err
@@ -210,12 +210,12 @@ func (s *FS) writeLock(root *os.Root, lf *lockFile) error {
 }
 
 // record joins a lock entry with its origin file, if any.
-func (s *FS) record(root *os.Root, lf *lockFile, name string) (Record, error) {
+func (s *FSStore) record(root *os.Root, lf *lockFile, name string) (Record, error) {
 	e, err := lf.entry(name)
 	if err != nil {
 		return Record{}, err
 	}
-	if root == nil || skill.ValidateName(name) != nil {
+	if root == nil || skill.ValidateKey(name) != nil {
 		return join(name, e, nil), nil
 	}
 	data, err := readLimited(root, originPath(name))

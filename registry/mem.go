@@ -7,16 +7,16 @@ import (
 	"sync"
 )
 
-// Mem is a [Store] in memory. Its zero value is an empty store, ready to use.
-type Mem struct {
+// MemStore is a [Store] in memory. Its zero value is an empty store, ready to use.
+type MemStore struct {
 	mu      sync.RWMutex
 	records map[string]Record
 }
 
-var _ Store = (*Mem)(nil)
+var _ Store = (*MemStore)(nil)
 
 // Get returns the record for name.
-func (m *Mem) Get(ctx context.Context, name string) (Record, error) {
+func (m *MemStore) Get(ctx context.Context, name string) (Record, error) {
 	if err := ctx.Err(); err != nil {
 		return Record{}, err
 	}
@@ -30,7 +30,7 @@ func (m *Mem) Get(ctx context.Context, name string) (Record, error) {
 }
 
 // Put stores rec.
-func (m *Mem) Put(ctx context.Context, rec Record) error {
+func (m *MemStore) Put(ctx context.Context, rec Record) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -47,7 +47,7 @@ func (m *Mem) Put(ctx context.Context, rec Record) error {
 }
 
 // Delete removes the record for name.
-func (m *Mem) Delete(ctx context.Context, name string) error {
+func (m *MemStore) Delete(ctx context.Context, name string) error {
 	if err := ctx.Err(); err != nil {
 		return err
 	}
@@ -61,7 +61,7 @@ func (m *Mem) Delete(ctx context.Context, name string) error {
 }
 
 // List returns every record sorted by name.
-func (m *Mem) List(ctx context.Context) ([]Record, error) {
+func (m *MemStore) List(ctx context.Context) ([]Record, error) {
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}

@@ -60,14 +60,11 @@ type Store interface {
 	List(ctx context.Context) ([]Record, error)
 }
 
-// Validate checks that the record can be stored: a valid skill name, and a
-// known source or none.
+// Validate checks that the record can be stored: a name that can identify a
+// skill ([skill.ValidateKey]), and a known source or none.
 func (r Record) Validate() error {
-	if err := skill.ValidateName(r.Name); err != nil {
+	if err := skill.ValidateKey(r.Name); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRecord, err)
-	}
-	if r.Name != skill.NormalizeName(r.Name) {
-		return fmt.Errorf("%w: name %q is not in NFKC form", ErrInvalidRecord, r.Name)
 	}
 	switch r.Source {
 	case "", SourceLocal, SourceGitHub, SourceGit, SourceZip, SourceAgent:

@@ -17,15 +17,15 @@ import (
 )
 
 func TestMem(t *testing.T) {
-	registrytest.TestStore(t, func(*testing.T) registry.Store { return new(registry.Mem) })
+	registrytest.TestStore(t, func(*testing.T) registry.Store { return new(registry.MemStore) })
 }
 
 func TestFS(t *testing.T) {
-	registrytest.TestStore(t, func(t *testing.T) registry.Store { return registry.NewFS(t.TempDir()) })
+	registrytest.TestStore(t, func(t *testing.T) registry.Store { return registry.NewFSStore(t.TempDir()) })
 }
 
 func TestFSMissingFolderIsEmpty(t *testing.T) {
-	s := registry.NewFS(filepath.Join(t.TempDir(), "nope"))
+	s := registry.NewFSStore(filepath.Join(t.TempDir(), "nope"))
 	if recs, err := s.List(t.Context()); err != nil || len(recs) != 0 {
 		t.Fatalf("List = %v, %v", recs, err)
 	}
@@ -42,7 +42,7 @@ func TestFSMissingFolderIsEmpty(t *testing.T) {
 // commitHash and installedAt.
 func TestFSFormat(t *testing.T) {
 	dir := t.TempDir()
-	s := registry.NewFS(dir)
+	s := registry.NewFSStore(dir)
 	at := time.Date(2026, 4, 13, 10, 0, 0, 0, time.FixedZone("CEST", 2*3600))
 	rec := registry.Record{
 		Name: "pdf", Version: "1.0.0", Source: registry.SourceGitHub, URL: "https://github.com/user/my-skill",
@@ -94,7 +94,7 @@ func TestFSReadsSeedFiles(t *testing.T) {
 }`)
 	writeFile(t, filepath.Join(dir, ".skillhub", "origins", "old.json"),
 		`{"version":1,"source":"github","url":"https://github.com/u/old","branch":"dev","commitHash":"c0ffee","installedAt":"2026-04-13T10:00:00Z"}`)
-	s := registry.NewFS(dir)
+	s := registry.NewFSStore(dir)
 	rec, err := s.Get(t.Context(), "old")
 	if err != nil {
 		t.Fatal(err)
@@ -120,7 +120,7 @@ func TestFSCorruptFilesAreErrorsAndKept(t *testing.T) {
 		dir := t.TempDir()
 		lock := filepath.Join(dir, ".skillhub", "lock.json")
 		writeFile(t, lock, content)
-		s := registry.NewFS(dir)
+		s := registry.NewFSStore(dir)
 		if _, err := s.List(t.Context()); !errors.Is(err, registry.ErrCorrupt) {
 			t.Errorf("%s: List = %v, want ErrCorrupt", content, err)
 		}
@@ -132,7 +132,7 @@ func TestFSCorruptFilesAreErrorsAndKept(t *testing.T) {
 		}
 	}
 	dir := t.TempDir()
-	s := registry.NewFS(dir)
+	s := registry.NewFSStore(dir)
 	s.Put(t.Context(), registry.Record{Name: "pdf"})
 	writeFile(t, filepath.Join(dir, ".skillhub", "origins", "pdf.json"), `{"version":7}`)
 	if _, err := s.Get(t.Context(), "pdf"); !errors.Is(err, registry.ErrCorrupt) {
@@ -144,7 +144,7 @@ func TestFSCorruptFilesAreErrorsAndKept(t *testing.T) {
 // the lock file, so no read-modify-write of lock.json overwrites another's.
 func TestFSAcrossProcesses(t *testing.T) {
 	if dir := os.Getenv("REGISTRY_CHILD_DIR"); dir != "" {
-		s := registry.NewFS(dir)
+		s := registry.NewFSStore(dir)
 		for i := range 10 {
 			name := fmt.Sprintf("%s-%d", os.Getenv("REGISTRY_CHILD_NAME"), i)
 			if err := s.Put(t.Context(), registry.Record{Name: name, Enabled: true}); err != nil {
@@ -165,7 +165,7 @@ func TestFSAcrossProcesses(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	recs, err := registry.NewFS(dir).List(t.Context())
+	recs, err := registry.NewFSStore(dir).List(t.Context())
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -45,7 +45,7 @@ func (c *EnvChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.List
 	}
 	var saved []string
 	note := ""
-	if ValidateSkillName(s.Name) != nil {
+	if skill.ValidateKey(s.Name) != nil {
 		note = " (the skill's name cannot hold secrets)"
 	} else {
 		keys, err := c.vault.store.Keys(ctx, s.Name)

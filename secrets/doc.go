@@ -21,7 +21,7 @@
 //     traffic goes (LD_*, DYLD_*, NODE_OPTIONS, PYTHONPATH, BASH_ENV, PATH,
 //     HOME, XDG_*, GIT_*, EDITOR, the proxy variables, ...). Two names of
 //     one skill may not differ only in case. Skill names must pass
-//     [ValidateSkillName].
+//     [skill.ValidateKey].
 //   - A plaintext value never appears in an error, a log line, a panic, a
 //     file, or the %v, %+v, %#v or slog form of any type of this package:
 //     [Key], [Keyring], [LegacyKey] and [Vault] print key ids at most.

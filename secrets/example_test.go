@@ -10,7 +10,7 @@ import (
 
 func ExampleVault() {
 	ctx := context.Background()
-	// A host uses secrets.NewVault(secrets.NewFSStore(secrets.StoreDir("skills")), nil)
+	// A host uses secrets.NewVault(secrets.NewFSStore("skills"), nil)
 	// with SKILL_SECRET_KEY in its environment; this example keeps everything
 	// in memory with a key of its own.
 	key, err := secrets.DeriveKey([]byte("example only: use openssl rand -base64 32"))

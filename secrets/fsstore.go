@@ -13,6 +13,7 @@ import (
 	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // Layout of [FSStore].
@@ -22,12 +23,6 @@ const (
 	// FileExt ends the name of every file that holds a sealed value.
 	FileExt = ".sealed"
 )
-
-// StoreDir returns the folder [FSStore] uses for the skills folder
-// skillsDir: skillsDir/.skillhub/secrets.
-func StoreDir(skillsDir string) string {
-	return filepath.Join(skillsDir, filepath.FromSlash(StoreSubdir))
-}
 
 // FSStore is a [Store] in a folder, one file per value:
 // DIR/<skill>/<VARIABLE>.sealed holds the sealed bytes as they are. Files
@@ -46,10 +41,11 @@ type FSStore struct {
 
 var _ Store = (*FSStore)(nil)
 
-// NewFSStore returns a store in dir (usually [StoreDir] of a skills
-// folder). The folder need not exist yet.
-func NewFSStore(dir string) *FSStore {
-	return &FSStore{dir: dir}
+// NewFSStore returns the store of the skills folder skillsDir, in its
+// .skillhub/secrets folder ([StoreSubdir]). Nothing is created until the
+// first Put.
+func NewFSStore(skillsDir string) *FSStore {
+	return &FSStore{dir: filepath.Join(skillsDir, filepath.FromSlash(StoreSubdir))}
 }
 
 // Dir returns the store's folder.
@@ -174,7 +170,7 @@ func (s *FSStore) Keys(ctx context.Context, skillName string) ([]string, error) 
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return nil, err
 	}
 	root, ok, err := s.openRoot(false)
@@ -219,7 +215,7 @@ func (s *FSStore) Skills(ctx context.Context) ([]string, error) {
 	}
 	var skills []string
 	for _, e := range entries {
-		if !e.IsDir() || ValidateSkillName(e.Name()) != nil {
+		if !e.IsDir() || skill.ValidateKey(e.Name()) != nil {
 			continue
 		}
 		keys, err := listKeys(root, e.Name())

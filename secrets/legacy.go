@@ -13,6 +13,8 @@ import (
 	"maps"
 	"slices"
 	"strings"
+
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // Limits of the seed's legacy format.
@@ -172,7 +174,7 @@ func checkDuplicateKeys(obj []byte) error {
 // object of strings, is an error wrapping [ErrCannotOpen], and nothing is
 // saved.
 func (v *Vault) ImportLegacy(ctx context.Context, skillName, blob string, key LegacyKey) ([]string, error) {
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return nil, err
 	}
 	values, err := openLegacy(key, blob)

@@ -7,6 +7,8 @@ import (
 	"maps"
 	"slices"
 	"sync"
+
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // ErrNotFound is wrapped by [Store] errors for a value that does not exist.
@@ -14,7 +16,7 @@ var ErrNotFound = errors.New("secrets: not found")
 
 // Store holds sealed values, never plaintext, by skill and variable name.
 // Implementations are safe for concurrent use and check names with
-// [ValidateSkillName] and [skill.ValidateEnvName] (errors wrap
+// [skill.ValidateKey] and [skill.ValidateEnvName] (errors wrap
 // [skill.ErrInvalidName] or [skill.ErrInvalidEnvName]). They return the
 // context's error when it is done before they start. secretstest.TestStore
 // is the conformance suite.
@@ -98,7 +100,7 @@ func (s *MemStore) Keys(ctx context.Context, skillName string) ([]string, error)
 	if err := ctx.Err(); err != nil {
 		return nil, err
 	}
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return nil, err
 	}
 	s.mu.RLock()

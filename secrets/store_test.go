@@ -19,17 +19,17 @@ func TestMemStore(t *testing.T) {
 
 func TestFSStore(t *testing.T) {
 	secretstest.TestStore(t, func(t *testing.T) secrets.Store {
-		return secrets.NewFSStore(secrets.StoreDir(t.TempDir()))
+		return secrets.NewFSStore(t.TempDir())
 	})
 }
 
 func TestFSStoreLayoutAndModes(t *testing.T) {
 	skills := t.TempDir()
-	dir := secrets.StoreDir(skills)
-	if dir != filepath.Join(skills, ".skillhub", "secrets") {
-		t.Fatalf("StoreDir = %s", dir)
+	dir := filepath.Join(skills, ".skillhub", "secrets")
+	s := secrets.NewFSStore(skills)
+	if s.Dir() != dir {
+		t.Fatalf("Dir = %s, want %s", s.Dir(), dir)
 	}
-	s := secrets.NewFSStore(dir)
 	ctx := t.Context()
 	if keys, err := s.Keys(ctx, "pdf"); err != nil || keys != nil {
 		t.Fatalf("Keys before the folder exists: %v %v", keys, err)
@@ -63,8 +63,8 @@ func TestFSStoreLayoutAndModes(t *testing.T) {
 }
 
 func TestFSStoreIgnoresStrayFiles(t *testing.T) {
-	dir := t.TempDir()
-	s := secrets.NewFSStore(dir)
+	s := secrets.NewFSStore(t.TempDir())
+	dir := s.Dir()
 	ctx := t.Context()
 	if err := s.Put(ctx, "pdf", "API_KEY", []byte("sealed")); err != nil {
 		t.Fatal(err)
@@ -96,8 +96,8 @@ func TestFSStoreIgnoresStrayFiles(t *testing.T) {
 }
 
 func TestFSStoreRefusesOversizedFile(t *testing.T) {
-	dir := t.TempDir()
-	s := secrets.NewFSStore(dir)
+	s := secrets.NewFSStore(t.TempDir())
+	dir := s.Dir()
 	if err := os.MkdirAll(filepath.Join(dir, "pdf"), 0o700); err != nil {
 		t.Fatal(err)
 	}
@@ -113,11 +113,14 @@ func TestFSStoreDoesNotFollowLinksOut(t *testing.T) {
 	if runtime.GOOS == "windows" {
 		t.Skip("symbolic links need privileges on Windows")
 	}
-	dir, outside := t.TempDir(), t.TempDir()
-	if err := os.Symlink(outside, filepath.Join(dir, "pdf")); err != nil {
+	skills, outside := t.TempDir(), t.TempDir()
+	s := secrets.NewFSStore(skills)
+	if err := os.MkdirAll(s.Dir(), 0o700); err != nil {
 		t.Fatal(err)
 	}
-	s := secrets.NewFSStore(dir)
+	if err := os.Symlink(outside, filepath.Join(s.Dir(), "pdf")); err != nil {
+		t.Fatal(err)
+	}
 	if err := s.Put(t.Context(), "pdf", "API_KEY", []byte("sealed")); err == nil {
 		t.Fatal("Put wrote through a link that leaves the store")
 	}

@@ -98,7 +98,7 @@ func (v *Vault) setKeyring(kr *Keyring) {
 // Values are written one by one in name order; a failure part-way leaves
 // the earlier ones saved. Errors name variables, never values.
 func (v *Vault) Save(ctx context.Context, skillName string, values map[string]string) error {
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return err
 	}
 	names := slices.Sorted(maps.Keys(values))
@@ -165,7 +165,7 @@ func checkValue(name, value string) error {
 // Delete removes the named values of a skill. A name without a saved value
 // is not an error; no names is nothing to do.
 func (v *Vault) Delete(ctx context.Context, skillName string, names ...string) error {
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return err
 	}
 	for _, name := range names {
@@ -252,7 +252,7 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 // is a saved value that does not open (wrapping [ErrCannotOpen]). The key is
 // needed only when the skill has saved values.
 func (v *Vault) ResolveEnv(ctx context.Context, skillName string, schema []skill.EnvVar) (map[string]string, error) {
-	if err := ValidateSkillName(skillName); err != nil {
+	if err := skill.ValidateKey(skillName); err != nil {
 		return nil, err
 	}
 	env := make(map[string]string, len(schema))

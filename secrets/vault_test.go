@@ -169,8 +169,9 @@ func TestVaultResolveEnvErrors(t *testing.T) {
 // could, and expects ErrCannotOpen rather than the other skill's secret.
 func TestValueMovedBetweenSkillsDoesNotOpen(t *testing.T) {
 	ctx := t.Context()
-	dir := t.TempDir()
-	v := newVault(t, secrets.NewFSStore(dir), keyring(t, deriveKey(t, oldSecret)))
+	store := secrets.NewFSStore(t.TempDir())
+	dir := store.Dir()
+	v := newVault(t, store, keyring(t, deriveKey(t, oldSecret)))
 	if err := v.Save(ctx, "billing", map[string]string{"API_KEY": "sk-billing"}); err != nil {
 		t.Fatal(err)
 	}
@@ -244,8 +245,7 @@ func keyIDs(t *testing.T, store secrets.Store) map[uint32]int {
 
 func TestRotateKilledHalfWayThenResumed(t *testing.T) {
 	ctx := t.Context()
-	dir := t.TempDir()
-	fsStore := secrets.NewFSStore(dir)
+	fsStore := secrets.NewFSStore(t.TempDir())
 	oldKey, newKey := deriveKey(t, oldSecret), deriveKey(t, newSecret)
 	before := newVault(t, fsStore, keyring(t, oldKey))
 	want := map[string]map[string]string{}

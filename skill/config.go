@@ -14,8 +14,8 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 )
 
-// ConfigFile is the name of a skill's runtime configuration file.
-const ConfigFile = "skill.config.yaml"
+// ConfigFileName is the name of a skill's runtime configuration file.
+const ConfigFileName = "skill.config.yaml"
 
 // DefaultTimeout is how long a compute-entry skill may run when its config
 // sets no timeout (seed 000 §2.3).
@@ -157,16 +157,16 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 	}
 	root, _, err := parseMapping(data, false)
 	if err != nil {
-		return fail("%s is not valid YAML: %v", ConfigFile, err)
+		return fail("%s is not valid YAML: %v", ConfigFileName, err)
 	}
 	var dups []string
 	duplicateKeys(root, "", 0, &dups)
 	if len(dups) > 0 {
-		return fail("%s: duplicate keys %s", ConfigFile, strings.Join(dups, ", "))
+		return fail("%s: duplicate keys %s", ConfigFileName, strings.Join(dups, ", "))
 	}
 	decoded, err := newConverter(true).value(root, 0)
 	if err != nil {
-		return fail("%s cannot be read: %v", ConfigFile, err)
+		return fail("%s cannot be read: %v", ConfigFileName, err)
 	}
 	f := decoded.(map[string]any)
 	r := &fieldReader{diags: &diags, code: diagnostics.ConfigParseError, level: diagnostics.Error}
@@ -179,7 +179,7 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 	sort.Strings(keys)
 	for _, k := range keys {
 		if !slices.Contains(configFields, k) {
-			diags = append(diags, diagnostics.New(diagnostics.FieldUnknown, "", "", "%s: unknown field %q ignored", ConfigFile, k).With("field", k))
+			diags = append(diags, diagnostics.New(diagnostics.FieldUnknown, "", "", "%s: unknown field %q ignored", ConfigFileName, k).With("field", k))
 		}
 	}
 

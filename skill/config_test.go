@@ -2,8 +2,10 @@ package skill_test
 
 import (
 	"encoding/json"
+	"errors"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -240,5 +242,48 @@ func TestValidateName(t *testing.T) {
 		if err := skill.ValidateName(bad); err == nil {
 			t.Errorf("%q accepted", bad)
 		}
+	}
+}
+
+func TestValidateKey(t *testing.T) {
+	// Every name ValidateName accepts, and the looser names of hand-placed
+	// skills.
+	for _, ok := range []string{"a", "pdf-tools", strings.Repeat("x", 64), "My_Tool", "pdf tools", "数据", "a.b", "v1.2", "CONSOLE", strings.Repeat("é", 64)} {
+		if err := skill.ValidateKey(ok); err != nil {
+			t.Errorf("%q: %v", ok, err)
+		}
+	}
+	for _, bad := range []string{
+		"", " pad", "pad ", ".hidden", "..", "dot.", "a/b", `a\b`, "a:b", "a*b", "a?b", `a"b`, "a<b", "a>b", "a|b",
+		"a\x00b", "a\nb", "a\u202eb", "a\u200bb", "a\U000E0041b", "ｐｄｆ", "CON", "nul.txt", "com1", "LPT9",
+		strings.Repeat("x", skill.MaxKeyBytes+1), "\xff",
+	} {
+		if err := skill.ValidateKey(bad); !errors.Is(err, skill.ErrInvalidName) {
+			t.Errorf("%q: %v, want ErrInvalidName", bad, err)
+		}
+	}
+}
+
+// TestLoadSkipsNameThatCannotBeAKey: a skill whose name could not identify
+// it in the registry, the secrets store or a lock file is not loaded, and an
+// error diagnostic says why; a looser name that can is loaded with a warning.
+func TestLoadSkipsNameThatCannotBeAKey(t *testing.T) {
+	fsys := fstest.MapFS{
+		"bad/SKILL.md":     {Data: []byte("---\nname: \"a\\u202Eb\"\ndescription: Reversed text.\n---\n")},
+		"My_Tool/SKILL.md": {Data: []byte("---\nname: My_Tool\ndescription: A hand-placed tool.\n---\n")},
+	}
+	s, diags := skill.Load(fsys, "bad", nil)
+	if s != nil {
+		t.Fatalf("loaded %q", s.Name)
+	}
+	if got := diags.AtLeast(diagnostics.Error); len(got) != 1 || got[0].Code != diagnostics.NameInvalid {
+		t.Fatalf("diagnostics: %v", diags)
+	}
+	s, diags = skill.Load(fsys, "My_Tool", nil)
+	if s == nil || s.Name != "My_Tool" {
+		t.Fatalf("My_Tool not loaded: %v", diags)
+	}
+	if len(diags.AtLeast(diagnostics.Error)) != 0 || !diags.Has(diagnostics.NameInvalid) {
+		t.Fatalf("want a NAME_INVALID warning only: %v", diags)
 	}
 }

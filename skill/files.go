@@ -9,13 +9,39 @@ import (
 	"strings"
 )
 
-// InfraFiles are files a skill folder may hold for its own machinery; they are
-// not attached files, so the model is never pointed at them (seed 000 §10.7).
-var InfraFiles = []string{ConfigFile, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
+// InfraFiles returns the names of the files a skill folder may hold for its
+// own machinery: skill.config.yaml, requirements.txt, package.json,
+// package-lock.json, tsconfig.json and .env. They are not attached files, so
+// the model is never pointed at them.
+func InfraFiles() []string {
+	return []string{ConfigFileName, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
+}
 
-// InfraDirs are folders never listed, searched or fingerprinted: per-skill
-// dependencies, version control and skillkit's own bookkeeping.
-var InfraDirs = []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+// InfraDirs returns the names of the folders never listed, searched or
+// fingerprinted inside a skill: per-skill dependencies (.venv,
+// node_modules, __pycache__), version control (.git) and skillkit's own
+// bookkeeping (.skillhub).
+func InfraDirs() []string {
+	return []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+}
+
+// IsInfraDir reports whether name is one of [InfraDirs].
+func IsInfraDir(name string) bool {
+	switch name {
+	case ".venv", "node_modules", ".git", "__pycache__", ".skillhub":
+		return true
+	}
+	return false
+}
+
+// IsInfraFile reports whether name is one of [InfraFiles].
+func IsInfraFile(name string) bool {
+	switch name {
+	case ConfigFileName, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env":
+		return true
+	}
+	return false
+}
 
 // IsInfra reports whether a slash path relative to a skill folder is
 // infrastructure: an infra file at the top of the skill, or anything inside an
@@ -23,15 +49,15 @@ var InfraDirs = []string{".venv", "node_modules", ".git", "__pycache__", ".skill
 func IsInfra(rel string) bool {
 	parts := strings.Split(rel, "/")
 	for _, p := range parts[:len(parts)-1] {
-		if slices.Contains(InfraDirs, p) {
+		if IsInfraDir(p) {
 			return true
 		}
 	}
 	last := parts[len(parts)-1]
-	if slices.Contains(InfraDirs, last) {
+	if IsInfraDir(last) {
 		return true
 	}
-	return len(parts) == 1 && (slices.Contains(InfraFiles, last) || last == SkillFile || last == SkillFileLower)
+	return len(parts) == 1 && (IsInfraFile(last) || last == FileName || last == FileNameLower)
 }
 
 // ErrUnsafePath is wrapped by [CleanRelPath] errors.
@@ -78,7 +104,7 @@ func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool,
 			rel = p
 		}
 		if d.IsDir() {
-			if slices.Contains(InfraDirs, d.Name()) {
+			if IsInfraDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil

@@ -18,8 +18,8 @@ import (
 
 // The file names a skill folder is recognised by.
 const (
-	SkillFile      = "SKILL.md"
-	SkillFileLower = "skill.md" // accepted, with an info diagnostic
+	FileName      = "SKILL.md"
+	FileNameLower = "skill.md" // accepted, with an info diagnostic
 )
 
 // Defaults for [LoadOptions].
@@ -241,7 +241,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		s.DiskDir = displayPath(opts, dir)
 	}
 	diags = append(diags, checkFields(s, folder, filePath, strict)...)
-	if s.Description == "" {
+	if s.Description == "" || ValidateKey(s.Name) != nil {
 		return finish(nil)
 	}
 
@@ -255,8 +255,8 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	}
 	s.Files = files
 
-	configPath := displayPath(opts, path.Join(dir, ConfigFile))
-	cfg, cd := readConfig(fsys, path.Join(dir, ConfigFile), opts)
+	configPath := displayPath(opts, path.Join(dir, ConfigFileName))
+	cfg, cd := readConfig(fsys, path.Join(dir, ConfigFileName), opts)
 	diags = append(diags, withPath(cd, configPath)...)
 	if cfg != nil {
 		s.Config = cfg
@@ -275,20 +275,20 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 // readSkillFile finds and reads SKILL.md (or skill.md) within its size limit.
 func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, diagnostics.List) {
 	var diags diagnostics.List
-	file := SkillFile
-	f, err := openRegular(fsys, path.Join(dir, SkillFile))
+	file := FileName
+	f, err := openRegular(fsys, path.Join(dir, FileName))
 	if errors.Is(err, fs.ErrNotExist) {
-		file = SkillFileLower
-		f, err = openRegular(fsys, path.Join(dir, SkillFileLower))
+		file = FileNameLower
+		f, err = openRegular(fsys, path.Join(dir, FileNameLower))
 		if err == nil {
 			diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
-				"the skill file is named %s; %s is the standard name", SkillFileLower, SkillFile))
+				"the skill file is named %s; %s is the standard name", FileNameLower, FileName))
 		}
 	}
 	p := displayPath(opts, path.Join(dir, file))
 	if err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", SkillFile))
+			return "", nil, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName))
 		}
 		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
 	}
@@ -309,7 +309,7 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 		return nil, nil
 	}
 	if err != nil {
-		return nil, diagnostics.List{diagnostics.New(diagnostics.ConfigParseError, "", "", "cannot open %s: %v", ConfigFile, err)}
+		return nil, diagnostics.List{diagnostics.New(diagnostics.ConfigParseError, "", "", "cannot open %s: %v", ConfigFileName, err)}
 	}
 	data, err := readLimited(f, opts.maxFileBytes())
 	if err != nil {
@@ -317,7 +317,7 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 		if errors.Is(err, errTooLarge) {
 			code = diagnostics.FileTooLarge
 		}
-		return nil, diagnostics.List{diagnostics.New(code, "", "", "%s: %v", ConfigFile, err)}
+		return nil, diagnostics.List{diagnostics.New(code, "", "", "%s: %v", ConfigFileName, err)}
 	}
 	return ParseConfig(data)
 }
@@ -466,10 +466,15 @@ func checkFields(s *Skill, folder, filePath string, strict bool) diagnostics.Lis
 		}
 		diags = append(diags, d)
 	}
-	if s.Name == "" {
+	missing := s.Name == ""
+	if missing {
 		s.Name = folder
 		add(diagnostics.New(diagnostics.NameInvalid, s.Name, "", "the frontmatter has no name; the folder name %q is used", folder), true)
-	} else if err := ValidateName(s.Name); err != nil {
+	}
+	if err := ValidateKey(s.Name); err != nil {
+		d := diagnostics.New(diagnostics.NameInvalid, s.Name, "", "%v; the skill is skipped, since its name cannot identify it", err)
+		diags = append(diags, withPath(diagnostics.List{d.At(diagnostics.Error)}, filePath)...)
+	} else if err := ValidateName(s.Name); err != nil && !missing {
 		add(diagnostics.New(diagnostics.NameInvalid, s.Name, "", "%v", err), true)
 	}
 	if s.Name != folder {

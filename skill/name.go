@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"regexp"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
@@ -17,7 +18,12 @@ const (
 	MaxCompatibilityLength = 500
 )
 
-// ErrInvalidName is wrapped by every error [ValidateName] returns.
+// MaxKeyBytes bounds a skill name as a key ([ValidateKey]), in bytes: it
+// becomes a file name in the registry, the secrets store and the locks.
+const MaxKeyBytes = 128
+
+// ErrInvalidName is wrapped by every error [ValidateName] and [ValidateKey]
+// return.
 var ErrInvalidName = errors.New("invalid skill name")
 
 // reservedWords may not appear in a name accepted by Anthropic's API. The
@@ -73,3 +79,56 @@ func reservedWord(name string) string {
 
 // xmlTag matches something that looks like an XML or HTML tag.
 var xmlTag = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s[^<>]*)?/?>`)
+
+// ValidateKey checks that name can identify a skill: the one rule every part
+// of skillkit applies to a skill name used as a key. The loader loads no
+// skill whose name breaks it (NAME_INVALID, an error), and the registry, the
+// secrets vault and its stores, the install locks and enable, disable, pin
+// and uninstall accept every name it accepts. It is looser than
+// [ValidateName], the specification's rule, which installs and skills an
+// agent writes must follow: a skill folder placed by hand as My_Tool loads
+// with a NAME_INVALID warning, can be disabled and can hold secrets.
+//
+// A key is 1 to [MaxKeyBytes] bytes of valid UTF-8 in the form
+// [NormalizeName] gives (NFKC, no surrounding space); it holds no control,
+// format (zero-width, bidirectional) or separator-like character (/ \ : * ?
+// " < > |), does not start with a dot, does not end with a dot, and is not a
+// device name Windows reserves (CON, NUL, COM1, ...): it is a file name on
+// every system skillkit runs on. Errors wrap [ErrInvalidName].
+func ValidateKey(name string) error {
+	switch {
+	case name == "":
+		return fmt.Errorf("%w: empty", ErrInvalidName)
+	case len(name) > MaxKeyBytes:
+		return fmt.Errorf("%w: %d bytes, over the limit of %d", ErrInvalidName, len(name), MaxKeyBytes)
+	case !utf8.ValidString(name):
+		return fmt.Errorf("%w: not valid UTF-8", ErrInvalidName)
+	case name != NormalizeName(name):
+		return fmt.Errorf("%w: %q is not in NFKC form without surrounding space", ErrInvalidName, name)
+	case name[0] == '.':
+		return fmt.Errorf("%w: %q starts with a dot", ErrInvalidName, name)
+	case strings.HasSuffix(name, "."):
+		return fmt.Errorf("%w: %q ends with a dot", ErrInvalidName, name)
+	case isWindowsDevice(name):
+		return fmt.Errorf("%w: %q is a device name on Windows", ErrInvalidName, name)
+	}
+	for _, r := range name {
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(`/\:*?"<>|`, r) {
+			return fmt.Errorf("%w: %q has the character %U, which cannot be part of a skill's name", ErrInvalidName, name, r)
+		}
+	}
+	return nil
+}
+
+// isWindowsDevice reports whether name, before any extension, is a device
+// name Windows reserves in every folder.
+func isWindowsDevice(name string) bool {
+	base, _, _ := strings.Cut(name, ".")
+	switch strings.ToUpper(strings.TrimRight(base, " ")) {
+	case "CON", "PRN", "AUX", "NUL",
+		"COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9",
+		"LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9":
+		return true
+	}
+	return false
+}

@@ -18,7 +18,7 @@ func ExampleResolver_Resolve() {
 		"notes/SKILL.md":               {Data: []byte("---\nname: notes\ndescription: Take meeting notes.\n---\nUse references/template.md.\n")},
 		"notes/references/template.md": {Data: []byte("# Meeting\n## Decisions\n")},
 	}
-	l, err := loader.New(ctx, []loader.Source{{Name: "bundled", FS: skills}}, nil)
+	l, err := loader.New(ctx, []loader.Source{{Name: "bundled", FS: skills}}, nil, nil)
 	if err != nil {
 		panic(err)
 	}

@@ -33,7 +33,7 @@ func exampleSkills(t *testing.T, names ...string) mapLookup {
 
 func TestExecuteSkill(t *testing.T) {
 	skills := exampleSkills(t, "word-stats")
-	tool, err := tools.ExecuteSkill(executor.New(skills, nil), []string{"word-stats"})
+	tool, err := tools.ExecuteSkill(executor.New(skills, nil, nil), []string{"word-stats"})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -69,7 +69,7 @@ func TestExecuteSkill(t *testing.T) {
 	if _, err := tool.Invoke(ctx, json.RawMessage(`{"name":"word-stats","input":{"text":"x"}}`)); err == nil {
 		t.Error("a cancelled context must be a host error")
 	}
-	if _, err := tools.ExecuteSkill(executor.New(skills, nil), nil); err == nil {
+	if _, err := tools.ExecuteSkill(executor.New(skills, nil, nil), nil); err == nil {
 		t.Error("execute_skill without skills must not be built")
 	}
 }

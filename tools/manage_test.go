@@ -21,7 +21,7 @@ func TestSkillManage(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
 	bundled := fstest.MapFS{"pdf/SKILL.md": {Data: []byte("---\nname: pdf\ndescription: Bundled PDF skill.\n---\nx\n")}}
-	l, err := loader.New(ctx, []loader.Source{{Name: "workspace", Dir: dir, Writable: true}, {Name: "bundled", FS: bundled}}, nil)
+	l, err := loader.New(ctx, []loader.Source{{Name: "workspace", Dir: dir, Writable: true}, {Name: "bundled", FS: bundled}}, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

@@ -166,7 +166,7 @@ func checkPath(p string) (string, error) {
 		}
 	}
 	if skill.IsInfra(clean) {
-		if clean == skill.SkillFile || clean == skill.SkillFileLower {
+		if clean == skill.FileName || clean == skill.FileNameLower {
 			return "", errRefused{"use read_skill to read the skill's instructions"}
 		}
 		return "", errRefused{fmt.Sprintf("%s is part of the skill's machinery, not one of its documents, and is not served", clean)}

@@ -19,7 +19,7 @@ import (
 
 // fixture writes a skills folder with one skill of each kind and returns a
 // loader over it and its registry.
-func fixture(t *testing.T) (*loader.Loader, *registry.Mem) {
+func fixture(t *testing.T) (*loader.Loader, *registry.MemStore) {
 	t.Helper()
 	dir := t.TempDir()
 	write := func(rel, content string) {
@@ -41,11 +41,11 @@ func fixture(t *testing.T) (*loader.Loader, *registry.Mem) {
 	write("secret-handshake/SKILL.md", "---\nname: secret-handshake\ndescription: Only by name.\ndisable-model-invocation: true\n---\nHidden body.\n")
 	write("browser/SKILL.md", "---\nname: browser\ndescription: Needs a browser tool.\nmetadata:\n  conditions:\n    requires_tools: [browser]\n---\n")
 	write("old/SKILL.md", "---\nname: old\ndescription: Disabled in the registry.\n---\n")
-	reg := &registry.Mem{}
+	reg := &registry.MemStore{}
 	if err := reg.Put(context.Background(), registry.Record{Name: "old", Source: registry.SourceLocal, Enabled: false}); err != nil {
 		t.Fatal(err)
 	}
-	l, err := loader.New(context.Background(), []loader.Source{{Name: "workspace", FS: os.DirFS(dir), Dir: dir, Writable: true}}, &loader.Options{Registry: reg})
+	l, err := loader.New(context.Background(), []loader.Source{{Name: "workspace", FS: os.DirFS(dir), Dir: dir, Writable: true}}, reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -74,7 +74,7 @@ func toolNames(ts tools.Toolset) []string {
 
 func TestResolve(t *testing.T) {
 	l, reg := fixture(t)
-	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil)}
 	ctx := context.Background()
 
 	ts, err := r.Resolve(ctx, tools.Agent{})
@@ -149,7 +149,7 @@ func TestResolve(t *testing.T) {
 		}
 	}
 
-	withManager := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: manager(t, l, reg)}
+	withManager := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil), Manager: manager(t, l, reg)}
 	ts, _ = withManager.Resolve(ctx, tools.Agent{Tools: []string{"bash"}})
 	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file", "execute_skill", "skill_manage"}) {
 		t.Errorf("tools = %v", got)
@@ -172,7 +172,7 @@ func TestResolve(t *testing.T) {
 // Schema compiler and feeds each tool valid and invalid arguments.
 func TestToolSchemas(t *testing.T) {
 	l, reg := fixture(t)
-	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil), Manager: manager(t, l, reg)}
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil), Manager: manager(t, l, reg)}
 	ts, err := r.Resolve(context.Background(), tools.Agent{Tools: []string{"bash"}})
 	if err != nil {
 		t.Fatal(err)

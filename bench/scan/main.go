@@ -48,7 +48,7 @@ func run(n int, dir string, runs int, profile string) error {
 	sources := []loader.Source{{Name: "bench", Dir: dir}}
 	runtime.GC()
 	report("before the first scan")
-	l, err := loader.New(ctx, sources, noLimits())
+	l, err := loader.New(ctx, sources, nil, noLimits())
 	if err != nil {
 		return err
 	}
@@ -71,7 +71,7 @@ func run(n int, dir string, runs int, profile string) error {
 		return err
 	})
 	cold := fastest(runs, func() error {
-		_, err := loader.New(ctx, sources, noLimits())
+		_, err := loader.New(ctx, sources, nil, noLimits())
 		return err
 	})
 	rescan := fastest(runs, func() error {

@@ -163,11 +163,11 @@ type question struct {
 // --setup a setup script. What cannot be read is left to InstallDeps to
 // report.
 func depsQuestions(ctx context.Context, dir, name string, setup bool) []question {
-	if skill.ValidateName(name) != nil {
+	if skill.ValidateKey(name) != nil {
 		return nil
 	}
 	var out []question
-	if rec, err := registry.NewFS(dir).Get(ctx, name); err == nil && rec.Source == registry.SourceAgent {
+	if rec, err := registry.NewFSStore(dir).Get(ctx, name); err == nil && rec.Source == registry.SourceAgent {
 		out = append(out, question{text: fmt.Sprintf("%s was written by an agent, not installed by a person; installing its dependencies can run code (Python packages built from source). Install them?", name)})
 	}
 	if !setup {

@@ -38,7 +38,7 @@ func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill
 		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, everything())
 		diags = append(diags, asGiven(d, root)...)
 		if len(found) == 0 && !d.HasErrors() {
-			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.SkillFile))
+			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.FileName))
 		}
 		fsys := os.DirFS(root)
 		for _, f := range found {

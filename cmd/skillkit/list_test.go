@@ -54,7 +54,7 @@ func TestListDisabled(t *testing.T) {
 	dir := t.TempDir()
 	writeSkillFile(t, dir, "off", "")
 	writeSkillFile(t, dir, "on", "")
-	if err := registry.NewFS(dir).Put(t.Context(), registry.Record{Name: "off", Enabled: false}); err != nil {
+	if err := registry.NewFSStore(dir).Put(t.Context(), registry.Record{Name: "off", Enabled: false}); err != nil {
 		t.Fatal(err)
 	}
 	_, out, _ := runCLI(t, "list", dir)
@@ -165,11 +165,11 @@ func TestDoctor(t *testing.T) {
 	dir := t.TempDir()
 	writeSkillFile(t, dir, "pdf", "")
 	writeSkillFile(t, dir, "odd", "colour: blue\n") // FIELD_UNKNOWN, info
-	sum, err := registry.Fingerprint(os.DirFS(dir), "pdf")
+	sum, err := registry.Fingerprint(t.Context(), os.DirFS(dir), "pdf")
 	if err != nil {
 		t.Fatal(err)
 	}
-	if err := registry.NewFS(dir).Put(t.Context(), registry.Record{Name: "pdf", Fingerprint: sum, Enabled: true}); err != nil {
+	if err := registry.NewFSStore(dir).Put(t.Context(), registry.Record{Name: "pdf", Fingerprint: sum, Enabled: true}); err != nil {
 		t.Fatal(err)
 	}
 	code, out, errOut := runCLI(t, "doctor", dir)

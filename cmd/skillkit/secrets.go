@@ -82,7 +82,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	if len(args) > 0 {
-		if err := secrets.ValidateSkillName(args[0]); err != nil {
+		if err := skill.ValidateKey(args[0]); err != nil {
 			fmt.Fprintf(c.stderr, "skillkit secrets %s: %v\n", sub, err)
 			return exitUsage
 		}
@@ -92,7 +92,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", o.dir)
 		return exitFailure
 	}
-	v := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(o.dir)), &secrets.Options{Getenv: c.getenv})
+	v := secrets.NewVault(secrets.NewFSStore(o.dir), &secrets.Options{Getenv: c.getenv})
 	var err error
 	switch sub {
 	case "set":

@@ -81,8 +81,7 @@ func TestSecretsSetListDelete(t *testing.T) {
 	}
 
 	// The value on disk is sealed, the file private.
-	store := secrets.StoreDir(dir)
-	err := filepath.WalkDir(store, func(p string, d fs.DirEntry, err error) error {
+	err := filepath.WalkDir(secrets.NewFSStore(dir).Dir(), func(p string, d fs.DirEntry, err error) error {
 		if err != nil || d.IsDir() {
 			return err
 		}
@@ -98,7 +97,7 @@ func TestSecretsSetListDelete(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	v := secrets.NewVault(secrets.NewFSStore(store), &secrets.Options{Getenv: func(k string) string { return vars[k] }})
+	v := secrets.NewVault(secrets.NewFSStore(dir), &secrets.Options{Getenv: func(k string) string { return vars[k] }})
 	env, err := v.ResolveEnv(t.Context(), "ocr", nil)
 	if err != nil || env["OCR_API_KEY"] != cliPlain || env["EXTRA"] != "x" {
 		t.Fatalf("the value read from stdin was not saved whole: %v", err)
@@ -134,7 +133,7 @@ func TestSecretsRotate(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "resealed 0 values") || !strings.Contains(out, "2 were already under it") {
 		t.Fatalf("second rotate: exit %d\n%s", code, out)
 	}
-	v := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(dir)), &secrets.Options{Getenv: func(k string) string { return newOnly[k] }})
+	v := secrets.NewVault(secrets.NewFSStore(dir), &secrets.Options{Getenv: func(k string) string { return newOnly[k] }})
 	if env, err := v.ResolveEnv(t.Context(), "ocr", nil); err != nil || env["OCR_API_KEY"] != cliPlain {
 		t.Fatalf("after rotation the new key alone does not open: %v", err)
 	}
@@ -145,7 +144,7 @@ func TestSecretsImportLegacy(t *testing.T) {
 	// Written by the seed's SkillSecretService.encrypt (secrets/testdata/seed_encrypt.js)
 	// with SKILL_SECRET_KEY=legacy-demo-secret over {"OCR_API_KEY":"sk-demo-123","REGION":"eu"}.
 	blob := "bledK69RpeCCUxNMHcv6pBXSqUIBvyw5+wYfbJL+t5ttCHXVqqVdfpvWY8luzj/tw3pf4BzFSmQ+j89kSCSoFg5T6DLNmiE1+y6I"
-	store := secrets.NewFSStore(secrets.StoreDir(dir))
+	store := secrets.NewFSStore(dir)
 	// A wrong legacy secret: nothing is saved.
 	wrong := map[string]string{"SKILL_SECRET_KEY": "legacy-demo-secret-but-longer"}
 	code, _, errOut := runWith(t, wrong, "", "secrets", "--dir", dir, "import-legacy", "ocr", blob)

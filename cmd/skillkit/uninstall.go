@@ -38,7 +38,7 @@ func runUninstall(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit uninstall: give one NAME")
 		return exitUsage
 	}
-	vault := secrets.NewVault(secrets.NewFSStore(secrets.StoreDir(o.skillsDir(c))), &secrets.Options{Getenv: c.getenv})
+	vault := secrets.NewVault(secrets.NewFSStore(o.skillsDir(c)), &secrets.Options{Getenv: c.getenv})
 	in, err := o.open(ctx, c, false, &installer.Options{Purge: vault.DeleteSkill})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)

@@ -38,11 +38,11 @@ func run(ctx context.Context, w io.Writer, dir string, agentTools []string) erro
 	if err != nil {
 		return err
 	}
-	l, err := loader.New(ctx, []loader.Source{{Name: "examples", FS: os.DirFS(abs), Dir: abs}}, nil)
+	l, err := loader.New(ctx, []loader.Source{{Name: "examples", FS: os.DirFS(abs), Dir: abs}}, nil, nil)
 	if err != nil {
 		return err
 	}
-	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil)}
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil)}
 	ts, err := r.Resolve(ctx, tools.Agent{Tools: agentTools})
 	if err != nil {
 		return err

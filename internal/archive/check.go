@@ -22,7 +22,8 @@ const (
 
 // infraRule says what happens to a path element that names one of
 // skill.InfraDirs, compared without regard to case: "reserved" (refused),
-// "omitted", or "" for any other name. A test holds it to skill.InfraDirs.
+// "omitted", or "" for any other name. A test holds it to skill.InfraDirs:
+// the split between the two is this package's rule.
 func infraRule(elem string) (rule, dir string) {
 	for _, d := range [...]string{".git", ".skillhub"} {
 		if strings.EqualFold(elem, d) {
@@ -285,7 +286,7 @@ func (c *checker) finish() {
 	}
 }
 
-func isSkillFile(p string) bool { return p == skill.SkillFile || p == skill.SkillFileLower }
+func isSkillFile(p string) bool { return p == skill.FileName || p == skill.FileNameLower }
 
 // topFolder returns the one top-level folder every accepted entry lies in,
 // or "" when there is no such folder.
@@ -324,7 +325,7 @@ func (c *checker) unwrap() string {
 
 func (c *checker) noSkillFile() error {
 	if top := c.topFolder(); top != "" {
-		return fmt.Errorf("%w: no %s at the top of the tree, nor in its only folder %q", ErrNoSkillFile, skill.SkillFile, top)
+		return fmt.Errorf("%w: no %s at the top of the tree, nor in its only folder %q", ErrNoSkillFile, skill.FileName, top)
 	}
-	return fmt.Errorf("%w: no %s at the top of the tree", ErrNoSkillFile, skill.SkillFile)
+	return fmt.Errorf("%w: no %s at the top of the tree", ErrNoSkillFile, skill.FileName)
 }

@@ -186,7 +186,7 @@ func TestErrorFamilies(t *testing.T) {
 // TestInfraDirsHaveARule: every folder the skill package treats as
 // infrastructure is either refused or omitted here.
 func TestInfraDirsHaveARule(t *testing.T) {
-	for _, d := range skill.InfraDirs {
+	for _, d := range skill.InfraDirs() {
 		if rule, _ := infraRule(d); rule == "" {
 			t.Errorf("%s has no rule", d)
 		}

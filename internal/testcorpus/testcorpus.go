@@ -11,6 +11,8 @@ import (
 	"strings"
 	"testing"
 	"time"
+
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // EnvVar names the corpus folder.
@@ -216,7 +218,7 @@ func Baseline(fsys fs.FS) (int, error) {
 		if err != nil {
 			return err
 		}
-		if d.IsDir() && p != "." && (d.Name()[0] == '.' || slices.Contains(infraDirs(), d.Name())) {
+		if d.IsDir() && p != "." && (d.Name()[0] == '.' || skill.IsInfraDir(d.Name())) {
 			return fs.SkipDir
 		}
 		if !d.IsDir() && d.Name() == "SKILL.md" {
@@ -228,10 +230,4 @@ func Baseline(fsys fs.FS) (int, error) {
 		return nil
 	})
 	return n, err
-}
-
-// infraDirs mirrors skill.InfraDirs; testcorpus cannot import skill, whose
-// tests import testcorpus.
-func infraDirs() []string {
-	return []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
 }

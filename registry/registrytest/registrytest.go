@@ -112,11 +112,24 @@ func TestStore(t *testing.T, newStore func(t *testing.T) registry.Store) {
 			t.Errorf("Get after Put again: %v", err)
 		}
 	})
+	t.Run("NamesTheLoaderAccepts", func(t *testing.T) {
+		// Hand-placed skills may break the specification's naming rule;
+		// every name skill.ValidateKey accepts is a record's name.
+		s := newStore(t)
+		for _, name := range []string{"My_Tool", "pdf tools", "技能", "x.y"} {
+			if err := s.Put(t.Context(), registry.Record{Name: name, Enabled: false}); err != nil {
+				t.Fatalf("Put %q: %v", name, err)
+			}
+			if rec, err := s.Get(t.Context(), name); err != nil || rec.Name != name {
+				t.Fatalf("Get %q: %+v, %v", name, rec, err)
+			}
+		}
+	})
 	t.Run("InvalidRecords", func(t *testing.T) {
 		s := newStore(t)
 		for _, rec := range []registry.Record{
-			{Name: ""}, {Name: "Upper"}, {Name: "../escape"}, {Name: "a/b"}, {Name: "-x"},
-			{Name: "ok", Source: "ftp"},
+			{Name: ""}, {Name: ".hidden"}, {Name: "../escape"}, {Name: "a/b"}, {Name: "CON"}, {Name: "a\u202eb"},
+			{Name: " padded"}, {Name: "ok", Source: "ftp"},
 		} {
 			if err := s.Put(t.Context(), rec); !errors.Is(err, registry.ErrInvalidRecord) {
 				t.Errorf("Put %+v: %v, want ErrInvalidRecord", rec, err)
