@@ -10,9 +10,12 @@ import (
 	"sync"
 	"time"
 
+	"github.com/skillkit-go/skillkit/authoring"
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
@@ -21,7 +24,9 @@ import (
 )
 
 // Options configure [Open]. Only Dir is required; every other field has a
-// safe default, and each part can be replaced by the host's own.
+// safe default, and each part can be replaced by the host's own. The
+// *Options of the parts carry tuning only: what one part needs from another
+// (the registry, the vault, the loader) the Kit passes itself.
 type Options struct {
 	// Dir is the skills folder: the first source and the only writable one.
 	// Installs land here, and its .skillhub/ holds the registry and the
@@ -45,11 +50,19 @@ type Options struct {
 	// APP_SECRET, read on first use, so a Kit opens without a key and
 	// fails only when a secret is used.
 	Keyring *secrets.Keyring
-	// Installer tunes installs (allowed git hosts, file:// URLs, limits, a
-	// Scanner, Progress events for a host's UI, the GitHub API client). Its
-	// Registry and Purge are ignored: the Kit passes its registry and its
-	// vault's DeleteSkill.
+	// Limits bound what one skill may hold, for installs, agents' writes
+	// and the copies dependency installs make; nil means the defaults.
+	Limits *installer.Limits
+	// Installer tunes installs and updates (allowed git hosts, file://
+	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
+	// client).
 	Installer *installer.Options
+	// Deps tunes dependency installs (the tools' environment, a package
+	// index, the Runner that runs them, Progress events).
+	Deps *deps.Options
+	// Authoring tunes what agents may write (AgentMayChangeInstalled,
+	// Progress events).
+	Authoring *authoring.Options
 	// Executor tunes the execution of compute-entry skills (runner, timeouts,
 	// concurrency, environment whitelist). Each skill gets its own secrets
 	// from the Kit's vault.
@@ -61,119 +74,162 @@ type Options struct {
 	// and scan summaries; nil discards them.
 	Logger *slog.Logger
 	// DisableSkillManage withholds skill_manage from every agent. By default
-	// agents may write skills of their own into Dir (seed 002 §4.2); they can
-	// never run code through it or change installed skills unless
-	// Installer.AgentMayChangeInstalled says so.
+	// agents may write skills of their own into Dir; they can never run code
+	// through it or change installed skills unless
+	// Authoring.AgentMayChangeInstalled says so.
 	DisableSkillManage bool
 	// Watch, when positive, rescans the sources at this interval in the
 	// background until Close, so skills added or edited by hand appear
-	// without a restart. Zero means no watching: call Rescan.
+	// without a restart; it implies ScanOnOpen. Zero means no watching:
+	// call Rescan.
 	Watch time.Duration
 	// OnChange is called (from the watching goroutine) after a background
 	// rescan that changed something.
 	OnChange func(loader.Changes)
+	// ScanOnOpen scans the sources (after settling what crashed operations
+	// left in Dir) before Open returns, so the first Toolset pays nothing
+	// and bad sources fail Open. By default Open does no work: the first
+	// call that needs the skills scans them.
+	ScanOnOpen bool
 }
 
-// Kit is skillkit wired for one skills folder: loader, registry, secrets
-// vault, executor and the agent tools. It is safe for concurrent use. The
-// parts are reachable through accessors for whatever the Kit's methods do
-// not cover.
+// Kit is skillkit wired for one skills folder: the installer, the
+// dependency installer and the agents' writer on one shared skills folder,
+// the registry, the secrets vault, and — from the first call that needs
+// skills — the loader, the executor and the agent tools. It is safe for
+// concurrent use. The parts are reachable through accessors for whatever
+// the Kit's methods do not cover.
 type Kit struct {
-	dir       string
-	loader    *loader.Loader
+	opts      Options
+	dir       *skillsdir.Dir
 	registry  registry.Store
 	vault     *secrets.Vault
-	executor  *executor.Executor
 	installer *installer.Installer
-	env       *executor.EnvProvider
-	resolver  *tools.Resolver
+	deps      *deps.Installer
+	authoring *authoring.Writer
+
+	mu       sync.Mutex // guards the parts below, built by load
+	loader   *loader.Loader
+	executor *executor.Executor
+	env      *executor.EnvProvider
+	resolver *tools.Resolver
 
 	stopWatch context.CancelFunc
 	watching  chan struct{}
 }
 
-// Open wires a Kit for opts.Dir and scans its skills once.
+// Open wires a Kit for opts.Dir. It creates the folder when missing and
+// does no other work unless opts.ScanOnOpen or opts.Watch: skills are
+// scanned, and what
+// crashed operations left in the folder settled, by the first call that
+// needs them, so opening a Kit for one small command (pin, a secret) is
+// cheap.
 func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if opts.Dir == "" {
 		return nil, errors.New("skillkit: Options.Dir is required")
 	}
-	dir, err := filepath.Abs(opts.Dir)
+	abs, err := filepath.Abs(opts.Dir)
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: %w", err)
 	}
-	if err := os.MkdirAll(dir, 0o755); err != nil {
-		return nil, fmt.Errorf("skillkit: %w", err)
+	if err := loader.CheckSources(opts.sources(abs)); err != nil {
+		return nil, err
 	}
-	k := &Kit{dir: dir, registry: opts.Registry}
+	k := &Kit{opts: opts, registry: opts.Registry}
 	if k.registry == nil {
-		k.registry = registry.NewFSStore(dir)
+		k.registry = registry.NewFSStore(abs)
 	}
 	store := opts.Secrets
 	if store == nil {
-		store = secrets.NewFSStore(dir)
+		store = secrets.NewFSStore(abs)
 	}
 	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
-
-	iopts := installer.Options{}
-	if opts.Installer != nil {
-		iopts = *opts.Installer
-	}
-	iopts.Registry = k.registry
-	iopts.Purge = k.vault.DeleteSkill
-	if iopts.Logger == nil {
-		iopts.Logger = opts.Logger
-	}
-	// The installer first: it settles what a crashed install left in the
-	// skills folder before the loader reads it.
-	k.installer, err = installer.New(ctx, dir, &iopts)
+	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits})
 	if err != nil {
-		return nil, fmt.Errorf("skillkit: %w", err)
+		return nil, err
 	}
+	k.installer = installer.New(k.dir, opts.Installer)
+	k.deps = deps.New(k.dir, opts.Deps)
+	k.authoring = authoring.New(k.dir, opts.Authoring)
+	if opts.ScanOnOpen || opts.Watch > 0 {
+		if _, err := k.load(ctx); err != nil {
+			k.dir.Close()
+			return nil, err
+		}
+	}
+	return k, nil
+}
 
+// sources are the loader's sources: the skills folder first.
+func (o *Options) sources(dir string) []loader.Source {
+	name := o.DirName
+	if name == "" {
+		name = "skills"
+	}
+	return append([]loader.Source{{Name: name, Dir: dir, Writable: true}}, o.Sources...)
+}
+
+// load returns the loader, building it and the parts that read skills on
+// the first call: what crashed operations left is settled, the sources are
+// scanned, watching starts.
+func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.loader != nil {
+		return k.loader, nil
+	}
+	// Settle first, so the scan never sees a half-finished install.
+	if err := k.dir.Settle(ctx); err != nil {
+		return nil, err
+	}
 	lopts := loader.Options{}
-	if opts.Loader != nil {
-		lopts = *opts.Loader
+	if k.opts.Loader != nil {
+		lopts = *k.opts.Loader
 	}
-	lopts.Checkers = append([]loader.Checker{registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.installer.DepsChecker()}, lopts.Checkers...)
+	lopts.Checkers = append([]loader.Checker{
+		registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.deps.Checker(),
+	}, lopts.Checkers...)
 	if lopts.Logger == nil {
-		lopts.Logger = opts.Logger
+		lopts.Logger = k.opts.Logger
 	}
-	dirName := opts.DirName
-	if dirName == "" {
-		dirName = "skills"
-	}
-	sources := append([]loader.Source{{Name: dirName, Dir: dir, Writable: true}}, opts.Sources...)
-	k.loader, err = loader.New(ctx, sources, k.registry, &lopts)
+	l, err := loader.New(ctx, k.opts.sources(k.dir.Path()), k.registry, &lopts)
 	if err != nil {
-		return nil, fmt.Errorf("skillkit: %w", err)
+		return nil, err
 	}
-
 	eopts := executor.Options{}
-	if opts.Executor != nil {
-		eopts = *opts.Executor
+	if k.opts.Executor != nil {
+		eopts = *k.opts.Executor
 	}
 	if eopts.Logger == nil {
-		eopts.Logger = opts.Logger
+		eopts.Logger = k.opts.Logger
 	}
-	k.executor = executor.New(k.loader, k.vault, &eopts)
-	k.env = executor.NewEnvProvider(k.loader, k.vault)
-	k.resolver = &tools.Resolver{Loader: k.loader, Executor: k.executor}
-	if !opts.DisableSkillManage {
-		k.resolver.Manager = k.installer
+	k.loader = l
+	k.executor = executor.New(l, k.vault, &eopts)
+	k.env = executor.NewEnvProvider(l, k.vault)
+	k.resolver = &tools.Resolver{Loader: l, Executor: k.executor}
+	if !k.opts.DisableSkillManage {
+		k.resolver.Manager = k.authoring
 	}
-	if opts.Watch > 0 {
+	if k.opts.Watch > 0 {
 		wctx, cancel := context.WithCancel(context.WithoutCancel(ctx))
 		k.stopWatch, k.watching = cancel, make(chan struct{})
-		onChange := opts.OnChange
+		onChange := k.opts.OnChange
 		if onChange == nil {
 			onChange = func(loader.Changes) {}
 		}
 		go func() {
 			defer close(k.watching)
-			_ = k.loader.Watch(wctx, &loader.WatchOptions{Interval: opts.Watch}, onChange)
+			_ = l.Watch(wctx, &loader.WatchOptions{Interval: k.opts.Watch}, onChange)
 		}()
 	}
-	return k, nil
+	return l, nil
+}
+
+// loaded returns the loader when a call has built it, else nil.
+func (k *Kit) loaded() *loader.Loader {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	return k.loader
 }
 
 // Toolset returns what one agent gets: the <available_skills> prompt
@@ -181,8 +237,12 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 // and skill_manage unless Options.DisableSkillManage or the agent's
 // DisableManage), from the current snapshot; see [tools.Resolver.Resolve].
 func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
+	l, err := k.load(ctx)
+	if err != nil {
+		return tools.Toolset{}, err
+	}
 	if agent.Env.SkillEnv == nil {
-		agent.Env.SkillEnv = k.skillEnv(ctx)
+		agent.Env.SkillEnv = k.skillEnv(ctx, l)
 	}
 	return k.resolver.Resolve(ctx, agent)
 }
@@ -191,7 +251,7 @@ func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, er
 // variable the skill will get when it runs (a saved secret, or a default of
 // its env schema) counts as set. Each skill's status is read once per call
 // of Toolset, however many variables it requires.
-func (k *Kit) skillEnv(ctx context.Context) func(skillName, variable string) bool {
+func (k *Kit) skillEnv(ctx context.Context, l *loader.Loader) func(skillName, variable string) bool {
 	var mu sync.Mutex
 	known := map[string]map[string]bool{}
 	return func(skillName, variable string) bool {
@@ -200,7 +260,7 @@ func (k *Kit) skillEnv(ctx context.Context) func(skillName, variable string) boo
 		set, ok := known[skillName]
 		if !ok {
 			var schema []skill.EnvVar
-			if s, found := k.loader.Get(skillName); found {
+			if s, found := l.Get(skillName); found {
 				schema = s.Env
 			}
 			st, _ := k.vault.Configured(ctx, skillName, schema) // unreadable: nothing counts as set
@@ -217,22 +277,71 @@ func (k *Kit) skillEnv(ctx context.Context) func(skillName, variable string) boo
 // Doctor returns every diagnostic, sorted: the scan's (collisions, invalid
 // skills, limits) and those of the checks run now (fingerprints changed
 // since install, required secrets not configured, runtimes, virtual
-// environments, node_modules and system programs missing).
-func (k *Kit) Doctor(ctx context.Context) diagnostics.List {
-	return k.loader.Doctor(ctx)
+// environments, node_modules and system programs missing). The error is
+// ctx's, or a failure to settle the skills folder.
+func (k *Kit) Doctor(ctx context.Context) (diagnostics.List, error) {
+	l, err := k.load(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return l.Doctor(ctx), nil
 }
 
 // EnvFor returns the environment a host's shell tool should add for a
 // command run in dir: the skill's own variables when dir lies inside a skill
-// folder on disk, else nothing (seed 000 §10.2).
+// folder on disk, else nothing; see [executor.EnvProvider].
 func (k *Kit) EnvFor(ctx context.Context, dir string) (map[string]string, error) {
+	if _, err := k.load(ctx); err != nil {
+		return nil, err
+	}
 	return k.env.EnvFor(ctx, dir)
 }
 
+// Skill returns the named skill as the Kit sees it. Before the first scan
+// it reads the skills folder's own copy alone when there is one, without
+// scanning every source (what a small command such as listing one skill's
+// secrets needs); otherwise it scans. ok is false when no source has the
+// skill.
+func (k *Kit) Skill(ctx context.Context, name string) (s *skill.Skill, ok bool, err error) {
+	if l := k.loaded(); l != nil {
+		s, ok = l.Get(name)
+		return s, ok, nil
+	}
+	if skill.ValidateKey(name) != nil {
+		return nil, false, nil
+	}
+	if found, err := k.dir.HasSkill(name); err != nil || found {
+		if err := k.dir.Settle(ctx); err != nil {
+			return nil, false, err
+		}
+		var lopts skill.LoadOptions
+		if k.opts.Loader != nil {
+			lopts.Strict, lopts.MaxFileBytes = k.opts.Loader.Strict, k.opts.Loader.MaxFileBytes
+		}
+		lopts.DiskRoot = k.dir.Path()
+		s, _ = skill.Load(os.DirFS(k.dir.Path()), name, &lopts)
+		if s != nil && s.Name == name {
+			s.Source = k.opts.sources(k.dir.Path())[0].Name
+			return s, true, nil
+		}
+	}
+	l, err := k.load(ctx)
+	if err != nil {
+		return nil, false, err
+	}
+	s, ok = l.Get(name)
+	return s, ok, nil
+}
+
 // Rescan reads the sources again and swaps in the new snapshot; see
-// [loader.Loader.Rescan].
+// [loader.Loader.Rescan]. The first call scans them for the first time
+// (and reports no changes).
 func (k *Kit) Rescan(ctx context.Context) (loader.Changes, error) {
-	return k.loader.Rescan(ctx)
+	if l := k.loaded(); l != nil {
+		return l.Rescan(ctx)
+	}
+	_, err := k.load(ctx)
+	return loader.Changes{}, err
 }
 
 // Install installs a skill into the skills folder from GitHub, a git URL,
@@ -269,65 +378,75 @@ func (k *Kit) CheckUpdates(ctx context.Context) ([]installer.UpdateStatus, error
 	return k.installer.CheckUpdates(ctx)
 }
 
+// Pin keeps an installed skill at its version: updates skip it.
+func (k *Kit) Pin(ctx context.Context, name string) error { return k.installer.Pin(ctx, name) }
+
+// Unpin lets updates change a pinned skill again.
+func (k *Kit) Unpin(ctx context.Context, name string) error { return k.installer.Unpin(ctx, name) }
+
 // SetEnabled enables or disables a skill. A disabled skill stays installed
-// and is hidden from every agent from the next Toolset on. Skills of the
-// other sources (an embed.FS, a user folder) and skills in sub-folders of
-// Dir, which the installer does not manage, can be disabled too: the Kit
-// records the flag alone for them (a record without a source).
+// and is hidden from every agent from the next Toolset on. A skill of the
+// skills folder — installed, written by an agent or placed by hand, under
+// any name the loader accepts — is changed without a scan. A skill of
+// another source (an embed.FS, a user folder) can be disabled too: when the
+// skills folder does not hold the name, the Kit scans, and if a source
+// defines the skill, records its flag alone.
 func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	err := k.installer.SetEnabled(ctx, name, enabled)
-	if !errors.Is(err, installer.ErrNotInstalled) {
+	if !errors.Is(err, installer.ErrNotInstalled) || skill.ValidateKey(name) != nil {
 		return err
 	}
-	if _, known := k.loader.Get(name); !known {
+	l, lerr := k.load(ctx)
+	if lerr != nil {
+		return lerr
+	}
+	if _, known := l.Get(name); !known {
 		return err
 	}
-	rec, getErr := k.registry.Get(ctx, name)
-	if errors.Is(getErr, registry.ErrNotFound) {
-		rec, getErr = registry.Record{Name: name}, nil
-	}
-	if getErr != nil {
-		return getErr
-	}
-	rec.Enabled = enabled
-	return k.registry.Put(ctx, rec)
+	return k.installer.SetEnabledOther(ctx, name, enabled)
 }
 
 // InstallDeps installs a skill's dependencies into its own folder (.venv,
 // node_modules, dotnet restore), checks its system programs and, with
-// opts.Setup, runs its setup script; see [installer.Installer.InstallDeps].
-// Setup scripts run only when the host's user confirmed, and only for skills
+// opts.Setup, runs its setup script; see [deps.Installer.Install]. Setup
+// scripts run only when the host's user confirmed, and only for skills
 // installed from GitHub, git or a ZIP.
-func (k *Kit) InstallDeps(ctx context.Context, name string, opts *installer.DepsOptions) (*installer.DepsResult, error) {
-	return k.installer.InstallDeps(ctx, name, opts)
+func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOptions) (*deps.Result, error) {
+	return k.deps.Install(ctx, name, opts)
 }
 
 // CreateSkill writes a new agent-authored skill (what skill_manage create
 // does, for a host's own UI or API) and rescans; see
-// [installer.Installer.Create] for the rules.
-func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*installer.Result, error) {
-	res, err := k.installer.Create(ctx, name, content, files)
+// [authoring.Writer.Create] for the rules.
+func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*authoring.Result, error) {
+	res, err := k.authoring.Create(ctx, name, content, files)
 	return res, k.rescanAfter(ctx, err)
 }
 
 // EditSkill changes an agent-authored skill and rescans; see
-// [installer.Installer.Edit].
-func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*installer.Result, error) {
-	res, err := k.installer.Edit(ctx, name, content, files, remove)
+// [authoring.Writer.Edit].
+func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*authoring.Result, error) {
+	res, err := k.authoring.Edit(ctx, name, content, files, remove)
 	return res, k.rescanAfter(ctx, err)
 }
 
 // DeleteSkill removes an agent-authored skill and rescans; see
-// [installer.Installer.Delete].
+// [authoring.Writer.Delete].
 func (k *Kit) DeleteSkill(ctx context.Context, name string) error {
-	return k.rescanAfter(ctx, k.installer.Delete(ctx, name))
+	return k.rescanAfter(ctx, k.authoring.Delete(ctx, name))
 }
 
-// rescanAfter rescans the loader after an operation on the skills folder,
-// whether it succeeded or not (a failed update leaves the old version, which
-// a rescan finds unchanged), and returns the operation's error first.
+// rescanAfter rescans after an operation on the skills folder, whether it
+// succeeded or not (a failed update leaves the old version, which a rescan
+// finds unchanged), and returns the operation's error first. Before the
+// first scan there is nothing to refresh: the first call that needs the
+// skills reads them as they are.
 func (k *Kit) rescanAfter(ctx context.Context, opErr error) error {
-	_, err := k.loader.Rescan(context.WithoutCancel(ctx))
+	l := k.loaded()
+	if l == nil {
+		return opErr
+	}
+	_, err := l.Rescan(context.WithoutCancel(ctx))
 	if opErr != nil {
 		return opErr
 	}
@@ -335,10 +454,20 @@ func (k *Kit) rescanAfter(ctx context.Context, opErr error) error {
 }
 
 // Dir is the skills folder, absolute.
-func (k *Kit) Dir() string { return k.dir }
+func (k *Kit) Dir() string { return k.dir.Path() }
 
-// Loader is the Kit's loader: snapshots, visibility, rescans, watching.
-func (k *Kit) Loader() *loader.Loader { return k.loader }
+// Loader is the Kit's loader (snapshots, visibility, rescans, watching),
+// scanning the sources first if no call has yet.
+func (k *Kit) Loader(ctx context.Context) (*loader.Loader, error) { return k.load(ctx) }
+
+// Executor runs compute-entry skills, scanning the sources first if no
+// call has yet.
+func (k *Kit) Executor(ctx context.Context) (*executor.Executor, error) {
+	if _, err := k.load(ctx); err != nil {
+		return nil, err
+	}
+	return k.executor, nil
+}
 
 // Registry is the record of what is installed.
 func (k *Kit) Registry() registry.Store { return k.registry }
@@ -346,19 +475,26 @@ func (k *Kit) Registry() registry.Store { return k.registry }
 // Vault holds each skill's secrets.
 func (k *Kit) Vault() *secrets.Vault { return k.vault }
 
-// Executor runs compute-entry skills.
-func (k *Kit) Executor() *executor.Executor { return k.executor }
-
 // Installer installs, updates and removes skills; prefer the Kit's methods,
 // which rescan afterwards.
 func (k *Kit) Installer() *installer.Installer { return k.installer }
 
+// Deps installs skills' dependencies.
+func (k *Kit) Deps() *deps.Installer { return k.deps }
+
+// Authoring writes the skills agents author (the tools.Manager of
+// skill_manage); prefer the Kit's methods, which rescan afterwards.
+func (k *Kit) Authoring() *authoring.Writer { return k.authoring }
+
 // Close stops the background watching (Options.Watch), waits for it to end
-// and closes the installer. The Kit must not be used afterwards.
+// and releases the skills folder. The Kit must not be used afterwards.
 func (k *Kit) Close() error {
-	if k.stopWatch != nil {
-		k.stopWatch()
-		<-k.watching
+	k.mu.Lock()
+	stop, watching := k.stopWatch, k.watching
+	k.mu.Unlock()
+	if stop != nil {
+		stop()
+		<-watching
 	}
-	return k.installer.Close()
+	return k.dir.Close()
 }

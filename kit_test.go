@@ -47,6 +47,26 @@ func copyExamples(t testing.TB) string {
 	return dst
 }
 
+// doctor is kit.Doctor, failing the test on an error.
+func doctor(t testing.TB, kit *skillkit.Kit) diagnostics.List {
+	t.Helper()
+	d, err := kit.Doctor(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return d
+}
+
+// loaderOf is kit.Loader, failing the test on an error.
+func loaderOf(t testing.TB, kit *skillkit.Kit) *loader.Loader {
+	t.Helper()
+	l, err := kit.Loader(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	return l
+}
+
 func testKeyring(t testing.TB) *secrets.Keyring {
 	key, err := secrets.DeriveKey([]byte("a test secret of at least sixteen bytes"))
 	if err != nil {
@@ -94,7 +114,7 @@ func TestKitEndToEnd(t *testing.T) {
 	defer kit.Close()
 
 	// Doctor: the required secret is missing, the bundled copy is shadowed.
-	diags := kit.Doctor(ctx)
+	diags := doctor(t, kit)
 	if got := diags.WithCode(diagnostics.EnvNotConfigured); len(got) != 1 || got[0].Skill != "weather" {
 		t.Errorf("ENV_NOT_CONFIGURED: %v", got)
 	}
@@ -105,7 +125,7 @@ func TestKitEndToEnd(t *testing.T) {
 	if err := kit.Vault().Save(ctx, "weather", map[string]string{"WEATHER_KEY": "abcdef"}); err != nil {
 		t.Fatal(err)
 	}
-	if got := kit.Doctor(ctx).WithCode(diagnostics.EnvNotConfigured); len(got) != 0 {
+	if got := doctor(t, kit).WithCode(diagnostics.EnvNotConfigured); len(got) != 0 {
 		t.Errorf("after saving the secret: %v", got)
 	}
 
@@ -161,7 +181,7 @@ func TestKitWatch(t *testing.T) {
 	case <-time.After(5 * time.Second):
 		t.Fatal("the new skill was not seen")
 	}
-	if _, ok := kit.Loader().Get("late"); !ok {
+	if _, ok := loaderOf(t, kit).Get("late"); !ok {
 		t.Error("not in the snapshot")
 	}
 	if err := kit.Close(); err != nil {
@@ -223,7 +243,7 @@ func TestKitInstallUninstall(t *testing.T) {
 	if err := kit.Uninstall(ctx, "greeter", &installer.UninstallOptions{Purge: true}); err != nil {
 		t.Fatal(err)
 	}
-	if _, ok := kit.Loader().Get("greeter"); ok {
+	if _, ok := loaderOf(t, kit).Get("greeter"); ok {
 		t.Error("still loaded after uninstall")
 	}
 	if st, _ := kit.Vault().Configured(ctx, "greeter", nil); len(st) != 0 {

@@ -25,11 +25,11 @@ func BenchmarkInstallZip1000Files(b *testing.B) {
 		b.Fatal(err)
 	}
 	base := b.TempDir()
-	in, err := New(context.Background(), filepath.Join(base, "skills"), nil)
+	in, err := openFolder(filepath.Join(base, "skills"))
 	if err != nil {
 		b.Fatal(err)
 	}
-	defer in.Close()
+	defer in.dir.Close()
 	ctx := context.Background()
 	unzipped := filepath.Join(base, "unzipped")
 	testcorpus.Compare(b,

@@ -13,6 +13,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/skillkit-go/skillkit/internal/fixture"
 )
 
 // Two installs of one name never swap at the same time; installs of
@@ -24,7 +26,7 @@ func TestInstallsOfOneNameAreSerialized(t *testing.T) {
 			var inSwap, most atomic.Int32
 			bothIn := make(chan struct{})
 			var once sync.Once
-			in.fault = func(p string) error {
+			in.dir.Fault = func(p string) error {
 				switch p {
 				case "journal":
 					n := inSwap.Add(1)
@@ -66,7 +68,7 @@ func TestInstallsOfOneNameAreSerialized(t *testing.T) {
 				t.Errorf("at most %d installs were in the swap at once, want %d", most.Load(), want)
 			}
 			for _, n := range names {
-				if got := stateOf(t, dir, n); got.files == "" || got.files != got.record {
+				if got := fixture.StateOf(t, dir, n); got.Files == "" || got.Files != got.Record {
 					t.Errorf("%s: %+v", n, got)
 				}
 			}
@@ -84,11 +86,11 @@ func TestLockHelper(t *testing.T) {
 	if os.Getenv(lockHelperEnv) == "" {
 		t.Skip("helper process only")
 	}
-	in, err := New(context.Background(), os.Getenv("SKILLKIT_DIR"), nil)
+	in, err := openFolder(os.Getenv("SKILLKIT_DIR"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		if p == "journal" {
 			fmt.Println("in-swap")
 			bufio.NewReader(os.Stdin).ReadString('\n') // until the parent closes stdin

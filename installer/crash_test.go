@@ -12,31 +12,14 @@ import (
 	"testing"
 	"time"
 
+	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
 // installPoints are the fault points of an install, in order; commitAt is
 // the first point reached after the record was written (the commit point).
 var installPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "old-moved", "new-moved", "recorded"}
-
-// state is what a skill looks like on disk and in the registry.
-type state struct {
-	files  string // fingerprint of the folder, "" when missing
-	record string // recorded fingerprint, "" without a record
-}
-
-func stateOf(t *testing.T, dir, name string) state {
-	t.Helper()
-	s := state{files: fingerprintDir(t, filepath.Join(dir, name))}
-	rec, err := registry.NewFSStore(dir).Get(context.Background(), name)
-	switch {
-	case err == nil:
-		s.record = rec.Fingerprint
-	case !errors.Is(err, registry.ErrNotFound):
-		t.Fatal(err)
-	}
-	return s
-}
 
 // TestInstallFaults fails every step of an install in turn, as an error the
 // process handles and as a crash the next New settles, over a fresh install
@@ -59,23 +42,23 @@ func TestInstallFaults(t *testing.T) {
 
 func testInstallFault(t *testing.T, replace, crash bool, point string) {
 	ctx := t.Context()
-	scan := ScannerFunc(func(context.Context, Candidate) error { return nil })
+	scan := scannerFunc(func(context.Context, Candidate) error { return nil })
 	in, dir := newTestInstaller(t, &Options{Scanner: scan})
 	src := skillFolder(t, "victim", "old", map[string]string{"references/a.md": "old a"})
-	old := state{}
+	old := fixture.State{}
 	if replace {
 		if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
 			t.Fatal(err)
 		}
-		old = stateOf(t, dir, "victim")
+		old = fixture.StateOf(t, dir, "victim")
 	}
 	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new"), "references/a.md": "new a", "references/b.md": "b"})
 	fail := errors.New("injected")
 	if crash {
-		fail = errSimulatedCrash
+		fail = skillsdir.ErrSimulatedCrash
 	}
 	reached := false
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		if p == point {
 			reached = true
 			return fail
@@ -97,29 +80,29 @@ func testInstallFault(t *testing.T, replace, crash bool, point string) {
 	}
 	if crash {
 		// The process died: a new Installer settles what it left.
-		in.Close()
+		in.dir.Close()
 		in = openTestInstaller(t, dir, nil)
 	} else if !committed {
 		assertNoLeftovers(t, dir)
 	}
-	in.Close()
+	in.dir.Close()
 	in = openTestInstaller(t, dir, nil)
 	assertNoLeftovers(t, dir)
 
-	got := stateOf(t, dir, "victim")
+	got := fixture.StateOf(t, dir, "victim")
 	wantNew := committed || crash && point == "new-moved"
-	if got.files != got.record {
-		t.Fatalf("files %s but record %s", got.files, got.record)
+	if got.Files != got.Record {
+		t.Fatalf("files %s but record %s", got.Files, got.Record)
 	}
 	if wantNew {
-		if got.files == "" || got.files == old.files {
+		if got.Files == "" || got.Files == old.Files {
 			t.Fatalf("want the new version, got %+v (old %+v)", got, old)
 		}
 		if !strings.Contains(readFile(t, filepath.Join(dir, "victim", "SKILL.md")), "new") {
 			t.Fatal("SKILL.md is not the new one")
 		}
-		if res != nil && res.Record.Fingerprint != got.files {
-			t.Fatalf("result fingerprint %s, files %s", res.Record.Fingerprint, got.files)
+		if res != nil && res.Record.Fingerprint != got.Files {
+			t.Fatalf("result fingerprint %s, files %s", res.Record.Fingerprint, got.Files)
 		}
 	} else if got != old {
 		t.Fatalf("want the old version %+v, got %+v", old, got)
@@ -137,20 +120,21 @@ func TestUninstallFaults(t *testing.T) {
 			t.Run(fmt.Sprintf("crash=%v/%s", crash, point), func(t *testing.T) {
 				ctx := t.Context()
 				var purged []string
-				opts := &Options{Purge: func(_ context.Context, name string) error {
+				dopts := &skillsdir.Options{Purge: func(_ context.Context, name string) error {
 					purged = append(purged, name)
 					return nil
 				}}
-				in, dir := newTestInstaller(t, opts)
+				dir := filepath.Join(t.TempDir(), "skills")
+				in := openTestInstallerWith(t, dir, nil, dopts, nil)
 				if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "goner", "x", nil)}, nil); err != nil {
 					t.Fatal(err)
 				}
-				old := stateOf(t, dir, "goner")
+				old := fixture.StateOf(t, dir, "goner")
 				fail := errors.New("injected")
 				if crash {
-					fail = errSimulatedCrash
+					fail = skillsdir.ErrSimulatedCrash
 				}
-				in.fault = func(p string) error {
+				in.dir.Fault = func(p string) error {
 					if p == point {
 						return fail
 					}
@@ -165,12 +149,12 @@ func TestUninstallFaults(t *testing.T) {
 				} else if !errors.Is(err, fail) {
 					t.Fatalf("err %v", err)
 				}
-				in.Close()
-				openTestInstaller(t, dir, opts)
+				in.dir.Close()
+				openTestInstallerWith(t, dir, nil, dopts, nil)
 				assertNoLeftovers(t, dir)
-				got := stateOf(t, dir, "goner")
+				got := fixture.StateOf(t, dir, "goner")
 				if committed || crash && point == "u-moved" {
-					if got != (state{}) {
+					if got != (fixture.State{}) {
 						t.Fatalf("want it gone, got %+v", got)
 					}
 					if len(purged) != 1 {
@@ -188,26 +172,26 @@ func TestUninstallFaults(t *testing.T) {
 // the next New removes.
 func TestCrashDuringClone(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{"SKILL.md": skillMD("cloned", "x")})
-	r.commit("x")
+	r.Write(map[string]string{"SKILL.md": skillMD("cloned", "x")})
+	r.Commit("x")
 	in, dir := newTestInstaller(t, nil)
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		if p == "fetch" {
-			return errSimulatedCrash
+			return skillsdir.ErrSimulatedCrash
 		}
 		return nil
 	}
-	if _, err := in.Install(t.Context(), Source{Git: r.url()}, nil); !errors.Is(err, errSimulatedCrash) {
+	if _, err := in.Install(t.Context(), Source{Git: r.URL()}, nil); !errors.Is(err, skillsdir.ErrSimulatedCrash) {
 		t.Fatal(err)
 	}
-	entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(stagingDir)))
+	entries, _ := os.ReadDir(filepath.Join(dir, filepath.FromSlash(skillsdir.StagingDir)))
 	if len(entries) < 2 {
 		t.Fatalf("the simulated crash left nothing: %v", entries)
 	}
-	in.Close()
+	in.dir.Close()
 	openTestInstaller(t, dir, nil)
 	assertNoLeftovers(t, dir)
-	if got := stateOf(t, dir, "cloned"); got != (state{}) {
+	if got := fixture.StateOf(t, dir, "cloned"); got != (fixture.State{}) {
 		t.Fatalf("got %+v", got)
 	}
 }
@@ -222,11 +206,11 @@ func TestCrashHelper(t *testing.T) {
 	if point == "" {
 		t.Skip("helper process only")
 	}
-	in, err := New(context.Background(), os.Getenv("SKILLKIT_DIR"), nil)
+	in, err := openFolder(os.Getenv("SKILLKIT_DIR"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		if p == point {
 			os.Exit(7) // no deferred cleanup, no unlock: the system releases the locks
 		}
@@ -251,8 +235,8 @@ func TestRealCrash(t *testing.T) {
 			if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
 				t.Fatal(err)
 			}
-			in.Close()
-			old := stateOf(t, dir, "crashy")
+			in.dir.Close()
+			old := fixture.StateOf(t, dir, "crashy")
 			writeTree(t, src, map[string]string{"SKILL.md": skillMD("crashy", "new")})
 			cmd := exec.Command(os.Args[0], "-test.run=^TestCrashHelper$")
 			cmd.Env = append(os.Environ(), crashHelperEnv+"="+tc.point, "SKILLKIT_DIR="+dir, "SKILLKIT_SRC="+src)
@@ -266,8 +250,8 @@ func TestRealCrash(t *testing.T) {
 			}
 			openTestInstaller(t, dir, nil)
 			assertNoLeftovers(t, dir)
-			got := stateOf(t, dir, "crashy")
-			if got.files != got.record || got.files == "" {
+			got := fixture.StateOf(t, dir, "crashy")
+			if got.Files != got.Record || got.Files == "" {
 				t.Fatalf("after recovery: %+v", got)
 			}
 			if (got != old) != tc.wantNew {
@@ -281,7 +265,7 @@ func TestRealCrash(t *testing.T) {
 func TestRecoverySparesLiveOperations(t *testing.T) {
 	in, dir := newTestInstaller(t, nil)
 	entered, release := make(chan struct{}), make(chan struct{})
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		if p == "journal" {
 			close(entered)
 			<-release
@@ -303,7 +287,7 @@ func TestRecoverySparesLiveOperations(t *testing.T) {
 		t.Fatalf("the live install was disturbed: %v", err)
 	}
 	for _, n := range []string{"slow", "fast"} {
-		if got := stateOf(t, dir, n); got.files == "" || got.files != got.record {
+		if got := fixture.StateOf(t, dir, n); got.Files == "" || got.Files != got.Record {
 			t.Errorf("%s: %+v", n, got)
 		}
 	}
@@ -314,15 +298,15 @@ func TestRecoverySparesLiveOperations(t *testing.T) {
 // logged and left; it blocks neither New nor installs.
 func TestUnsettledLeftoverDoesNotBlock(t *testing.T) {
 	in, dir := newTestInstaller(t, nil)
-	in.Close()
-	junk := filepath.Join(dir, filepath.FromSlash(stagingDir), "0123456789abcdef")
-	writeTree(t, junk, map[string]string{journalName: `{"version":1,"op":"install","name":"../../etc"}`})
+	in.dir.Close()
+	junk := filepath.Join(dir, filepath.FromSlash(skillsdir.StagingDir), "0123456789abcdef")
+	writeTree(t, junk, map[string]string{"journal.json": `{"version":1,"op":"install","name":"../../etc"}`})
 	var logged strings.Builder
-	in = openTestInstaller(t, dir, &Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	in = openTestInstallerWith(t, dir, nil, &skillsdir.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))}, nil)
 	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "fine", "x", nil)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(junk, journalName)); err != nil {
+	if _, err := os.Stat(filepath.Join(junk, "journal.json")); err != nil {
 		t.Errorf("the foreign journal was removed: %v", err)
 	}
 	if !strings.Contains(logged.String(), "0123456789abcdef") || !strings.Contains(logged.String(), "not one skillkit wrote") {
@@ -338,19 +322,19 @@ func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
 	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
 		t.Fatal(err)
 	}
-	old := stateOf(t, dir, "busy")
-	in.fault = func(p string) error {
+	old := fixture.StateOf(t, dir, "busy")
+	in.dir.Fault = func(p string) error {
 		if p == "old-moved" {
-			return errSimulatedCrash
+			return skillsdir.ErrSimulatedCrash
 		}
 		return nil
 	}
 	writeTree(t, src, map[string]string{"SKILL.md": skillMD("busy", "new")})
-	if _, err := in.Install(t.Context(), Source{Dir: src}, &InstallOptions{Force: true}); !errors.Is(err, errSimulatedCrash) {
+	if _, err := in.Install(t.Context(), Source{Dir: src}, &InstallOptions{Force: true}); !errors.Is(err, skillsdir.ErrSimulatedCrash) {
 		t.Fatal(err)
 	}
-	in.fault = nil
-	unlock, err := in.lockName(t.Context(), "busy") // a live operation on the skill
+	in.dir.Fault = nil
+	unlock, err := in.dir.Lock(t.Context(), "busy") // a live operation on the skill
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -359,7 +343,7 @@ func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
 	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "other", "x", nil)}, nil); err != nil {
 		t.Fatalf("an install of another skill waited for the busy one: %v", err)
 	}
-	if got := stateOf(t, dir, "busy"); got.files != "" {
+	if got := fixture.StateOf(t, dir, "busy"); got.Files != "" {
 		t.Fatalf("settled while busy: %+v", got)
 	}
 	unlock()
@@ -367,7 +351,7 @@ func TestRecoveryDoesNotWaitForABusySkill(t *testing.T) {
 		t.Fatal(err)
 	}
 	assertNoLeftovers(t, dir)
-	if got := stateOf(t, dir, "busy"); got != old {
+	if got := fixture.StateOf(t, dir, "busy"); got != old {
 		t.Fatalf("got %+v, want the old version %+v", got, old)
 	}
 }
@@ -404,32 +388,32 @@ func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
 				ctx := t.Context()
 				dir := filepath.Join(t.TempDir(), "skills")
 				store := &lyingStore{Store: registry.NewFSStore(dir)}
-				in := openTestInstaller(t, dir, &Options{Registry: store})
+				in := openTestInstallerWith(t, dir, store, nil, nil)
 				src := skillFolder(t, "victim", "old", nil)
-				old := state{}
+				old := fixture.State{}
 				if replace {
 					if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
 						t.Fatal(err)
 					}
-					old = stateOf(t, dir, "victim")
+					old = fixture.StateOf(t, dir, "victim")
 				}
 				writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new")})
 				store.lie = true
 				reached := false
-				in.fault = func(p string) error {
+				in.dir.Fault = func(p string) error {
 					if p == point {
 						reached = true
-						return errSimulatedCrash
+						return skillsdir.ErrSimulatedCrash
 					}
 					return nil
 				}
-				if _, err := in.Install(ctx, Source{Dir: src}, nil); !errors.Is(err, errSimulatedCrash) || !reached {
+				if _, err := in.Install(ctx, Source{Dir: src}, nil); !errors.Is(err, skillsdir.ErrSimulatedCrash) || !reached {
 					t.Fatalf("err %v, reached %v", err, reached)
 				}
-				in.Close()
+				in.dir.Close()
 				openTestInstaller(t, dir, nil)
 				assertNoLeftovers(t, dir)
-				if got := stateOf(t, dir, "victim"); got != old {
+				if got := fixture.StateOf(t, dir, "victim"); got != old {
 					t.Fatalf("after recovery %+v, want the old version %+v", got, old)
 				}
 			})

@@ -3,9 +3,9 @@ package installer
 import (
 	"errors"
 	"fmt"
-	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 )
 
 // Errors. Every error the Installer returns for one of these conditions
@@ -42,49 +42,9 @@ var (
 	// ErrNotUpdatable: the record names no origin that can be fetched again
 	// (an agent-written skill, a ZIP given as a reader, a hand-placed skill).
 	ErrNotUpdatable = errors.New("installer: no origin to update from")
-	// ErrNoPurge: an uninstall asked to purge, but Options.Purge is nil.
-	ErrNoPurge = errors.New("installer: purge asked but no purge hook configured")
 	// ErrGit: git failed; the error is a [*GitError].
 	ErrGit = errors.New("installer: git failed")
-	// ErrInvalidDependency: a dependency declaration was refused before
-	// anything ran: an npm package or Python requirement that breaks the
-	// seed's patterns, a requirements file with options or URLs, a
-	// package.json dependency on git, a URL or a path outside the skill, a
-	// check command with shell characters, a setup script outside the
-	// skill folder.
-	ErrInvalidDependency = errors.New("installer: invalid dependency declaration")
-	// ErrDeps: a dependency command ran and failed, or timed out; the error
-	// is a [*DepsError].
-	ErrDeps = errors.New("installer: installing dependencies failed")
-	// ErrNotAllowed: the operation is not allowed for this skill: a setup
-	// script of a skill not installed from GitHub, git or a ZIP; the
-	// dependencies of an agent-written skill without
-	// DepsOptions.AllowAgentWritten; an agent's change to a skill it did not
-	// write without Options.AgentMayChangeInstalled; a change to a pinned
-	// skill.
-	ErrNotAllowed = errors.New("installer: not allowed")
-	// ErrInvalidContent: what an agent asked to write breaks the rules of
-	// Create and Edit (size, paths, frontmatter, name).
-	ErrInvalidContent = errors.New("installer: invalid skill content")
 )
-
-// DepsError is a dependency command that ran and failed, or did not finish
-// in time.
-type DepsError struct {
-	Step     Step   // StepPython, StepNode, StepDotnet or StepSetup
-	Command  string // the program and its arguments, credentials masked (user info of URLs, secret options' values)
-	ExitCode int    // -1 when it was killed
-	TimedOut bool   // its timeout passed
-	Output   string // the end of its standard error (or output), control characters escaped
-}
-
-// Error says which command failed and its last words.
-func (e *DepsError) Error() string {
-	return failure(fmt.Sprintf("%s: %s", e.Step, e.Command), e.TimedOut, e.ExitCode, e.Output)
-}
-
-// Is makes errors.Is(err, ErrDeps) hold.
-func (e *DepsError) Is(target error) bool { return target == ErrDeps }
 
 // GitError is a git command that ran and failed, or did not finish in time.
 type GitError struct {
@@ -97,24 +57,7 @@ type GitError struct {
 
 // Error says which command failed and git's last words.
 func (e *GitError) Error() string {
-	return failure(fmt.Sprintf("git %s %s", e.Op, e.URL), e.TimedOut, e.ExitCode, e.Stderr)
-}
-
-// failure says how a command ended: "WHAT: timed out" or "WHAT: exit
-// status N", then its last words.
-func failure(what string, timedOut bool, exitCode int, last string) string {
-	var b strings.Builder
-	b.WriteString(what)
-	if timedOut {
-		b.WriteString(": timed out")
-	} else {
-		fmt.Fprintf(&b, ": exit status %d", exitCode)
-	}
-	if last != "" {
-		b.WriteString(": ")
-		b.WriteString(last)
-	}
-	return b.String()
+	return skillsdir.CommandFailure(fmt.Sprintf("installer: git %s %s", e.Op, e.URL), e.TimedOut, e.ExitCode, e.Stderr)
 }
 
 // Is makes errors.Is(err, ErrGit) hold.

@@ -1,122 +1,35 @@
 package installer
 
-import (
-	"encoding/json"
-	"fmt"
-)
+import "github.com/skillkit-go/skillkit/internal/skillsdir"
 
-// Step names a stage of an operation, in the order they happen.
-type Step string
-
-// The steps an [Event] reports.
-const (
-	StepFetch       Step = "fetch"        // cloning, extracting or copying into the staging area
-	StepCheck       Step = "check"        // the archive and folder checks passed
-	StepValidate    Step = "validate"     // SKILL.md loaded and the name checked
-	StepFingerprint Step = "fingerprint"  // the staged files hashed
-	StepScan        Step = "scan"         // the Scanner ran (only with a Scanner)
-	StepSwap        Step = "swap"         // moving the new version into place, writing the record
-	StepRemove      Step = "remove"       // uninstall: moving the skill out, deleting the record
-	StepCheckRemote Step = "check-remote" // update: asking the remote for its latest commit
-	StepDone        Step = "done"         // the final event: Done is true, Err says how it ended
-
-	// The steps of InstallDeps, in order; their events carry the log lines.
-	StepPython Step = "python" // a venv and the Python requirements
-	StepNode   Step = "node"   // npm packages into node_modules
-	StepDotnet Step = "dotnet" // dotnet restore
-	StepSystem Step = "system" // the system dependencies' checks
-	StepSetup  Step = "setup"  // the setup script
-
-	// StepWrite: Create and Edit writing the agent's files into staging.
-	StepWrite Step = "write"
-)
+// Event is one step of an install, update or uninstall, for a host to show:
+// it forwards the events with Done false as skill_install_progress {step,
+// percent, message} and the final one as skill_install_done {name,
+// success, error}. Its fields: Op, Skill (once known: a ZIP's name is
+// known after the validate step), Source (as shown to people), Step,
+// Percent (0 to 100, rising), Message (one line for people), Done (the
+// final event) and Err (the final event only: nil on success). Its JSON
+// form has "success" and "error" (a string) in place of Err. The
+// dependency and authoring packages report their operations with the same
+// type.
+//
+// The steps, in order: "fetch" (cloning, extracting or copying into the
+// staging area), "check" (the archive and folder checks passed),
+// "validate" (SKILL.md loaded and the name checked), "fingerprint",
+// "scan" (with a Scanner), "swap" (the new version into place, the record
+// written); "check-remote" for an update asking its remote first; "remove"
+// for an uninstall; "done" on the final event.
+type Event = skillsdir.Event
 
 // Op names what an [Event] is about.
-type Op string
+type Op = skillsdir.Op
 
-// The operations that report progress.
+// Step names a stage of an operation, in the order they happen.
+type Step = skillsdir.Step
+
+// The operations of this package.
 const (
-	OpInstall   Op = "install"
-	OpUpdate    Op = "update"
-	OpUninstall Op = "uninstall"
-	OpDeps      Op = "deps"   // InstallDeps: a host forwards these as skill_deps_progress
-	OpCreate    Op = "create" // an agent's new skill
-	OpEdit      Op = "edit"   // an agent's change to a skill
-	OpDelete    Op = "delete" // an agent removing a skill
+	OpInstall   = skillsdir.OpInstall
+	OpUpdate    = skillsdir.OpUpdate
+	OpUninstall = skillsdir.OpUninstall
 )
-
-// Event is one step of an operation, for a host to show: it forwards the
-// events with Done false as skill_install_progress {step, percent, message}
-// and the final one as skill_install_done {name, success, error}; for
-// OpDeps, as skill_deps_progress and skill_deps_done, where each event's
-// Message is one log line (a command, or a line of its output once it
-// ended: a Runner returns output when the command ends, not while it runs).
-type Event struct {
-	Op      Op     // install, update or uninstall
-	Skill   string // the skill's name, once known (a ZIP's name is known after validate)
-	Source  string // the source as shown to people (a URL, a file, a folder)
-	Step    Step   // what is happening; StepDone on the final event
-	Percent int    // 0 to 100, rising
-	Message string // one line for people
-	Done    bool   // the final event of the operation
-	Err     error  // the final event only: nil on success
-}
-
-// MarshalJSON writes the event with "success" and "error" (a string) in
-// place of Err.
-func (e Event) MarshalJSON() ([]byte, error) {
-	type out struct {
-		Op      Op     `json:"op"`
-		Skill   string `json:"skill,omitempty"`
-		Source  string `json:"source,omitempty"`
-		Step    Step   `json:"step"`
-		Percent int    `json:"percent"`
-		Message string `json:"message,omitempty"`
-		Done    bool   `json:"done"`
-		Success *bool  `json:"success,omitempty"`
-		Error   string `json:"error,omitempty"`
-	}
-	o := out{e.Op, e.Skill, e.Source, e.Step, e.Percent, e.Message, e.Done, nil, ""}
-	if e.Done {
-		ok := e.Err == nil
-		o.Success = &ok
-		if e.Err != nil {
-			o.Error = e.Err.Error()
-		}
-	}
-	return json.Marshal(o)
-}
-
-// reporter sends one operation's events to Options.Progress.
-type reporter struct {
-	fn      func(Event)
-	op      Op
-	skill   string
-	source  string
-	percent int
-}
-
-func (in *Installer) reporter(op Op, skillName, source string) *reporter {
-	return &reporter{fn: in.opt.progress, op: op, skill: skillName, source: source}
-}
-
-// step reports a step; percentages never go down.
-func (r *reporter) step(s Step, percent int, format string, args ...any) {
-	if r.fn == nil {
-		return
-	}
-	r.percent = max(r.percent, percent)
-	r.fn(Event{Op: r.op, Skill: r.skill, Source: r.source, Step: s, Percent: r.percent, Message: fmt.Sprintf(format, args...)})
-}
-
-// done reports the end: success or err.
-func (r *reporter) done(err error) {
-	if r.fn == nil {
-		return
-	}
-	msg, percent := "done", 100
-	if err != nil {
-		msg, percent = err.Error(), r.percent
-	}
-	r.fn(Event{Op: r.op, Skill: r.skill, Source: r.source, Step: StepDone, Percent: percent, Message: msg, Done: true, Err: err})
-}

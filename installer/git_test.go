@@ -11,20 +11,21 @@ import (
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
 func TestInstallFromGit(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{"SKILL.md": skillMD("top-skill", "v1"), "scripts/run.sh": "echo hi"})
-	c1 := r.commit("first")
+	r.Write(map[string]string{"SKILL.md": skillMD("top-skill", "v1"), "scripts/run.sh": "echo hi"})
+	c1 := r.Commit("first")
 	in, dir := newTestInstaller(t, nil)
-	res, err := in.Install(t.Context(), Source{Git: r.url()}, nil)
+	res, err := in.Install(t.Context(), Source{Git: r.URL()}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	rec := res.Record
-	if rec.Name != "top-skill" || rec.Source != registry.SourceGit || rec.URL != r.url() || rec.Commit != c1 || rec.Ref != "" {
+	if rec.Name != "top-skill" || rec.Source != registry.SourceGit || rec.URL != r.URL() || rec.Commit != c1 || rec.Ref != "" {
 		t.Errorf("record %+v", rec)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "top-skill", ".git")); !os.IsNotExist(err) {
@@ -40,23 +41,23 @@ func TestInstallFromGit(t *testing.T) {
 // branches: the ref and the subfolder pick one version of one skill.
 func TestInstallGitRefsAndSubfolders(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"README.md":              "a collection",
 		"skills/pdf/SKILL.md":    skillMD("pdf", "pdf v1"),
 		"skills/docx/SKILL.md":   skillMD("docx", "docx v1"),
 		"skills/docx/ref/doc.md": "doc",
 	})
-	v1 := r.commit("v1")
-	r.git("tag", "v1")
-	r.write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf v2")})
-	v2 := r.commit("v2")
-	r.git("tag", "-a", "v2", "-m", "annotated")
-	r.git("checkout", "-q", "-b", "feature/next")
-	r.write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf next")})
-	next := r.commit("next")
-	r.git("checkout", "-q", "main")
-	r.write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf v3")})
-	v3 := r.commit("v3")
+	v1 := r.Commit("v1")
+	r.Git("tag", "v1")
+	r.Write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf v2")})
+	v2 := r.Commit("v2")
+	r.Git("tag", "-a", "v2", "-m", "annotated")
+	r.Git("checkout", "-q", "-b", "feature/next")
+	r.Write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf next")})
+	next := r.Commit("next")
+	r.Git("checkout", "-q", "main")
+	r.Write(map[string]string{"skills/pdf/SKILL.md": skillMD("pdf", "pdf v3")})
+	v3 := r.Commit("v3")
 
 	for _, tc := range []struct {
 		ref, body, commit string
@@ -68,7 +69,7 @@ func TestInstallGitRefsAndSubfolders(t *testing.T) {
 	} {
 		t.Run("ref="+tc.ref, func(t *testing.T) {
 			in, dir := newTestInstaller(t, nil)
-			res, err := in.Install(t.Context(), Source{Git: r.url(), Ref: tc.ref, Subdir: "skills/pdf"}, nil)
+			res, err := in.Install(t.Context(), Source{Git: r.URL(), Ref: tc.ref, Subdir: "skills/pdf"}, nil)
 			if err != nil {
 				t.Fatal(err)
 			}
@@ -92,11 +93,11 @@ func TestInstallGitRefsAndSubfolders(t *testing.T) {
 		})
 	}
 	in, _ := newTestInstaller(t, nil)
-	if _, err := in.Install(t.Context(), Source{Git: r.url(), Subdir: "skills/nope"}, nil); !errors.Is(err, ErrInvalidSource) {
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "skills/nope"}, nil); !errors.Is(err, ErrInvalidSource) {
 		t.Errorf("missing subfolder: %v", err)
 	}
 	var ge *GitError
-	if _, err := in.Install(t.Context(), Source{Git: r.url(), Ref: "no-such-branch"}, nil); !errors.As(err, &ge) || !errors.Is(err, ErrGit) {
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Ref: "no-such-branch"}, nil); !errors.As(err, &ge) || !errors.Is(err, ErrGit) {
 		t.Errorf("missing ref: %v", err)
 	} else if ge.Op != "clone" || ge.ExitCode == 0 || !strings.Contains(ge.Stderr, "no-such-branch") {
 		t.Errorf("git error %+v", ge)
@@ -108,7 +109,7 @@ func TestInstallGitRefsAndSubfolders(t *testing.T) {
 // a subfolder that is itself a link is refused.
 func TestInstallGitSymlinks(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{
+	r.Write(map[string]string{
 		"evil/SKILL.md":  skillMD("evil", "x"),
 		"clean/SKILL.md": skillMD("clean", "x"),
 		"real/SKILL.md":  skillMD("real", "x"),
@@ -119,23 +120,23 @@ func TestInstallGitSymlinks(t *testing.T) {
 		{"/etc", "elsewhere"},
 		{"real", "linked"},
 	} {
-		if err := os.Symlink(l.target, filepath.Join(r.dir, l.name)); err != nil {
+		if err := os.Symlink(l.target, filepath.Join(r.Dir, l.name)); err != nil {
 			t.Skip("no symbolic links here:", err)
 		}
 	}
-	r.commit("links")
+	r.Commit("links")
 	in, dir := newTestInstaller(t, nil)
-	_, err := in.Install(t.Context(), Source{Git: r.url(), Subdir: "evil"}, nil)
+	_, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "evil"}, nil)
 	if !errors.Is(err, ErrRejected) || !errors.Is(err, archive.ErrLink) || !strings.Contains(err.Error(), `"passwd"`) || !strings.Contains(err.Error(), `"host"`) {
 		t.Fatalf("err %v", err)
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "evil")); !os.IsNotExist(err) {
 		t.Error("evil was installed")
 	}
-	if _, err := in.Install(t.Context(), Source{Git: r.url(), Subdir: "clean"}, nil); err != nil {
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "clean"}, nil); err != nil {
 		t.Errorf("a link outside the subfolder refused the install: %v", err)
 	}
-	if _, err := in.Install(t.Context(), Source{Git: r.url(), Subdir: "linked"}, nil); !errors.Is(err, archive.ErrLink) {
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "linked"}, nil); !errors.Is(err, archive.ErrLink) {
 		t.Errorf("a linked subfolder: %v", err)
 	}
 	assertNoLeftovers(t, dir)
@@ -143,10 +144,10 @@ func TestInstallGitSymlinks(t *testing.T) {
 
 func TestUpdateFromGit(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v1")})
-	c1 := r.commit("v1")
+	r.Write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v1")})
+	c1 := r.Commit("v1")
 	in, dir := newTestInstaller(t, nil)
-	first, err := in.Install(t.Context(), Source{Git: r.url(), Subdir: "skills/notes"}, nil)
+	first, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "skills/notes"}, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -155,8 +156,8 @@ func TestUpdateFromGit(t *testing.T) {
 		t.Fatalf("update with nothing new: %+v, %v", res, err)
 	}
 
-	r.write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v2")})
-	c2 := r.commit("v2")
+	r.Write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v2")})
+	c2 := r.Commit("v2")
 	st, err := in.CheckUpdates(t.Context())
 	if err != nil {
 		t.Fatal(err)
@@ -191,8 +192,8 @@ func TestUpdateFromGit(t *testing.T) {
 	}
 
 	// Pinned: skipped by UpdateAll, refused by Update.
-	r.write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v3")})
-	r.commit("v3")
+	r.Write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v3")})
+	r.Commit("v3")
 	if err := in.Pin(t.Context(), "notes"); err != nil {
 		t.Fatal(err)
 	}
@@ -276,7 +277,7 @@ func TestGitCommandLine(t *testing.T) {
 			t.Errorf("args %q lack %q", args, want)
 		}
 	}
-	if c.Path != "git" || c.Timeout != DefaultGitTimeout {
+	if c.Path != "git" || c.Timeout != defaultGitTimeout {
 		t.Errorf("command %+v", c)
 	}
 	keys := make([]string, 0, len(c.Env))
@@ -306,11 +307,11 @@ func TestGitHostAllowlist(t *testing.T) {
 			t.Errorf("%s: %v", u, err)
 		}
 	}
-	strict, err := New(t.Context(), t.TempDir(), nil)
+	strict, err := openFolder(t.TempDir())
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer strict.Close()
+	defer strict.dir.Close()
 	if _, err := strict.Install(t.Context(), Source{Git: "file:///tmp/repo"}, nil); !errors.Is(err, ErrHostNotAllowed) {
 		t.Errorf("file:// without AllowFileURLs: %v", err)
 	}
@@ -320,15 +321,15 @@ func TestGitHostAllowlist(t *testing.T) {
 // .skillhub/staging yet), e.g. one whose records a host wrote or copied.
 func TestCheckUpdatesOnAFreshFolder(t *testing.T) {
 	r := newRepo(t)
-	r.write(map[string]string{"SKILL.md": skillMD("fresh", "v1")})
-	c1 := r.commit("v1")
+	r.Write(map[string]string{"SKILL.md": skillMD("fresh", "v1")})
+	c1 := r.Commit("v1")
 	dir := filepath.Join(t.TempDir(), "skills")
 	writeTree(t, dir, map[string]string{"fresh/SKILL.md": skillMD("fresh", "v1")})
-	if err := registry.NewFSStore(dir).Put(t.Context(), registry.Record{Name: "fresh", Source: registry.SourceGit, URL: r.url(), Commit: "0000000000000000000000000000000000000000"}); err != nil {
+	if err := registry.NewFSStore(dir).Put(t.Context(), registry.Record{Name: "fresh", Source: registry.SourceGit, URL: r.URL(), Commit: "0000000000000000000000000000000000000000"}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(stagingDir))); !os.IsNotExist(err) {
-		t.Fatalf("the test needs a folder without %s: %v", stagingDir, err)
+	if _, err := os.Stat(filepath.Join(dir, filepath.FromSlash(skillsdir.StagingDir))); !os.IsNotExist(err) {
+		t.Fatalf("the test needs a folder without %s: %v", skillsdir.StagingDir, err)
 	}
 	in := openTestInstaller(t, dir, nil)
 	st, err := in.CheckUpdates(t.Context())

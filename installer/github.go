@@ -10,8 +10,8 @@ import (
 	"time"
 )
 
-// DefaultGitHubAPI is the GitHub REST API's base URL.
-const DefaultGitHubAPI = "https://api.github.com"
+// defaultGitHubAPI is the GitHub REST API's base URL.
+const defaultGitHubAPI = "https://api.github.com"
 
 // GitHubClient asks the GitHub REST API for the latest commit of a
 // repository's branch or tag, for CheckUpdates (seed 002 §9). git
@@ -19,7 +19,7 @@ const DefaultGitHubAPI = "https://api.github.com"
 // without starting a process and with a token also for private
 // repositories. Its zero value is ready.
 type GitHubClient struct {
-	// BaseURL is the API's root; default DefaultGitHubAPI. A GitHub
+	// BaseURL is the API's root; default https://api.github.com. A GitHub
 	// Enterprise server's is https://HOST/api/v3.
 	BaseURL string
 	// HTTPClient sends the requests; default a client with a 30-second
@@ -30,11 +30,11 @@ type GitHubClient struct {
 	Token string
 }
 
-// LatestCommit returns the commit ref (a branch or tag; "" for the default
+// latestCommit returns the commit ref (a branch or tag; "" for the default
 // branch) of owner/repo points to now: GET /repos/OWNER/REPO/commits/REF
 // with the media type that answers the bare commit id.
-func (c *GitHubClient) LatestCommit(ctx context.Context, owner, repo, ref string) (string, error) {
-	base := DefaultGitHubAPI
+func (c *GitHubClient) latestCommit(ctx context.Context, owner, repo, ref string) (string, error) {
+	base := defaultGitHubAPI
 	if c.BaseURL != "" {
 		base = strings.TrimSuffix(c.BaseURL, "/")
 	}

@@ -57,19 +57,19 @@ func TestGitHubClient(t *testing.T) {
 	})
 	c := &GitHubClient{BaseURL: srv.URL + "/", Token: "t0ken"}
 	ctx := context.Background()
-	if got, err := c.LatestCommit(ctx, "o", "r", ""); err != nil || got != shaNew {
+	if got, err := c.latestCommit(ctx, "o", "r", ""); err != nil || got != shaNew {
 		t.Errorf("default branch: %q, %v", got, err)
 	}
 	if got := seen()[0].Get("Authorization"); got != "Bearer t0ken" {
 		t.Errorf("authorization %q", got)
 	}
-	if got, err := c.LatestCommit(ctx, "o", "r", "feature/x"); err != nil || got != shaOld {
+	if got, err := c.latestCommit(ctx, "o", "r", "feature/x"); err != nil || got != shaOld {
 		t.Errorf("branch with a slash: %q, %v", got, err)
 	}
-	if _, err := c.LatestCommit(ctx, "o", "r", "gone"); err == nil || !strings.Contains(err.Error(), "422") || !strings.Contains(err.Error(), "No commit found") {
+	if _, err := c.latestCommit(ctx, "o", "r", "gone"); err == nil || !strings.Contains(err.Error(), "422") || !strings.Contains(err.Error(), "No commit found") {
 		t.Errorf("missing ref: %v", err)
 	}
-	if _, err := c.LatestCommit(ctx, "o", "bad", ""); err == nil || !strings.Contains(err.Error(), "not a commit id") {
+	if _, err := c.latestCommit(ctx, "o", "bad", ""); err == nil || !strings.Contains(err.Error(), "not a commit id") {
 		t.Errorf("bad answer: %v", err)
 	}
 }
@@ -89,7 +89,7 @@ func TestCheckUpdatesThroughGitHubAPI(t *testing.T) {
 		{Name: "missing", Source: registry.SourceGitHub, URL: "https://github.com/o/none", Commit: shaOld, Enabled: true},
 		{Name: "zipped", Source: registry.SourceZip, Enabled: true},
 	} {
-		if err := in.Registry().Put(ctx, rec); err != nil {
+		if err := in.dir.Registry().Put(ctx, rec); err != nil {
 			t.Fatal(err)
 		}
 	}

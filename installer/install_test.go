@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -36,7 +37,7 @@ func TestInstallLocalFolder(t *testing.T) {
 	if len(res.Omitted) != 1 || !strings.Contains(res.Omitted[0], "node_modules") {
 		t.Errorf("omitted %v", res.Omitted)
 	}
-	rec, err := in.Registry().Get(t.Context(), "pdf-tools")
+	rec, err := in.dir.Registry().Get(t.Context(), "pdf-tools")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -227,7 +228,7 @@ func TestSourceMustSetOneKind(t *testing.T) {
 
 func TestScannerRefuses(t *testing.T) {
 	var seen Candidate
-	in, dir := newTestInstaller(t, &Options{Scanner: ScannerFunc(func(ctx context.Context, c Candidate) error {
+	in, dir := newTestInstaller(t, &Options{Scanner: scannerFunc(func(ctx context.Context, c Candidate) error {
 		seen = c
 		if _, err := os.Stat(filepath.Join(c.Dir, "SKILL.md")); err != nil {
 			return err
@@ -291,10 +292,11 @@ func TestProgressEvents(t *testing.T) {
 
 func TestUninstall(t *testing.T) {
 	var purged []string
-	in, dir := newTestInstaller(t, &Options{Purge: func(ctx context.Context, name string) error {
+	dir := filepath.Join(t.TempDir(), "skills")
+	in := openTestInstallerWith(t, dir, nil, &skillsdir.Options{Purge: func(ctx context.Context, name string) error {
 		purged = append(purged, name)
 		return nil
-	}})
+	}}, nil)
 	for _, n := range []string{"keep-secrets", "purge-secrets"} {
 		if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, n, "x", nil)}, nil); err != nil {
 			t.Fatal(err)
@@ -313,7 +315,7 @@ func TestUninstall(t *testing.T) {
 		if _, err := os.Stat(filepath.Join(dir, n)); !os.IsNotExist(err) {
 			t.Errorf("%s still there", n)
 		}
-		if _, err := in.Registry().Get(t.Context(), n); !errors.Is(err, registry.ErrNotFound) {
+		if _, err := in.dir.Registry().Get(t.Context(), n); !errors.Is(err, registry.ErrNotFound) {
 			t.Errorf("%s still recorded: %v", n, err)
 		}
 	}
@@ -331,10 +333,10 @@ func TestUninstall(t *testing.T) {
 	if _, err := plain.Install(t.Context(), Source{Dir: skillFolder(t, "x", "x", nil)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	if err := plain.Uninstall(t.Context(), "x", &UninstallOptions{Purge: true}); !errors.Is(err, ErrNoPurge) {
+	if err := plain.Uninstall(t.Context(), "x", &UninstallOptions{Purge: true}); err == nil || !strings.Contains(err.Error(), "no purge hook") {
 		t.Errorf("purge without a hook: %v", err)
 	}
-	if _, err := plain.Registry().Get(t.Context(), "x"); err != nil {
+	if _, err := plain.dir.Registry().Get(t.Context(), "x"); err != nil {
 		t.Errorf("a refused purge uninstalled: %v", err)
 	}
 }
@@ -348,7 +350,7 @@ func TestFlagsOnHandPlacedSkill(t *testing.T) {
 	if err := in.Pin(t.Context(), "manual"); err != nil {
 		t.Fatal(err)
 	}
-	rec, err := in.Registry().Get(t.Context(), "manual")
+	rec, err := in.dir.Registry().Get(t.Context(), "manual")
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -361,7 +363,7 @@ func TestFlagsOnHandPlacedSkill(t *testing.T) {
 	if err := in.SetEnabled(t.Context(), "manual", true); err != nil {
 		t.Fatal(err)
 	}
-	if rec, _ = in.Registry().Get(t.Context(), "manual"); !rec.Enabled || rec.Pinned {
+	if rec, _ = in.dir.Registry().Get(t.Context(), "manual"); !rec.Enabled || rec.Pinned {
 		t.Errorf("record %+v", rec)
 	}
 	if err := in.Pin(t.Context(), "ghost"); !errors.Is(err, ErrNotInstalled) {

@@ -2,11 +2,10 @@ package installer
 
 import (
 	"context"
+	"errors"
 	"fmt"
-	"path"
 
 	"github.com/skillkit-go/skillkit/registry"
-	"github.com/skillkit-go/skillkit/skill"
 )
 
 // Pin marks skill name pinned: Update refuses it and UpdateAll skips it.
@@ -26,21 +25,47 @@ func (in *Installer) SetEnabled(ctx context.Context, name string, enabled bool) 
 	return in.setFlags(ctx, name, func(r *registry.Record) { r.Enabled = enabled })
 }
 
-// setFlags changes a record under the skill's lock. A skill folder placed
-// by hand, without a record, gets one (source local, no URL), so it can
-// be disabled or pinned too.
-func (in *Installer) setFlags(ctx context.Context, name string, change func(*registry.Record)) error {
-	unlock, err := in.holdName(ctx, name)
+// SetEnabledOther records the flag of a skill of another source (skills
+// bundled into the host, a user folder), which the skills folder does not
+// hold: a record of its own with no source, written under the skill's lock
+// like every record. The caller (the Kit) has checked that a source defines
+// the skill; a skill the folder holds is refused with ErrExists (use
+// SetEnabled).
+func (in *Installer) SetEnabledOther(ctx context.Context, name string, enabled bool) error {
+	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	rec, err := in.getRecord(ctx, name)
+	if ok, err := in.dir.Exists(name); err != nil || ok {
+		return errors.Join(err, fmt.Errorf("%w: the skills folder holds %s; enable or disable it with SetEnabled", ErrExists, name))
+	}
+	rec, err := in.dir.Record(ctx, name)
 	if err != nil {
 		return err
 	}
 	if rec == nil {
-		ok, err := in.hasSkillFile(name)
+		rec = &registry.Record{Name: name}
+	}
+	rec.Enabled = enabled
+	return in.dir.Registry().Put(ctx, *rec)
+}
+
+// setFlags changes a record under the skill's lock. A skill folder placed
+// by hand, without a record, gets one (source local, no URL), so it can
+// be disabled or pinned too.
+func (in *Installer) setFlags(ctx context.Context, name string, change func(*registry.Record)) error {
+	unlock, err := in.hold(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	rec, err := in.dir.Record(ctx, name)
+	if err != nil {
+		return err
+	}
+	if rec == nil {
+		ok, err := in.dir.HasSkill(name)
 		if err != nil {
 			return err
 		}
@@ -50,17 +75,5 @@ func (in *Installer) setFlags(ctx context.Context, name string, change func(*reg
 		rec = &registry.Record{Name: name, Source: registry.SourceLocal, Enabled: true}
 	}
 	change(rec)
-	return in.opt.reg.Put(ctx, *rec)
-}
-
-// hasSkillFile reports whether the skills folder holds name/SKILL.md (or
-// skill.md).
-func (in *Installer) hasSkillFile(name string) (bool, error) {
-	for _, f := range []string{skill.FileName, skill.FileNameLower} {
-		ok, err := in.exists(path.Join(name, f))
-		if ok || err != nil {
-			return ok, err
-		}
-	}
-	return false, nil
+	return in.dir.Registry().Put(ctx, *rec)
 }

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -24,103 +25,24 @@ type UninstallOptions struct {
 func (in *Installer) Uninstall(ctx context.Context, name string, opts *UninstallOptions) error {
 	rep := in.reporter(OpUninstall, name, "")
 	err := in.uninstall(ctx, name, opts != nil && opts.Purge, rep)
-	rep.done(err)
+	rep.Done(err)
 	return err
 }
 
-func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep *reporter) error {
-	if purge && in.opt.purge == nil {
-		return ErrNoPurge
+func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep *skillsdir.Reporter) error {
+	if purge && !in.dir.CanPurge() {
+		return errors.New("installer: purge asked, but the skills folder has no purge hook")
 	}
-	unlock, err := in.holdName(ctx, name)
+	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	return in.remove(ctx, name, purge, rep, nil)
-}
-
-// remove uninstalls skill name, whose lock the caller holds. allow, when
-// set, may refuse once the record and the folder are known.
-func (in *Installer) remove(ctx context.Context, name string, purge bool, rep *reporter, allow func(prev *registry.Record, present bool) error) error {
-	prev, err := in.getRecord(ctx, name)
-	if err != nil {
-		return err
-	}
-	present, err := in.exists(name)
-	if err != nil {
-		return fmt.Errorf("installer: %w", err)
-	}
-	if prev == nil && !present {
-		return fmt.Errorf("%w: %s", ErrNotInstalled, name)
-	}
-	if allow != nil {
-		if err := allow(prev, present); err != nil {
-			return err
+	_, err = in.dir.Remove(ctx, name, purge, func(_ context.Context, prev *registry.Record, present bool) error {
+		if prev == nil && !present {
+			return fmt.Errorf("%w: %s", ErrNotInstalled, name)
 		}
-	}
-	o, err := in.begin(ctx)
-	if err != nil {
-		return err
-	}
-	defer o.end()
-	rep.step(StepRemove, 20, "removing %s", name)
-	j := &journal{Op: string(OpUninstall), Name: name, Previous: prev, HadOld: present, Purge: purge}
-	if err := in.writeJournal(o, j); err != nil {
-		return err
-	}
-	var moved, deleteTried bool
-	fail := func(err error) error {
-		if o.crashed {
-			return err
-		}
-		var rb error
-		if moved {
-			rb = in.move(o.trash(), name)
-		}
-		if rb == nil && deleteTried {
-			rb = in.restoreRecord(context.WithoutCancel(ctx), name, prev)
-		}
-		if rb != nil {
-			o.keep = true
-			return errors.Join(err, fmt.Errorf("installer: undoing the uninstall failed; the next New finishes it: %w", rb))
-		}
-		return err
-	}
-	if err := o.fault("u-journal"); err != nil {
-		return fail(err)
-	}
-	if present {
-		if err := in.move(name, o.trash()); err != nil {
-			return fail(err)
-		}
-		moved = true
-		if err := o.fault("u-moved"); err != nil {
-			return fail(err)
-		}
-	}
-	if prev != nil {
-		deleteTried = true
-		if err := in.opt.reg.Delete(ctx, name); err != nil {
-			return fail(fmt.Errorf("installer: deleting the record: %w", err))
-		}
-	}
-	// Committed: the skill is uninstalled.
-	if prev != nil {
-		in.audit(ctx, auditMessage(rep.op), *prev)
-	}
-	if err := o.fault("u-unrecorded"); err != nil {
-		if o.crashed {
-			return err
-		}
-		o.keep = true
 		return nil
-	}
-	rep.step(StepRemove, 70, "removed %s", name)
-	if purge {
-		if err := in.opt.purge(ctx, name); err != nil {
-			return fmt.Errorf("installer: %s is uninstalled, but purging failed: %w", name, err)
-		}
-	}
-	return nil
+	}, rep)
+	return err
 }

@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"sync"
 
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -27,12 +28,12 @@ type UpdateOptions struct {
 func (in *Installer) Update(ctx context.Context, name string, opts *UpdateOptions) (*Result, error) {
 	rep := in.reporter(OpUpdate, name, "")
 	res, err := in.update(ctx, name, opts != nil && opts.Force, rep)
-	rep.done(err)
+	rep.Done(err)
 	return res, err
 }
 
-func (in *Installer) update(ctx context.Context, name string, force bool, rep *reporter) (*Result, error) {
-	unlock, err := in.holdName(ctx, name)
+func (in *Installer) update(ctx context.Context, name string, force bool, rep *skillsdir.Reporter) (*Result, error) {
+	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -48,24 +49,24 @@ func (in *Installer) update(ctx context.Context, name string, force bool, rep *r
 	if err != nil {
 		return nil, err
 	}
-	rep.source = src.String()
+	rep.SetSource(src.String())
 	if rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub {
-		rep.step(StepCheckRemote, 2, "asking %s for its latest commit", rec.URL)
+		rep.Step(skillsdir.StepCheckRemote, 2, "asking %s for its latest commit", rec.URL)
 		latest, err := in.latest(ctx, rec)
 		if err != nil {
 			return nil, err
 		}
 		if latest == rec.Commit {
-			rep.step(StepCheckRemote, 100, "%s is up to date at %.12s", name, latest)
+			rep.Step(skillsdir.StepCheckRemote, 100, "%s is up to date at %.12s", name, latest)
 			return &Result{Name: name, Record: rec, Previous: &rec, UpToDate: true}, nil
 		}
 	}
-	present, err := in.exists(name)
+	present, err := in.dir.Exists(name)
 	if err != nil {
 		return nil, fmt.Errorf("installer: %w", err)
 	}
 	if present && !force {
-		changed, err := in.modified(ctx, rec)
+		changed, err := in.dir.Modified(ctx, rec)
 		if err != nil {
 			return nil, err
 		}
@@ -86,10 +87,10 @@ func (in *Installer) update(ctx context.Context, name string, force bool, rep *r
 // record returns the record of an installed skill, ErrNotInstalled when
 // there is none.
 func (in *Installer) record(ctx context.Context, name string) (registry.Record, error) {
-	if err := checkName(name); err != nil {
-		return registry.Record{}, err
+	if err := skill.ValidateKey(name); err != nil {
+		return registry.Record{}, fmt.Errorf("%w: %w", ErrNotInstalled, err)
 	}
-	rec, err := in.getRecord(ctx, name)
+	rec, err := in.dir.Record(ctx, name)
 	if err != nil {
 		return registry.Record{}, err
 	}
@@ -126,10 +127,10 @@ type UpdateResult struct {
 // not stop the others; it is in its UpdateResult. The error is ctx's, or a
 // failure to read the registry.
 func (in *Installer) UpdateAll(ctx context.Context, opts *UpdateOptions) ([]UpdateResult, error) {
-	if err := in.recoverAll(ctx); err != nil {
+	if err := in.dir.Recover(ctx); err != nil {
 		return nil, err
 	}
-	recs, err := in.opt.reg.List(ctx)
+	recs, err := in.dir.Registry().List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -174,7 +175,7 @@ type UpdateStatus struct {
 // per record, sorted by name; a remote that cannot be asked gives a status
 // with Error, not an error. Pinned skills are checked too, and marked.
 func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
-	recs, err := in.opt.reg.List(ctx)
+	recs, err := in.dir.Registry().List(ctx)
 	if err != nil {
 		return nil, err
 	}
@@ -215,29 +216,29 @@ func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, e
 		return "", err
 	}
 	if g.source == registry.SourceGitHub && in.opt.github != nil {
-		return in.opt.github.LatestCommit(ctx, g.owner, g.repo, g.ref)
+		return in.opt.github.latestCommit(ctx, g.owner, g.repo, g.ref)
 	}
 	// CheckUpdates may be the first thing a host does in a skills folder:
 	// ls-remote's empty home lives in staging, which may not exist yet.
-	if err := in.makeDirs(); err != nil {
+	if err := in.dir.MakeDirs(); err != nil {
 		return "", err
 	}
-	o, err := in.begin(ctx)
+	t, err := in.dir.Begin(ctx)
 	if err != nil {
 		return "", err
 	}
-	defer o.end()
-	if err := in.root.Mkdir(o.staging(homeName), dirPerm); err != nil {
+	defer t.End()
+	if err := in.dir.Root().Mkdir(t.Staging(homeName), skillsdir.DirPerm); err != nil {
 		return "", fmt.Errorf("installer: %w", err)
 	}
-	return in.lsRemote(ctx, g, in.path(o.staging(homeName)))
+	return in.lsRemote(ctx, g, t.StagingOS(homeName))
 }
 
-// checkName refuses what cannot name a skill ([skill.ValidateKey]) before it
-// reaches a path.
-func checkName(name string) error {
+// hold checks that name can name a skill ([skill.ValidateKey]) before it
+// reaches a path, settles crashed operations and takes the skill's lock.
+func (in *Installer) hold(ctx context.Context, name string) (unlock func(), err error) {
 	if err := skill.ValidateKey(name); err != nil {
-		return fmt.Errorf("%w: %w", ErrNotInstalled, err)
+		return nil, fmt.Errorf("%w: %w", ErrNotInstalled, err)
 	}
-	return nil
+	return in.dir.Hold(ctx, name)
 }

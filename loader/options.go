@@ -114,6 +114,14 @@ func (o *Options) logger() *slog.Logger {
 // ErrInvalidSource is wrapped by [New] errors about its sources.
 var ErrInvalidSource = errors.New("loader: invalid source")
 
+// CheckSources checks sources as [New] does — each named, names unique,
+// each with an FS or a Dir — without reading them. Errors wrap
+// [ErrInvalidSource].
+func CheckSources(sources []Source) error {
+	_, err := prepareSources(sources)
+	return err
+}
+
 // prepareSources checks the sources and fills in FS and the absolute Dir.
 func prepareSources(sources []Source) ([]Source, error) {
 	out := make([]Source, len(sources))

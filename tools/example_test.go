@@ -7,7 +7,7 @@ import (
 	"os"
 	"testing/fstest"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -39,7 +39,7 @@ func ExampleResolver_Resolve() {
 	// ## Decisions
 }
 
-// An agent writes a skill of its own with skill_manage; the Installer
+// An agent writes a skill of its own with skill_manage; the Kit's writer
 // checks it, writes it atomically and records it as agent-written.
 func ExampleSkillManage() {
 	ctx := context.Background()
@@ -48,12 +48,12 @@ func ExampleSkillManage() {
 		panic(err)
 	}
 	defer os.RemoveAll(dir)
-	in, err := installer.New(ctx, dir, nil)
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir})
 	if err != nil {
 		panic(err)
 	}
-	defer in.Close()
-	manage, err := tools.SkillManage(in, nil)
+	defer kit.Close()
+	manage, err := tools.SkillManage(kit.Authoring(), nil)
 	if err != nil {
 		panic(err)
 	}

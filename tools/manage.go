@@ -7,8 +7,8 @@ import (
 	"fmt"
 	"strings"
 
+	"github.com/skillkit-go/skillkit/authoring"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -16,17 +16,17 @@ import (
 const SkillManageName = "skill_manage"
 
 // Manager writes the skills an agent authors into the host's writable
-// skills folder; *installer.Installer implements it (see
-// [installer.Installer.Create] for the rules it enforces). skill_manage
+// skills folder; *authoring.Writer implements it (see
+// [authoring.Writer.Create] for the rules it enforces). skill_manage
 // only ever calls these three methods: it never installs dependencies or
 // runs a setup script.
 type Manager interface {
-	Create(ctx context.Context, name, content string, files map[string]string) (*installer.Result, error)
-	Edit(ctx context.Context, name, content string, files map[string]string, remove []string) (*installer.Result, error)
+	Create(ctx context.Context, name, content string, files map[string]string) (*authoring.Result, error)
+	Edit(ctx context.Context, name, content string, files map[string]string, remove []string) (*authoring.Result, error)
 	Delete(ctx context.Context, name string) error
 }
 
-var _ Manager = (*installer.Installer)(nil)
+var _ Manager = (*authoring.Writer)(nil)
 
 // ManageOptions tune skill_manage. A nil *ManageOptions means no lookup
 // and no refresh.
@@ -45,7 +45,7 @@ type ManageOptions struct {
 // checks the full rules.
 const agentPathPattern = `^(references|templates|scripts|assets)/[^/\\.][^\\]*$`
 
-// SkillManage returns the skill_manage tool (seed 002 §4.2): the model
+// SkillManage returns the skill_manage tool: the model
 // creates, edits and deletes skills of its own for later use.
 //
 //	{action: "create", name, content, files?}
@@ -74,13 +74,13 @@ func SkillManage(m Manager, opts *ManageOptions) (Tool, error) {
 			"description": "create a new skill; edit one you created (content replaces SKILL.md, files are added or replaced, remove_files are deleted); delete one you created."}},
 		{"name", map[string]any{"type": "string", "pattern": "^[a-z0-9]+(-[a-z0-9]+)*$", "maxLength": 64,
 			"description": "The skill's name: lower-case letters, digits and single hyphens, at most 64 characters. It is also its folder."}},
-		{"content", map[string]any{"type": "string", "minLength": 1, "maxLength": installer.MaxAgentContentChars,
+		{"content", map[string]any{"type": "string", "minLength": 1, "maxLength": authoring.MaxContentChars,
 			"description": "The complete SKILL.md: YAML frontmatter between --- lines with name (exactly the name above) and description (what the skill does and when to use it), then the instructions in Markdown. Required for create; for edit it replaces SKILL.md (omit to keep it); not for delete. metadata.env in the frontmatter declares environment variables the user configures."}},
-		{"files", map[string]any{"type": "object", "maxProperties": installer.MaxAgentFiles,
+		{"files", map[string]any{"type": "object", "maxProperties": authoring.MaxFiles,
 			"propertyNames":        pathSchema,
 			"additionalProperties": map[string]any{"type": "string"},
 			"description":          "Extra files: path relative to the skill folder, under references/, templates/, scripts/ or assets/, to its text (at most 1 MiB each). For create and edit."}},
-		{"remove_files", map[string]any{"type": "array", "maxItems": installer.MaxAgentFiles, "uniqueItems": true, "items": pathSchema,
+		{"remove_files", map[string]any{"type": "array", "maxItems": authoring.MaxFiles, "uniqueItems": true, "items": pathSchema,
 			"description": "Files to delete from the skill. For edit only."}},
 	}, "action", "name")
 	type args struct {
@@ -104,7 +104,7 @@ func SkillManage(m Manager, opts *ManageOptions) (Tool, error) {
 				return Errorf("skill_manage %s: %s", a.Action, msg), nil
 			}
 			var (
-				res *installer.Result
+				res *authoring.Result
 				err error
 			)
 			switch a.Action {
@@ -149,8 +149,8 @@ func actionMistake(action string, content, files, remove bool) string {
 // can fix, rather than a failure of the host.
 func modelMistake(err error) bool {
 	for _, target := range []error{
-		installer.ErrInvalidContent, installer.ErrExists, installer.ErrNotAllowed, installer.ErrPinned,
-		installer.ErrNotInstalled, installer.ErrInvalidSkill, installer.ErrRejected, installer.ErrModified,
+		authoring.ErrInvalidContent, authoring.ErrExists, authoring.ErrNotAllowed, authoring.ErrPinned,
+		authoring.ErrNotInstalled,
 	} {
 		if errors.Is(err, target) {
 			return true
@@ -160,7 +160,7 @@ func modelMistake(err error) bool {
 }
 
 // manageResult answers a successful change, with the skill's warnings.
-func manageResult(ctx context.Context, opts *ManageOptions, action, name string, res *installer.Result) Result {
+func manageResult(ctx context.Context, opts *ManageOptions, action, name string, res *authoring.Result) Result {
 	var b strings.Builder
 	out := struct {
 		Action      string           `json:"action"`

@@ -10,7 +10,8 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/authoring"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -25,12 +26,13 @@ func TestSkillManage(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	in, err := installer.New(ctx, dir, nil)
+	folder, err := skillsdir.Open(dir, nil, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	defer in.Close()
-	ts, err := (&tools.Resolver{Loader: l, Manager: in}).Resolve(ctx, tools.Agent{})
+	defer folder.Close()
+	writer := authoring.New(folder, nil)
+	ts, err := (&tools.Resolver{Loader: l, Manager: writer}).Resolve(ctx, tools.Agent{})
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -65,7 +67,7 @@ func TestSkillManage(t *testing.T) {
 	if _, ok := l.Get("memo"); !ok {
 		t.Error("memo is not in the loader after create")
 	}
-	ts, _ = (&tools.Resolver{Loader: l, Manager: in}).Resolve(ctx, tools.Agent{})
+	ts, _ = (&tools.Resolver{Loader: l, Manager: writer}).Resolve(ctx, tools.Agent{})
 	if !strings.Contains(ts.Prompt, `memo`) {
 		t.Errorf("catalog after create:\n%s", ts.Prompt)
 	}
@@ -87,11 +89,11 @@ func TestSkillManage(t *testing.T) {
 // failingManager fails as a host would: with an I/O error.
 type failingManager struct{}
 
-func (failingManager) Create(context.Context, string, string, map[string]string) (*installer.Result, error) {
+func (failingManager) Create(context.Context, string, string, map[string]string) (*authoring.Result, error) {
 	return nil, errors.New("disk full")
 }
 
-func (failingManager) Edit(context.Context, string, string, map[string]string, []string) (*installer.Result, error) {
+func (failingManager) Edit(context.Context, string, string, map[string]string, []string) (*authoring.Result, error) {
 	return nil, errors.New("disk full")
 }
 

@@ -10,8 +10,9 @@ import (
 
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
+	"github.com/skillkit-go/skillkit/authoring"
 	"github.com/skillkit-go/skillkit/executor"
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/tools"
@@ -52,16 +53,16 @@ func fixture(t *testing.T) (*loader.Loader, *registry.MemStore) {
 	return l, reg
 }
 
-// manager returns an Installer on the fixture's skills folder and registry,
-// as the Kit wires one.
-func manager(t *testing.T, l *loader.Loader, reg registry.Store) *installer.Installer {
+// manager returns the agents' writer on the fixture's skills folder and
+// registry, as the Kit wires one.
+func manager(t *testing.T, l *loader.Loader, reg registry.Store) *authoring.Writer {
 	t.Helper()
-	in, err := installer.New(t.Context(), l.Sources()[0].Dir, &installer.Options{Registry: reg})
+	folder, err := skillsdir.Open(l.Sources()[0].Dir, reg, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	t.Cleanup(func() { in.Close() })
-	return in
+	t.Cleanup(func() { folder.Close() })
+	return authoring.New(folder, nil)
 }
 
 func toolNames(ts tools.Toolset) []string {

@@ -6,12 +6,12 @@ import (
 	"errors"
 	"flag"
 	"fmt"
-	"os"
 	"runtime"
 	"strings"
 
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -85,8 +85,21 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	name := args[0]
-	questions := depsQuestions(ctx, o.skillsDir(c), name, o.setup)
-	dopts := &installer.DepsOptions{Force: o.force}
+	progress := func(e deps.Event) {
+		if !e.Done && !o.json {
+			fmt.Fprintf(c.stderr, "[%s] %s\n", e.Step, e.Message)
+		}
+	}
+	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) {
+		k.Deps = &deps.Options{Progress: progress, Env: o.env, PipArgs: o.pipArgs, NpmArgs: o.npmArgs}
+	})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
+		return exitFailure
+	}
+	defer kit.Close()
+	questions := depsQuestions(ctx, kit, name, o.setup)
+	dopts := &deps.InstallOptions{Force: o.force}
 	answers := bufio.NewReader(c.stdin)
 	for _, q := range questions {
 		yes := o.yes
@@ -113,25 +126,12 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 			return exitFailure
 		}
 	}
-	progress := func(e installer.Event) {
-		if e.Op == installer.OpDeps && !e.Done && !o.json {
-			fmt.Fprintf(c.stderr, "[%s] %s\n", e.Step, e.Message)
-		}
-	}
-	in, err := o.open(ctx, c, false, &installer.Options{Progress: progress, Deps: &installer.DepsConfig{
-		Env: o.env, PipArgs: o.pipArgs, NpmArgs: o.npmArgs,
-	}})
-	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
-		return exitFailure
-	}
-	defer in.Close()
-	res, err := in.InstallDeps(ctx, name, dopts)
+	res, err := kit.InstallDeps(ctx, name, dopts)
 	if o.json {
 		out := struct {
-			*installer.DepsResult
+			*deps.Result
 			Error string `json:"error,omitempty"`
-		}{DepsResult: res}
+		}{Result: res}
 		if err != nil {
 			out.Error = err.Error()
 		}
@@ -153,27 +153,27 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 	return exitOK
 }
 
-// question is something a person must agree to before InstallDeps runs.
+// question is something a person must agree to before the dependencies install.
 type question struct {
 	text  string
 	setup bool // the setup script; else the agent-written skill
 }
 
 // depsQuestions finds what needs a yes: a skill an agent wrote, and with
-// --setup a setup script. What cannot be read is left to InstallDeps to
+// --setup a setup script. What cannot be read is left to the install to
 // report.
-func depsQuestions(ctx context.Context, dir, name string, setup bool) []question {
+func depsQuestions(ctx context.Context, kit *skillkit.Kit, name string, setup bool) []question {
 	if skill.ValidateKey(name) != nil {
 		return nil
 	}
 	var out []question
-	if rec, err := registry.NewFSStore(dir).Get(ctx, name); err == nil && rec.Source == registry.SourceAgent {
+	if rec, err := kit.Registry().Get(ctx, name); err == nil && rec.Source == registry.SourceAgent {
 		out = append(out, question{text: fmt.Sprintf("%s was written by an agent, not installed by a person; installing its dependencies can run code (Python packages built from source). Install them?", name)})
 	}
 	if !setup {
 		return out
 	}
-	s, _ := skill.Load(os.DirFS(dir), name, nil)
+	s, _, _ := kit.Skill(ctx, name)
 	if s == nil || s.Config == nil {
 		return out
 	}
@@ -203,7 +203,7 @@ func ask(c *cli, answers *bufio.Reader, q string) (bool, error) {
 
 // printDeps says what InstallDeps did, one line per step, then the
 // diagnostics.
-func printDeps(c *cli, res *installer.DepsResult) {
+func printDeps(c *cli, res *deps.Result) {
 	if len(res.Steps) == 0 {
 		fmt.Fprintf(c.stdout, "%s declares no dependencies\n", res.Name)
 	}
@@ -213,7 +213,7 @@ func printDeps(c *cli, res *installer.DepsResult) {
 			line += " (" + s.Detail + ")"
 		}
 		fmt.Fprintln(c.stdout, line)
-		if s.Step == installer.StepSetup && s.Status == installer.DepsSkipped && strings.Contains(s.Detail, "confirms") {
+		if s.Step == deps.StepSetup && s.Status == deps.Skipped && strings.Contains(s.Detail, "confirms") {
 			fmt.Fprintf(c.stdout, "  run it with: skillkit deps --setup %s\n", res.Name)
 		}
 	}

@@ -10,7 +10,8 @@ import (
 	"strings"
 	"testing"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/deps"
 )
 
 // runAsked runs the command line as a person at a terminal who answers
@@ -84,8 +85,8 @@ func TestDepsCommand(t *testing.T) {
 	}
 	os.Remove(marker)
 	code, out, _ = runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "--json", "setupper")
-	var res installer.DepsResult
-	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitOK || res.Status(installer.StepSetup) != installer.DepsRan || !ran() {
+	var res deps.Result
+	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitOK || res.Status(deps.StepSetup) != deps.Ran || !ran() {
 		t.Fatalf("--json: exit %d, %v\n%s", code, err, out)
 	}
 
@@ -104,14 +105,14 @@ func TestDepsCommand(t *testing.T) {
 	}
 
 	// An agent-written skill needs a yes too.
-	in, err := installer.New(t.Context(), skills, nil)
+	kit, err := skillkit.Open(t.Context(), skillkit.Options{Dir: skills})
 	if err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.Create(t.Context(), "agent-notes", md("agent-notes", "x"), nil); err != nil {
+	if _, err := kit.CreateSkill(t.Context(), "agent-notes", md("agent-notes", "x"), nil); err != nil {
 		t.Fatal(err)
 	}
-	in.Close()
+	kit.Close()
 	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "agent-notes"); code != exitUsage || !strings.Contains(errOut, "written by an agent") {
 		t.Errorf("agent-written without --yes: exit %d, %s", code, errOut)
 	}

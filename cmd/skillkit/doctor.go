@@ -50,8 +50,16 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitFailure
 	}
 	defer kit.Close()
-	l := kit.Loader()
-	all := kit.Doctor(ctx)
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
+		return exitFailure
+	}
+	all, err := kit.Doctor(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
+		return exitFailure
+	}
 	shown := all.AtLeast(min)
 	if o.json {
 		if shown == nil {

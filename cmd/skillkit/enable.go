@@ -3,19 +3,19 @@ package main
 import (
 	"context"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit"
 )
 
 func enableCommand() *command {
 	return flagCommand("enable", "show a disabled skill to agents again", "enabled",
-		func(in *installer.Installer, ctx context.Context, name string) error {
-			return in.SetEnabled(ctx, name, true)
+		func(kit *skillkit.Kit, ctx context.Context, name string) error {
+			return kit.SetEnabled(ctx, name, true)
 		})
 }
 
 func disableCommand() *command {
 	return flagCommand("disable", "hide an installed skill from every agent, keeping it installed", "disabled",
-		func(in *installer.Installer, ctx context.Context, name string) error {
-			return in.SetEnabled(ctx, name, false)
+		func(kit *skillkit.Kit, ctx context.Context, name string) error {
+			return kit.SetEnabled(ctx, name, false)
 		})
 }

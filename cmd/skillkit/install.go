@@ -10,6 +10,7 @@ import (
 	"os"
 	"strings"
 
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
 )
@@ -44,21 +45,30 @@ its records in its .skillhub/ folder.`
 // skillsDir returns the skills folder the flags name.
 func (f *installerFlags) skillsDir(c *cli) string { return resolveDir(c, f.dir) }
 
-// open returns an Installer on the skills folder. Only install creates the
-// folder; the other commands need it to exist.
-func (f *installerFlags) open(ctx context.Context, c *cli, create bool, opts *installer.Options) (*installer.Installer, error) {
+// open opens a Kit on the skills folder, with the flags' install options;
+// tune, when set, adds the command's own. Only install creates the folder;
+// the other commands need it to exist. Opening scans nothing: a command
+// that changes one skill reads only that skill.
+func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune func(*skillkit.Options)) (*skillkit.Kit, error) {
 	dir := f.skillsDir(c)
 	if !create {
 		if st, err := os.Stat(dir); err != nil || !st.IsDir() {
 			return nil, fmt.Errorf("the skills folder %s does not exist (use --dir or SKILLKIT_DIR)", dir)
 		}
 	}
-	if opts == nil {
-		opts = &installer.Options{}
+	opts := skillkit.Options{
+		Dir:    dir,
+		Getenv: c.getenv,
+		Logger: c.logger,
+		Installer: &installer.Options{
+			AllowedHosts:  append([]string{installer.DefaultHost}, f.allowHosts...),
+			AllowFileURLs: f.allowFile,
+		},
 	}
-	opts.AllowedHosts = append([]string{installer.DefaultHost}, f.allowHosts...)
-	opts.AllowFileURLs = f.allowFile
-	return installer.New(ctx, dir, opts)
+	if tune != nil {
+		tune(&opts)
+	}
+	return skillkit.Open(ctx, opts)
 }
 
 type installOptions struct {
@@ -108,13 +118,13 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	p := newProgress(c.stderr)
-	in, err := o.open(ctx, c, true, &installer.Options{Progress: p.event})
+	kit, err := o.open(ctx, c, true, func(k *skillkit.Options) { k.Installer.Progress = p.event })
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 		return exitFailure
 	}
-	defer in.Close()
-	res, err := in.Install(ctx, src, &installer.InstallOptions{Force: o.force})
+	defer kit.Close()
+	res, err := kit.Install(ctx, src, &installer.InstallOptions{Force: o.force})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 		return exitFailure

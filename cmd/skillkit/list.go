@@ -64,7 +64,11 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitFailure
 	}
 	defer kit.Close()
-	l := kit.Loader()
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
+		return exitFailure
+	}
 	recs, err := kit.Registry().List(ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)

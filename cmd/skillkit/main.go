@@ -6,6 +6,7 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/signal"
 	"strings"
@@ -29,6 +30,9 @@ type cli struct {
 	// interactive is true when a person at a terminal answers questions on
 	// stdin; without it, commands that must ask need --yes.
 	interactive bool
+	// logger receives the library's audit and debug lines (SKILLKIT_LOG);
+	// nil discards them.
+	logger *slog.Logger
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -66,13 +70,22 @@ func commands() []*command {
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	code := run(ctx, os.Args[1:], &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv,
-		interactive: isTerminal(os.Stdin) && isTerminal(os.Stderr)})
+	c := &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv,
+		interactive: isTerminal(os.Stdin) && isTerminal(os.Stderr)}
+	code := run(ctx, os.Args[1:], c)
 	stop()
 	os.Exit(code)
 }
 
 func run(ctx context.Context, args []string, c *cli) int {
+	if c.logger == nil {
+		logger, err := logTo(c.stderr, c.getenv("SKILLKIT_LOG"))
+		if err != nil {
+			fmt.Fprintf(c.stderr, "skillkit: SKILLKIT_LOG: %v\n", err)
+			return exitUsage
+		}
+		c.logger = logger
+	}
 	if len(args) == 0 {
 		usage(c.stderr)
 		return exitUsage
@@ -173,4 +186,17 @@ func commandUsage(w io.Writer, cmd *command) {
 		fs.SetOutput(w)
 		fs.PrintDefaults()
 	}
+}
+
+// logTo returns a logger writing text lines to w from level on ("debug",
+// "info", "warn", "error"); "" means none.
+func logTo(w io.Writer, level string) (*slog.Logger, error) {
+	if level == "" {
+		return nil, nil
+	}
+	var l slog.Level
+	if err := l.UnmarshalText([]byte(level)); err != nil {
+		return nil, err
+	}
+	return slog.New(slog.NewTextHandler(w, &slog.HandlerOptions{Level: l})), nil
 }

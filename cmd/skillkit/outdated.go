@@ -32,13 +32,13 @@ func runOutdated(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit outdated: takes no arguments")
 		return exitUsage
 	}
-	in, err := o.open(ctx, c, false, nil)
+	kit, err := o.open(ctx, c, false, nil)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit outdated: %v\n", err)
 		return exitFailure
 	}
-	defer in.Close()
-	st, err := in.CheckUpdates(ctx)
+	defer kit.Close()
+	st, err := kit.CheckUpdates(ctx)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit outdated: %v\n", err)
 		return exitFailure

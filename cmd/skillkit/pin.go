@@ -5,12 +5,12 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit"
 )
 
 // flagCommand builds pin, unpin, enable and disable: one NAME, one change
 // of its record.
-func flagCommand(name, summary, done string, change func(in *installer.Installer, ctx context.Context, skill string) error) *command {
+func flagCommand(name, summary, done string, change func(kit *skillkit.Kit, ctx context.Context, skill string) error) *command {
 	return &command{
 		name:    name,
 		args:    "NAME",
@@ -28,18 +28,18 @@ A skill placed in the skills folder by hand gets a record (source local).` + ins
 				fmt.Fprintf(c.stderr, "skillkit %s: give one NAME\n", name)
 				return exitUsage
 			}
-			in, err := o.open(ctx, c, false, nil)
+			kit, err := o.open(ctx, c, false, nil)
 			if err != nil {
 				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
 				return exitFailure
 			}
-			defer in.Close()
-			if err := change(in, ctx, args[0]); err != nil {
+			defer kit.Close()
+			if err := change(kit, ctx, args[0]); err != nil {
 				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
 				return exitFailure
 			}
 			if o.json {
-				rec, err := in.Registry().Get(ctx, args[0])
+				rec, err := kit.Registry().Get(ctx, args[0])
 				if err != nil || writeJSON(c, rec) != nil {
 					return exitFailure
 				}
@@ -52,9 +52,9 @@ A skill placed in the skills folder by hand gets a record (source local).` + ins
 }
 
 func pinCommand() *command {
-	return flagCommand("pin", "keep a skill at its installed version: update skips it", "pinned", (*installer.Installer).Pin)
+	return flagCommand("pin", "keep a skill at its installed version: update skips it", "pinned", (*skillkit.Kit).Pin)
 }
 
 func unpinCommand() *command {
-	return flagCommand("unpin", "let update change a pinned skill again", "unpinned", (*installer.Installer).Unpin)
+	return flagCommand("unpin", "let update change a pinned skill again", "unpinned", (*skillkit.Kit).Unpin)
 }

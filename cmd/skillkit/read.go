@@ -54,7 +54,11 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitFailure
 	}
 	defer kit.Close()
-	l := kit.Loader()
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
+		return exitFailure
+	}
 	var names []string
 	for _, s := range l.Snapshot().Skills() {
 		names = append(names, s.Name)

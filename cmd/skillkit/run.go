@@ -61,13 +61,18 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
 		return exitFailure
 	}
-	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv})
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
 		return exitFailure
 	}
 	defer kit.Close()
-	out, err := kit.Executor().Execute(ctx, args[0], json.RawMessage(input))
+	ex, err := kit.Executor(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		return exitFailure
+	}
+	out, err := ex.Execute(ctx, args[0], json.RawMessage(input))
 	if o.json {
 		if writeJSON(c, out) != nil {
 			return exitFailure

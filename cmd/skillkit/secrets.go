@@ -7,10 +7,10 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"path/filepath"
 	"strings"
 	"text/tabwriter"
 
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -92,13 +92,18 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", o.dir)
 		return exitFailure
 	}
-	v := secrets.NewVault(secrets.NewFSStore(o.dir), &secrets.Options{Getenv: c.getenv})
-	var err error
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: o.dir, Getenv: c.getenv, Logger: c.logger})
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit secrets: %v\n", err)
+		return exitFailure
+	}
+	defer kit.Close()
+	v := kit.Vault()
 	switch sub {
 	case "set":
-		err = secretsSet(ctx, c, o, v, args[0], args[1:])
+		err = secretsSet(ctx, c, kit, args[0], args[1:])
 	case "list":
-		err = secretsList(ctx, c, o, v, args[0])
+		err = secretsList(ctx, c, o, kit, args[0])
 	case "delete":
 		err = secretsDelete(ctx, c, v, args[0], args[1:])
 	case "rotate":
@@ -123,7 +128,7 @@ type usageError struct{ msg string }
 
 func (e usageError) Error() string { return e.msg }
 
-func secretsSet(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name string, pairs []string) error {
+func secretsSet(ctx context.Context, c *cli, kit *skillkit.Kit, name string, pairs []string) error {
 	values := map[string]string{}
 	stdinUsed := false
 	for i, pair := range pairs {
@@ -147,10 +152,12 @@ func secretsSet(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault
 		}
 		values[key] = value
 	}
-	if !skillFolderExists(o.dir, name) {
-		fmt.Fprintf(c.stderr, "skillkit secrets set: warning: %s has no skill folder %s; saving anyway\n", o.dir, name)
+	if _, ok, err := kit.Skill(ctx, name); err != nil {
+		return err
+	} else if !ok {
+		fmt.Fprintf(c.stderr, "skillkit secrets set: warning: %s has no skill %s; saving anyway\n", kit.Dir(), name)
 	}
-	if err := v.Save(ctx, name, values); err != nil {
+	if err := kit.Vault().Save(ctx, name, values); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "saved %d values for %s\n", len(values), name)
@@ -168,25 +175,16 @@ func readStdinValue(r io.Reader) (string, error) {
 	return s, nil
 }
 
-// skillFolderExists reports whether dir/name holds a skill file.
-func skillFolderExists(dir, name string) bool {
-	for _, f := range []string{"SKILL.md", "skill.md"} {
-		if _, err := os.Stat(filepath.Join(dir, name, f)); err == nil {
-			return true
-		}
-	}
-	return false
-}
-
-func secretsList(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name string) error {
+func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.Kit, name string) error {
 	var schema []skill.EnvVar
-	if skillFolderExists(o.dir, name) {
-		s, _ := skill.Load(os.DirFS(o.dir), name, &skill.LoadOptions{DiskRoot: o.dir})
-		if s != nil {
-			schema = s.Env
-		}
+	s, _, err := kit.Skill(ctx, name)
+	if err != nil {
+		return err
 	}
-	rows, err := v.Configured(ctx, name, schema)
+	if s != nil {
+		schema = s.Env
+	}
+	rows, err := kit.Vault().Configured(ctx, name, schema)
 	if err != nil {
 		return err
 	}

@@ -95,5 +95,8 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 		Sources: sources,
 		Loader:  &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes},
 		Getenv:  c.getenv,
+		Logger:  c.logger,
+		// Every command opening the Kit this way reads the skills at once.
+		ScanOnOpen: true,
 	})
 }

@@ -6,7 +6,6 @@ import (
 	"fmt"
 
 	"github.com/skillkit-go/skillkit/installer"
-	"github.com/skillkit-go/skillkit/secrets"
 )
 
 type uninstallOptions struct {
@@ -38,14 +37,13 @@ func runUninstall(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit uninstall: give one NAME")
 		return exitUsage
 	}
-	vault := secrets.NewVault(secrets.NewFSStore(o.skillsDir(c)), &secrets.Options{Getenv: c.getenv})
-	in, err := o.open(ctx, c, false, &installer.Options{Purge: vault.DeleteSkill})
+	kit, err := o.open(ctx, c, false, nil)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)
 		return exitFailure
 	}
-	defer in.Close()
-	if err := in.Uninstall(ctx, args[0], &installer.UninstallOptions{Purge: o.purge}); err != nil {
+	defer kit.Close()
+	if err := kit.Uninstall(ctx, args[0], &installer.UninstallOptions{Purge: o.purge}); err != nil {
 		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)
 		return exitFailure
 	}

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/installer"
 )
 
@@ -41,21 +42,21 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	p := newProgress(c.stderr)
-	in, err := o.open(ctx, c, false, &installer.Options{Progress: p.event})
+	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) { k.Installer.Progress = p.event })
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit update: %v\n", err)
 		return exitFailure
 	}
-	defer in.Close()
+	defer kit.Close()
 	uo := &installer.UpdateOptions{Force: o.force}
 	var results []installer.UpdateResult
 	if o.all {
-		if results, err = in.UpdateAll(ctx, uo); err != nil {
+		if results, err = kit.UpdateAll(ctx, uo); err != nil {
 			fmt.Fprintf(c.stderr, "skillkit update: %v\n", err)
 			return exitFailure
 		}
 	} else {
-		res, err := in.Update(ctx, args[0], uo)
+		res, err := kit.Update(ctx, args[0], uo)
 		results = []installer.UpdateResult{{Name: args[0], Result: res, Err: err}}
 	}
 	code := exitOK

@@ -6,6 +6,7 @@ import (
 	"net/http"
 	"sync"
 
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/installer"
 )
 
@@ -26,10 +27,11 @@ type sse struct {
 
 func newBroker() *broker { return &broker{subs: map[chan sse]struct{}{}} }
 
-// publish is the installer's Progress hook: it must return at once.
+// publish is the Progress hook of installs and dependency installs: it must
+// return at once.
 func (b *broker) publish(e installer.Event) {
 	kind := "install"
-	if e.Op == installer.OpDeps {
+	if e.Op == deps.OpDeps {
 		kind = "deps"
 	}
 	name := "skill_" + kind + "_progress"

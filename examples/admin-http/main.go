@@ -12,6 +12,7 @@ import (
 	"time"
 
 	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/installer"
 )
 
@@ -33,8 +34,8 @@ func main() {
 	}
 }
 
-// newServer opens the Kit with the installer's progress wired to the events
-// stream.
+// newServer opens the Kit with the progress of installs and dependency
+// installs wired to the events stream.
 func newServer(ctx context.Context, dir, token string, getenv func(string) string, log *slog.Logger, iopts *installer.Options) (*server, error) {
 	events := newBroker()
 	opts := installer.Options{}
@@ -42,7 +43,8 @@ func newServer(ctx context.Context, dir, token string, getenv func(string) strin
 		opts = *iopts
 	}
 	opts.Progress = events.publish
-	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Installer: &opts, Getenv: getenv, Logger: log})
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Installer: &opts, Deps: &deps.Options{Progress: events.publish},
+		Getenv: getenv, Logger: log})
 	if err != nil {
 		return nil, err
 	}

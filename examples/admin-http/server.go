@@ -14,6 +14,8 @@ import (
 	"strings"
 
 	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/authoring"
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/secrets"
@@ -129,16 +131,18 @@ func decode(w http.ResponseWriter, r *http.Request, v any) bool {
 // statusOf maps the library's errors to HTTP statuses.
 func statusOf(err error) int {
 	switch {
-	case errors.Is(err, installer.ErrNotAllowed):
+	case errors.Is(err, deps.ErrNotAllowed), errors.Is(err, authoring.ErrNotAllowed):
 		return http.StatusForbidden
-	case errors.Is(err, installer.ErrNotInstalled), errors.Is(err, secrets.ErrNotFound):
+	case errors.Is(err, installer.ErrNotInstalled), errors.Is(err, deps.ErrNotInstalled), errors.Is(err, authoring.ErrNotInstalled),
+		errors.Is(err, secrets.ErrNotFound):
 		return http.StatusNotFound
-	case errors.Is(err, installer.ErrExists), errors.Is(err, installer.ErrModified), errors.Is(err, installer.ErrPinned):
+	case errors.Is(err, installer.ErrExists), errors.Is(err, installer.ErrModified), errors.Is(err, installer.ErrPinned),
+		errors.Is(err, authoring.ErrExists), errors.Is(err, authoring.ErrPinned):
 		return http.StatusConflict
 	case errors.Is(err, installer.ErrInvalidSource), errors.Is(err, installer.ErrHostNotAllowed),
 		errors.Is(err, installer.ErrRejected), errors.Is(err, installer.ErrLimit), errors.Is(err, installer.ErrInvalidSkill),
 		errors.Is(err, installer.ErrScanRejected), errors.Is(err, installer.ErrNotUpdatable), errors.Is(err, installer.ErrGit),
-		errors.Is(err, installer.ErrInvalidContent), errors.Is(err, installer.ErrInvalidDependency),
+		errors.Is(err, authoring.ErrInvalidContent), errors.Is(err, deps.ErrInvalid), errors.Is(err, deps.ErrInvalidSkill),
 		errors.Is(err, skill.ErrInvalidName), errors.Is(err, skill.ErrInvalidEnvName), errors.Is(err, secrets.ErrValueTooLong):
 		return http.StatusBadRequest
 	case errors.Is(err, secrets.ErrNoKey):
@@ -154,7 +158,11 @@ func (s *server) skillFor(w http.ResponseWriter, r *http.Request) (*skill.Skill,
 		fail(w, http.StatusBadRequest, errors.New("the name parameter is required"))
 		return nil, false
 	}
-	sk, found := s.kit.Loader().Get(name)
+	sk, found, err := s.kit.Skill(r.Context(), name)
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return nil, false
+	}
 	if !found {
 		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", name))
 		return nil, false
@@ -188,7 +196,12 @@ func (s *server) metas(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusInternalServerError, err)
 		return
 	}
-	snap := s.kit.Loader().Snapshot()
+	l, err := s.kit.Loader(r.Context())
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
+	snap := l.Snapshot()
 	diags := snap.Diagnostics()
 	out := []meta{}
 	for _, sk := range snap.Skills() {
@@ -231,7 +244,11 @@ func (s *server) content(w http.ResponseWriter, r *http.Request) {
 }
 
 func (s *server) diagnostics(w http.ResponseWriter, r *http.Request) {
-	diags := s.kit.Doctor(r.Context())
+	diags, err := s.kit.Doctor(r.Context())
+	if err != nil {
+		fail(w, http.StatusInternalServerError, err)
+		return
+	}
 	if lv := r.URL.Query().Get("level"); lv != "" {
 		level, err := diagnostics.ParseLevel(lv)
 		if err != nil {
@@ -387,8 +404,8 @@ func (s *server) setStatus(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, errors.New("status must be 0 or 1"))
 		return
 	}
-	if _, found := s.kit.Loader().Get(req.Name); !found {
-		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", req.Name))
+	if _, found, err := s.kit.Skill(r.Context(), req.Name); err != nil || !found {
+		fail(w, http.StatusNotFound, errors.Join(fmt.Errorf("no skill named %q", req.Name), err))
 		return
 	}
 	if err := s.kit.SetEnabled(r.Context(), req.Name, *req.Status == 1); err != nil {
@@ -417,9 +434,9 @@ func (s *server) saveSecrets(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	sk, found := s.kit.Loader().Get(req.Name)
-	if !found {
-		fail(w, http.StatusNotFound, fmt.Errorf("no skill named %q", req.Name))
+	sk, found, err := s.kit.Skill(r.Context(), req.Name)
+	if err != nil || !found {
+		fail(w, http.StatusNotFound, errors.Join(fmt.Errorf("no skill named %q", req.Name), err))
 		return
 	}
 	if len(req.Secrets) == 0 {
@@ -467,7 +484,7 @@ func (s *server) installDeps(w http.ResponseWriter, r *http.Request) {
 	if !decode(w, r, &req) {
 		return
 	}
-	res, err := s.kit.InstallDeps(r.Context(), req.Name, &installer.DepsOptions{Setup: req.Setup, Force: req.Force})
+	res, err := s.kit.InstallDeps(r.Context(), req.Name, &deps.InstallOptions{Setup: req.Setup, Force: req.Force})
 	if err != nil {
 		fail(w, statusOf(err), err)
 		return

@@ -358,7 +358,7 @@ func TestAgentSkillsAndDeps(t *testing.T) {
 	if code != 200 {
 		t.Fatalf("create: %d %+v", code, env)
 	}
-	if _, found := f.srv.kit.Loader().Get("checklist"); !found {
+	if _, found, _ := f.srv.kit.Skill(t.Context(), "checklist"); !found {
 		t.Error("created skill not loaded")
 	}
 	code, env, _ = f.do(t, "POST", prefix+"/edit", `{"name":"checklist","files":{"references/more.md":"x"},"remove":["references/boxes.md"]}`)
@@ -392,7 +392,7 @@ func TestAgentSkillsAndDeps(t *testing.T) {
 	if code, _, _ := f.do(t, "POST", prefix+"/delete", `{"name":"checklist"}`); code != 200 {
 		t.Errorf("delete: %d", code)
 	}
-	if _, found := f.srv.kit.Loader().Get("checklist"); found {
+	if _, found, _ := f.srv.kit.Skill(t.Context(), "checklist"); found {
 		t.Error("deleted skill still loaded")
 	}
 }

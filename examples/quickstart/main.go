@@ -61,11 +61,18 @@ func run(ctx context.Context, w io.Writer, dir string) error {
 
 	// 5. What a host shows its operators.
 	section(w, "Diagnostics")
-	diags := kit.Doctor(ctx)
+	diags, err := kit.Doctor(ctx)
+	if err != nil {
+		return err
+	}
 	for _, d := range diags {
 		fmt.Fprintln(w, d)
 	}
-	fmt.Fprintf(w, "%d skills, %d diagnostics\n", len(kit.Loader().Snapshot().Skills()), len(diags))
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		return err
+	}
+	fmt.Fprintf(w, "%d skills, %d diagnostics\n", len(l.Snapshot().Skills()), len(diags))
 	return nil
 }
 

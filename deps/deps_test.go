@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"encoding/json"
@@ -13,6 +13,9 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -51,17 +54,15 @@ func TestInstallDepsPython(t *testing.T) {
 	var ev events
 	in, dir := newTestInstaller(t, &Options{
 		Progress: ev.add,
-		Deps: &DepsConfig{
-			NoUV:    true,
-			PipArgs: []string{"--no-index", "--find-links", wheels},
-			Env:     map[string]string{"HOME": t.TempDir()},
-		},
+		NoUV:     true,
+		PipArgs:  []string{"--no-index", "--find-links", wheels},
+		Env:      map[string]string{"HOME": t.TempDir()},
 	})
 	for name, files := range map[string]map[string]string{
 		"greeter": {"skill.config.yaml": greeterConfig, "requirements.txt": "# the greeting library\ngreetlib==1.0\n", "main.py": greeterMain},
 		"probe":   {"skill.config.yaml": "runtime: python\nentrypoint: main.py\n", "main.py": probeMain},
 	} {
-		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "Run it.", files)}, nil); err != nil {
+		if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, name, "Run it.", files)}); err != nil {
 			t.Fatal(err)
 		}
 	}
@@ -69,16 +70,16 @@ func TestInstallDepsPython(t *testing.T) {
 	if _, err := ex.Execute(ctx, "greeter", json.RawMessage(`{"name":"x"}`)); !errors.Is(err, executor.ErrNotRunnable) {
 		t.Fatalf("before InstallDeps: %v, want not runnable (VENV_MISSING)", err)
 	}
-	checker := in.DepsChecker()
+	checker := in.Checker()
 	if diags := checker.Check(ctx, skillsLookup{dir}.mustGet(t, "greeter")); !diags.Has(diagnostics.VenvMissing) {
 		t.Errorf("checker before InstallDeps: %v", diags)
 	}
 
-	res, err := in.InstallDeps(ctx, "greeter", nil)
+	res, err := in.Install(ctx, "greeter", nil)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, strings.Join(res.Logs, "\n"))
 	}
-	if res.Status(StepPython) != DepsInstalled {
+	if res.Status(StepPython) != Installed {
 		t.Fatalf("steps %+v", res.Steps)
 	}
 	if !slices.ContainsFunc(ev.messages(OpDeps), func(m string) bool { return strings.Contains(m, "-m pip install") }) {
@@ -93,7 +94,7 @@ func TestInstallDepsPython(t *testing.T) {
 	}
 	// Building dependencies is not an edit of the skill.
 	rec, _ := in.Registry().Get(ctx, "greeter")
-	if changed, err := in.modified(ctx, rec); err != nil || changed {
+	if changed, err := in.dir.Modified(ctx, rec); err != nil || changed {
 		t.Errorf("the skill looks modified after InstallDeps: %v %v", changed, err)
 	}
 
@@ -110,7 +111,7 @@ func TestInstallDepsPython(t *testing.T) {
 	// where it is now.
 	pip := filepath.Join(dir, "greeter", ".venv", "bin", "pip")
 	if data, err := os.ReadFile(pip); err == nil {
-		if strings.Contains(string(data), stagingDir) {
+		if strings.Contains(string(data), skillsdir.StagingDir) {
 			t.Errorf("pip still points into the staging area: %.200s", data)
 		}
 		if out, err := exec.Command(pip, "--version").CombinedOutput(); err != nil {
@@ -124,16 +125,16 @@ func TestInstallDepsPython(t *testing.T) {
 	}
 
 	// Again: nothing to do.
-	res, err = in.InstallDeps(ctx, "greeter", nil)
-	if err != nil || res.Status(StepPython) != DepsUpToDate {
+	res, err = in.Install(ctx, "greeter", nil)
+	if err != nil || res.Status(StepPython) != UpToDate {
 		t.Fatalf("second InstallDeps: %v %+v", err, res.Steps)
 	}
 
 	// A rebuild that fails leaves the working venv in place.
 	writeTree(t, filepath.Join(dir, "greeter"), map[string]string{"requirements.txt": "greetlib==1.0\nnowhere-to-be-found==9\n"})
-	res, err = in.InstallDeps(ctx, "greeter", nil)
-	var de *DepsError
-	if !errors.As(err, &de) || de.Step != StepPython || res.Status(StepPython) != DepsFailed {
+	res, err = in.Install(ctx, "greeter", nil)
+	var de *CommandError
+	if !errors.As(err, &de) || de.Step != StepPython || res.Status(StepPython) != Failed {
 		t.Fatalf("failing rebuild: %v %+v", err, res)
 	}
 	if !strings.Contains(err.Error(), "nowhere-to-be-found") {
@@ -180,9 +181,9 @@ func TestInstallDepsNode(t *testing.T) {
 		"shout-local": npmPack(t, "shout-local", "1.0.0", "module.exports = s => String(s).toUpperCase() + '!';\n"),
 	})
 	leftpad := npmPack(t, "leftpad-local", "1.0.0", "module.exports = (s, n) => String(s).padStart(n, '*');\n")
-	in, dir := newTestInstaller(t, &Options{Deps: &DepsConfig{
+	in, dir := newTestInstaller(t, &Options{
 		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
-	}})
+	})
 	padder := map[string]string{
 		"skill.config.yaml":              "runtime: node\nentrypoint: main.js\ndependencies:\n  node:\n    packages: [shout-local@1.0.0]\n",
 		"package.json":                   `{"name":"padder","private":true,"dependencies":{"leftpad-local":"file:vendor/leftpad-local-1.0.0.tgz"}}`,
@@ -194,18 +195,18 @@ func TestInstallDepsNode(t *testing.T) {
 		"padder":    padder,
 		"nodeprobe": {"skill.config.yaml": "runtime: node\nentrypoint: main.js\n", "main.js": nodeProbeMain},
 	} {
-		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "Run it.", files)}, nil); err != nil {
+		if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, name, "Run it.", files)}); err != nil {
 			t.Fatal(err)
 		}
 	}
-	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); !diags.Has(diagnostics.DepsMissing) {
+	if diags := in.Checker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); !diags.Has(diagnostics.DepsMissing) {
 		t.Errorf("checker before InstallDeps: %v", diags)
 	}
-	res, err := in.InstallDeps(ctx, "padder", nil)
+	res, err := in.Install(ctx, "padder", nil)
 	if err != nil {
 		t.Fatalf("%v\n%s", err, strings.Join(res.Logs, "\n"))
 	}
-	if res.Status(StepNode) != DepsInstalled {
+	if res.Status(StepNode) != Installed {
 		t.Fatalf("steps %+v", res.Steps)
 	}
 	if hits := reg.asked(); !slices.Contains(hits, "/shout-local") {
@@ -218,10 +219,10 @@ func TestInstallDepsNode(t *testing.T) {
 		t.Errorf("npm wrote package-lock.json into the skill: %v", err)
 	}
 	rec, _ := in.Registry().Get(ctx, "padder")
-	if changed, err := in.modified(ctx, rec); err != nil || changed {
+	if changed, err := in.dir.Modified(ctx, rec); err != nil || changed {
 		t.Errorf("the skill looks modified after InstallDeps: %v %v", changed, err)
 	}
-	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); len(diags) != 0 {
+	if diags := in.Checker().Check(ctx, skillsLookup{dir}.mustGet(t, "padder")); len(diags) != 0 {
 		t.Errorf("checker after InstallDeps: %v", diags)
 	}
 
@@ -234,8 +235,8 @@ func TestInstallDepsNode(t *testing.T) {
 	if err != nil || string(out.Output) != `{"found":false}` {
 		t.Errorf("another skill sees padder's packages: %s %v", out.Output, err)
 	}
-	res, err = in.InstallDeps(ctx, "padder", nil)
-	if err != nil || res.Status(StepNode) != DepsUpToDate {
+	res, err = in.Install(ctx, "padder", nil)
+	if err != nil || res.Status(StepNode) != UpToDate {
 		t.Errorf("second InstallDeps: %v %+v", err, res.Steps)
 	}
 }
@@ -249,12 +250,12 @@ func TestInstallDepsNode(t *testing.T) {
 // still installs.
 func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 	needNpm(t)
-	needGit(t)
+	fixture.NeedGit(t)
 	ctx := t.Context()
 	// A git repository holding a package, which a registry package depends on.
 	repo := newRepo(t)
-	repo.write(map[string]string{"package.json": `{"name":"fromgit","version":"1.0.0"}`, "index.js": "module.exports = 'git';\n"})
-	repo.commit("x")
+	repo.Write(map[string]string{"package.json": `{"name":"fromgit","version":"1.0.0"}`, "index.js": "module.exports = 'git';\n"})
+	repo.Commit("x")
 	shout := npmPack(t, "shout-local", "1.0.0", "module.exports = 'real';\n")
 	evil := npmPack(t, "shout-local", "1.0.0", "module.exports = 'evil';\n")
 	reg := newNpmRegistry(t, map[string][]byte{
@@ -262,19 +263,19 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 		"evil":        evil,
 		"gitty":       npmPack(t, "gitty", "1.0.0", "module.exports = require('fromgit');\n"),
 	})
-	reg.deps = map[string]map[string]string{"gitty": {"fromgit": "git+" + repo.url()}}
-	in, dir := newTestInstaller(t, &Options{Deps: &DepsConfig{
+	reg.deps = map[string]map[string]string{"gitty": {"fromgit": "git+" + repo.URL()}}
+	in, dir := newTestInstaller(t, &Options{
 		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
-	}})
+	})
 	outside := t.TempDir()
 	writeTree(t, outside, map[string]string{"package.json": `{"name":"outside","version":"1.0.0"}`, "index.js": "module.exports = 'outside';\n"})
 
-	install := func(name string, files map[string]string) (*DepsResult, error) {
+	install := func(name string, files map[string]string) (*Result, error) {
 		t.Helper()
-		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "x", files)}, nil); err != nil {
+		if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, name, "x", files)}); err != nil {
 			t.Fatal(err)
 		}
-		return in.InstallDeps(ctx, name, nil)
+		return in.Install(ctx, name, nil)
 	}
 
 	// A file: dependency's own package.json points out of the skill.
@@ -282,14 +283,14 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 		"absolute": `{"name":"inner","version":"1.0.0","dependencies":{"outside":"file:` + filepath.ToSlash(outside) + `"}}`,
 		"upward":   `{"name":"inner","version":"1.0.0","dependencies":{"outside":"file:../../../outside"}}`,
 		"dev":      `{"name":"inner","version":"1.0.0","devDependencies":{"outside":"file:` + filepath.ToSlash(outside) + `"}}`,
-		"gitdep":   `{"name":"inner","version":"1.0.0","dependencies":{"fromgit":"git+` + repo.url() + `"}}`,
+		"gitdep":   `{"name":"inner","version":"1.0.0","dependencies":{"fromgit":"git+` + repo.URL() + `"}}`,
 	} {
 		_, err := install("escape-"+name, map[string]string{
 			"package.json":              `{"name":"s","private":true,"dependencies":{"inner":"file:assets/inner"}}`,
 			"assets/inner/package.json": inner,
 		})
-		if !errors.Is(err, ErrInvalidDependency) {
-			t.Errorf("%s: %v, want ErrInvalidDependency", name, err)
+		if !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 		if _, err := os.Lstat(filepath.Join(dir, "escape-"+name, "node_modules")); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s: npm ran: %v", name, err)
@@ -315,9 +316,9 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 
 	// A registry package depends on a git repository: git cannot run.
 	res, err = install("gitdeep", map[string]string{"package.json": `{"name":"s","private":true,"dependencies":{"gitty":"1.0.0"}}`})
-	var de *DepsError
+	var de *CommandError
 	if !errors.As(err, &de) {
-		t.Errorf("gitdeep: %v, want a DepsError\n%s", err, strings.Join(res.Logs, "\n"))
+		t.Errorf("gitdeep: %v, want a CommandError\n%s", err, strings.Join(res.Logs, "\n"))
 	}
 	if _, err := os.Lstat(filepath.Join(dir, "gitdeep", "node_modules")); !errors.Is(err, os.ErrNotExist) {
 		t.Errorf("gitdeep: node_modules was built: %v", err)

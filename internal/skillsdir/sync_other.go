@@ -1,6 +1,6 @@
 //go:build !linux
 
-package installer
+package skillsdir
 
 import (
 	"io/fs"
@@ -9,10 +9,10 @@ import (
 	"runtime"
 )
 
-// syncTree makes the files written under dir durable before they are
+// SyncTree makes the files written under dir durable before they are
 // swapped in: an fsync of each file and folder (folders only where the
 // system can sync them).
-func syncTree(dir string) error {
+func SyncTree(dir string) error {
 	return filepath.WalkDir(dir, func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			return err

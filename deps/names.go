@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"bufio"
@@ -9,7 +9,7 @@ import (
 	"unicode/utf8"
 )
 
-// Limits of the dependency declarations [Installer.InstallDeps] reads.
+// Limits of the dependency declarations [Installer.Install] reads.
 const (
 	// MaxPackageNameLength bounds one npm package or Python requirement,
 	// version included (npm's own limit for a name is 214).
@@ -25,7 +25,7 @@ const (
 	MaxRequirements = 500
 )
 
-// The seed's patterns (seed 002 §4.1, after OpenClaw): an npm package with
+// The install-name patterns (after OpenClaw's): an npm package with
 // an optional scope and version, and a Python requirement with optional
 // extras and one version clause.
 var (
@@ -36,15 +36,15 @@ var (
 
 // ValidateNpmPackage checks an npm package as a skill declares it in
 // dependencies.node.packages or a frontmatter install spec of kind node:
-// the seed's pattern ^(@scope/)?name(@version)?$ in lower case, at most
+// the pattern ^(@scope/)?name(@version)?$ in lower case, at most
 // MaxPackageNameLength bytes, and a name that starts with a letter or digit
 // (never "-", which npm would read as an option, nor "." or "_", which npm
 // refuses, nor "..", which npm would read as a folder). URLs, paths, git
 // specs, spaces and shell characters cannot match. The error wraps
-// [ErrInvalidDependency].
+// [ErrInvalid].
 func ValidateNpmPackage(pkg string) error {
 	bad := func(why string) error {
-		return fmt.Errorf("%w: npm package %q %s", ErrInvalidDependency, pkg, why)
+		return fmt.Errorf("%w: npm package %q %s", ErrInvalid, pkg, why)
 	}
 	switch {
 	case pkg == "":
@@ -71,24 +71,24 @@ func ValidateNpmPackage(pkg string) error {
 
 // ValidatePythonRequirement checks one Python requirement as a skill
 // declares it inline, in a requirements file or in a frontmatter install
-// spec of kind uv: the seed's pattern (a name, optional [extras], at most
+// spec of kind uv: the pattern (a name, optional [extras], at most
 // one version clause such as ">=1.2"), case-insensitive, at most
 // MaxPackageNameLength bytes. Environment markers (";"), URLs, paths,
 // options ("-r", "--index-url") and spaces cannot match. The error wraps
-// [ErrInvalidDependency].
+// [ErrInvalid].
 func ValidatePythonRequirement(req string) error {
 	switch {
 	case req == "":
-		return fmt.Errorf("%w: empty Python requirement", ErrInvalidDependency)
+		return fmt.Errorf("%w: empty Python requirement", ErrInvalid)
 	case len(req) > MaxPackageNameLength:
-		return fmt.Errorf("%w: Python requirement %q is longer than %d bytes", ErrInvalidDependency, req, MaxPackageNameLength)
+		return fmt.Errorf("%w: Python requirement %q is longer than %d bytes", ErrInvalid, req, MaxPackageNameLength)
 	case !pyRequireRE.MatchString(req):
-		return fmt.Errorf("%w: Python requirement %q does not match name[extras](op version), e.g. httpx>=0.27 or pillow; markers, URLs, paths and options are not allowed", ErrInvalidDependency, req)
+		return fmt.Errorf("%w: Python requirement %q does not match name[extras](op version), e.g. httpx>=0.27 or pillow; markers, URLs, paths and options are not allowed", ErrInvalid, req)
 	}
 	return nil
 }
 
-// ParseRequirements reads a requirements file as [Installer.InstallDeps]
+// ParseRequirements reads a requirements file as [Installer.Install]
 // accepts it and returns its lines, each a requirement that
 // [ValidatePythonRequirement] accepts, optionally followed by pip's
 // --hash=ALGO:HEX options. Blank lines and comments ("#" at the start or
@@ -96,13 +96,13 @@ func ValidatePythonRequirement(req string) error {
 // as -r, -e, --index-url or --trusted-host, URLs, paths, environment
 // markers, line continuations — is refused with the line number, since it
 // would change where pip fetches from or what it runs. The error wraps
-// [ErrInvalidDependency].
+// [ErrInvalid].
 func ParseRequirements(data []byte) ([]string, error) {
 	if len(data) > MaxRequirementsBytes {
-		return nil, fmt.Errorf("%w: the requirements file is over %d bytes", ErrInvalidDependency, MaxRequirementsBytes)
+		return nil, fmt.Errorf("%w: the requirements file is over %d bytes", ErrInvalid, MaxRequirementsBytes)
 	}
 	if !utf8.Valid(data) {
-		return nil, fmt.Errorf("%w: the requirements file is not UTF-8", ErrInvalidDependency)
+		return nil, fmt.Errorf("%w: the requirements file is not UTF-8", ErrInvalid)
 	}
 	data = bytes.TrimPrefix(data, []byte("\uFEFF"))
 	var out []string
@@ -118,7 +118,7 @@ func ParseRequirements(data []byte) ([]string, error) {
 			continue
 		}
 		if strings.HasSuffix(line, `\`) {
-			return nil, fmt.Errorf("%w: requirements line %d continues on the next line; write each requirement on one line", ErrInvalidDependency, n)
+			return nil, fmt.Errorf("%w: requirements line %d continues on the next line; write each requirement on one line", ErrInvalid, n)
 		}
 		words := strings.Fields(line)
 		if err := ValidatePythonRequirement(words[0]); err != nil {
@@ -126,11 +126,11 @@ func ParseRequirements(data []byte) ([]string, error) {
 		}
 		for _, w := range words[1:] {
 			if !pipHashRE.MatchString(w) {
-				return nil, fmt.Errorf("%w: requirements line %d: %q is not allowed after a requirement (only --hash=sha256:HEX)", ErrInvalidDependency, n, w)
+				return nil, fmt.Errorf("%w: requirements line %d: %q is not allowed after a requirement (only --hash=sha256:HEX)", ErrInvalid, n, w)
 			}
 		}
 		if len(out) == MaxRequirements {
-			return nil, fmt.Errorf("%w: more than %d requirements", ErrInvalidDependency, MaxRequirements)
+			return nil, fmt.Errorf("%w: more than %d requirements", ErrInvalid, MaxRequirements)
 		}
 		out = append(out, strings.Join(words, " "))
 	}
@@ -158,10 +158,10 @@ func commentStart(line string) int {
 // name, looked up on PATH: no "/", backslash or ":" (no path, no program the
 // skill ships), and not starting with "-". At most MaxCheckCommandLength
 // bytes and MaxCheckCommandArgs words. The error wraps
-// [ErrInvalidDependency].
+// [ErrInvalid].
 func SplitCheckCommand(check string) ([]string, error) {
 	bad := func(format string, args ...any) ([]string, error) {
-		return nil, fmt.Errorf("%w: check command %q: %s", ErrInvalidDependency, check, fmt.Sprintf(format, args...))
+		return nil, fmt.Errorf("%w: check command %q: %s", ErrInvalid, check, fmt.Sprintf(format, args...))
 	}
 	if len(check) > MaxCheckCommandLength {
 		return bad("longer than %d bytes", MaxCheckCommandLength)

@@ -1,4 +1,4 @@
-package installer
+package authoring
 
 import (
 	"errors"
@@ -8,6 +8,9 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -122,7 +125,7 @@ func TestAgentHostile(t *testing.T) {
 		{"", ok, nil},
 		{"good", "", nil},
 		{"good", agentMD("good", strings.Repeat("x", 10<<20)), nil},
-		{"good", agentMD("good", strings.Repeat("é", MaxAgentContentChars)), nil},
+		{"good", agentMD("good", strings.Repeat("é", MaxContentChars)), nil},
 		{"good", agentMD("bad", "x"), nil},
 		{"good", "---\ndescription: no name\n---\nx\n", nil},
 		{"good", "---\nname: good\n---\nno description\n", nil},
@@ -147,8 +150,8 @@ func TestAgentHostile(t *testing.T) {
 		{"good", ok, map[string]string{"references/a\nb.md": "x"}},
 		{"good", ok, map[string]string{"references/\u202ecod.md": "x"}},
 		{"good", ok, map[string]string{"references/A.md": "x", "references/a.md": "y"}},
-		{"good", ok, map[string]string{"references/big.md": strings.Repeat("x", MaxAgentFileBytes+1)}},
-		{"good", ok, manyFiles(MaxAgentFiles + 1)},
+		{"good", ok, map[string]string{"references/big.md": strings.Repeat("x", MaxFileBytes+1)}},
+		{"good", ok, manyFiles(MaxFiles + 1)},
 		// An env default is a value the agent would choose for processes.
 		{"good", "---\nname: good\ndescription: d\nmetadata:\n  env:\n    - {name: API_BASE, default: \"https://evil.example\"}\n---\nx\n", nil},
 		{"good", "---\nname: good\ndescription: d\nmetadata:\n  env:\n    - {name: API_KEY, required: true}\n    - {name: MODE, default: \"\"}\n---\nx\n", nil},
@@ -204,7 +207,7 @@ func TestAgentInstalledSkills(t *testing.T) {
 	ctx := t.Context()
 	in, dir := newTestInstaller(t, nil)
 	src := skillFolder(t, "pdf", "Installed by a person.", map[string]string{"references/a.md": "a"})
-	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
 	writeTree(t, dir, map[string]string{"handmade/SKILL.md": skillMD("handmade", "by hand")})
@@ -233,13 +236,13 @@ func TestAgentInstalledSkills(t *testing.T) {
 	if res.Record.Source != registry.SourceLocal || res.Record.URL != prev.URL || res.Record.Fingerprint != prev.Fingerprint {
 		t.Errorf("the record lost its origin: %+v", res.Record)
 	}
-	if _, err := allowing.Update(ctx, "pdf", nil); !errors.Is(err, ErrModified) {
+	if _, err := allowing.install.Update(ctx, "pdf", nil); !errors.Is(err, installer.ErrModified) {
 		t.Errorf("update after an agent's edit: %v, want ErrModified", err)
 	}
 	if _, err := allowing.Edit(ctx, "handmade", agentMD("handmade", "improved"), nil, nil); err != nil {
 		t.Errorf("edit a hand-placed skill, allowed: %v", err)
 	}
-	if err := allowing.Pin(ctx, "pdf"); err != nil {
+	if err := allowing.install.Pin(ctx, "pdf"); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := allowing.Edit(ctx, "pdf", agentMD("pdf", "again"), nil, nil); !errors.Is(err, ErrPinned) {
@@ -266,9 +269,9 @@ func TestAgentEditFaults(t *testing.T) {
 				}
 				fail := errors.New("injected")
 				if crash {
-					fail = errSimulatedCrash
+					fail = skillsdir.ErrSimulatedCrash
 				}
-				in.fault = func(p string) error {
+				in.dir.Fault = func(p string) error {
 					if p == point {
 						return fail
 					}
@@ -279,12 +282,12 @@ func TestAgentEditFaults(t *testing.T) {
 				if !(committed && !crash) && !errors.Is(err, fail) {
 					t.Fatalf("err %v", err)
 				}
-				in.Close()
+				in.dir.Close()
 				openTestInstaller(t, dir, nil)
 				assertNoLeftovers(t, dir)
-				got := stateOf(t, dir, "memo")
-				if got.files != got.record {
-					t.Fatalf("files %s, record %s", got.files, got.record)
+				got := fixture.StateOf(t, dir, "memo")
+				if got.Files != got.Record {
+					t.Fatalf("files %s, record %s", got.Files, got.Record)
 				}
 				body := readFile(t, filepath.Join(dir, "memo", "SKILL.md"))
 				if wantNew := committed || crash && point == "new-moved"; wantNew != strings.Contains(body, "new") {
@@ -292,21 +295,6 @@ func TestAgentEditFaults(t *testing.T) {
 				}
 			})
 		}
-	}
-}
-
-func TestAgentDepsNeedPermission(t *testing.T) {
-	ctx := t.Context()
-	tools := &fakeTools{}
-	in, _ := newTestInstaller(t, &Options{Runner: tools})
-	if _, err := in.Create(ctx, "agentpy", "---\nname: agentpy\ndescription: d\nmetadata:\n  install:\n    - {kind: uv, package: requests}\n---\nx\n", nil); err != nil {
-		t.Fatal(err)
-	}
-	if _, err := in.InstallDeps(ctx, "agentpy", nil); !errors.Is(err, ErrNotAllowed) || len(tools.lines()) != 0 {
-		t.Errorf("agent-written: %v, commands %q", err, tools.lines())
-	}
-	if res, err := in.InstallDeps(ctx, "agentpy", &DepsOptions{AllowAgentWritten: true}); err != nil || res.Status(StepPython) != DepsInstalled {
-		t.Errorf("agent-written, allowed: %v %+v", err, res)
 	}
 }
 
@@ -332,14 +320,14 @@ func TestAgentMayNotChangeInstalledCode(t *testing.T) {
 		"assets/lib/package.json":     `{"name":"lib","version":"1.0.0"}`,
 		"package.json":                `{"name":"calc","dependencies":{"pkg":"file:assets/pkg"}}`,
 	})
-	if _, err := in.Install(ctx, Source{Dir: compute}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: compute}); err != nil {
 		t.Fatal(err)
 	}
 	toolkit := skillFolder(t, "kit", "Run scripts/x.sh.", map[string]string{
 		"skill.config.yaml": "runtime: bash\n",
 		"scripts/x.sh":      "echo x\n",
 	})
-	if _, err := in.Install(ctx, Source{Dir: toolkit}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: toolkit}); err != nil {
 		t.Fatal(err)
 	}
 	before := map[string]string{"calc": fingerprintDir(t, filepath.Join(dir, "calc")), "kit": fingerprintDir(t, filepath.Join(dir, "kit"))}

@@ -1,4 +1,4 @@
-package installer
+package skillsdir
 
 import (
 	"context"
@@ -29,27 +29,27 @@ type journal struct {
 
 const journalVersion = 1
 
-func (in *Installer) writeJournal(o *op, j *journal) error {
+func (d *Dir) writeJournal(t *Txn, j *journal) error {
 	j.Version = journalVersion
 	data, err := json.Marshal(j)
 	if err != nil {
 		return err
 	}
-	if err := atomicfile.WriteFile(in.root, o.staging(journalName), data, 0o644); err != nil {
-		return fmt.Errorf("installer: writing the journal: %w", err)
+	if err := atomicfile.WriteFile(d.root, t.Staging(journalName), data, 0o644); err != nil {
+		return fmt.Errorf("skillkit: writing the journal: %w", err)
 	}
 	return nil
 }
 
-func (in *Installer) readJournal(o *op) (*journal, error) {
-	data, err := in.root.ReadFile(o.staging(journalName))
+func (d *Dir) readJournal(t *Txn) (*journal, error) {
+	data, err := d.root.ReadFile(t.Staging(journalName))
 	if err != nil {
 		return nil, err
 	}
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || skill.ValidateKey(j.Name) != nil ||
 		j.Op != string(OpInstall) && j.Op != string(OpUninstall) || j.Op == string(OpInstall) && j.Record == nil {
-		return nil, fmt.Errorf("installer: the journal of operation %s is not one skillkit wrote", o.id)
+		return nil, fmt.Errorf("skillkit: the journal of operation %s is not one skillkit wrote", t.id)
 	}
 	return &j, nil
 }
@@ -57,41 +57,53 @@ func (in *Installer) readJournal(o *op) (*journal, error) {
 // rollbackInstall undoes a swap that failed before its commit point (in the
 // failing process): the new version out, the old one back, the previous
 // record restored if the write of the new one was tried.
-func (in *Installer) rollbackInstall(ctx context.Context, o *op, j *journal, moved, placed, putTried bool) error {
+func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, placed, putTried bool) error {
 	if placed {
-		if err := in.move(j.Name, o.staging(treeName)); err != nil {
+		if err := d.Move(j.Name, t.Staging(TreeName)); err != nil {
 			return err
 		}
-		if err := o.fault("rollback-new-out"); err != nil {
+		if err := t.Fault("rollback-new-out"); err != nil {
 			return err
 		}
 	}
 	if moved {
-		if err := in.move(o.trash(), j.Name); err != nil {
+		if err := d.Move(t.Trash(), j.Name); err != nil {
 			return err
 		}
-		if err := o.fault("rollback-old-back"); err != nil {
+		if err := t.Fault("rollback-old-back"); err != nil {
 			return err
 		}
 	}
 	if putTried {
-		return in.restoreRecord(ctx, j.Name, j.Previous)
+		return d.restoreRecord(ctx, j.Name, j.Previous)
 	}
 	return nil
 }
 
 // restoreRecord puts prev back, or removes the record when there was none.
-func (in *Installer) restoreRecord(ctx context.Context, name string, prev *registry.Record) error {
+func (d *Dir) restoreRecord(ctx context.Context, name string, prev *registry.Record) error {
 	if prev != nil {
-		return in.opt.reg.Put(ctx, *prev)
+		return d.reg.Put(ctx, *prev)
 	}
-	if err := in.opt.reg.Delete(ctx, name); err != nil && !errors.Is(err, registry.ErrNotFound) {
+	if err := d.reg.Delete(ctx, name); err != nil && !errors.Is(err, registry.ErrNotFound) {
 		return err
 	}
 	return nil
 }
 
-// recoverAll finishes or undoes the operations that died (their process
+// Settle runs Recover when a transaction ever ran in the folder (it has a
+// staging folder), so reading a folder no one installed into creates
+// nothing in it. Readers run it before they scan, so they never see what a
+// crashed transaction left half done.
+func (d *Dir) Settle(ctx context.Context) error {
+	ok, err := d.Exists(StagingDir)
+	if err != nil || !ok {
+		return err
+	}
+	return d.Recover(ctx)
+}
+
+// Recover finishes or undoes the operations that died (their process
 // crashed, or they could not undo a failure): those whose lock no one
 // holds. Live operations, in this process or another, are left alone. An
 // operation it cannot settle (a journal skillkit did not write, a rename
@@ -99,20 +111,20 @@ func (in *Installer) restoreRecord(ctx context.Context, name string, prev *regis
 // blocks the operations on other skills; the error is ctx's, or a failure
 // to make the bookkeeping folders, read the staging folder or take its lock.
 // Every operation starts here, so it also makes those folders.
-func (in *Installer) recoverAll(ctx context.Context) error {
-	if err := in.makeDirs(); err != nil {
+func (d *Dir) Recover(ctx context.Context) error {
+	if err := d.MakeDirs(); err != nil {
 		return err
 	}
-	c, err := filelock.Lock(ctx, in.path(createLock))
+	c, err := filelock.Lock(ctx, d.OSPath(createLock))
 	if err != nil {
 		return err
 	}
 	ids := map[string]bool{}
-	for _, d := range []string{stagingDir, trashDir} {
-		entries, err := fs.ReadDir(in.root.FS(), d)
+	for _, folder := range []string{StagingDir, TrashDir} {
+		entries, err := fs.ReadDir(d.root.FS(), folder)
 		if err != nil {
 			c.Unlock()
-			return fmt.Errorf("installer: %w", err)
+			return fmt.Errorf("skillkit: %w", err)
 		}
 		for _, e := range entries {
 			if id := strings.TrimSuffix(e.Name(), ".lock"); isOpID(id) {
@@ -126,11 +138,11 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 	}
 	var deads []dead
 	for id := range ids {
-		h, err := filelock.TryLock(in.path(stagingDir, id+".lock"))
+		h, err := filelock.TryLock(d.OSPath(StagingDir, id+".lock"))
 		if err != nil {
 			c.Unlock()
-			for _, d := range deads {
-				d.h.Unlock()
+			for _, dd := range deads {
+				dd.h.Unlock()
 			}
 			return err
 		}
@@ -139,9 +151,9 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 		}
 	}
 	c.Unlock()
-	for _, d := range deads {
-		err := in.recoverOp(ctx, &op{in: in, id: d.id, lock: d.h})
-		d.h.Unlock()
+	for _, dd := range deads {
+		err := d.recoverOp(ctx, &Txn{d: d, id: dd.id, lock: dd.h})
+		dd.h.Unlock()
 		if errors.Is(err, errBusy) {
 			continue
 		}
@@ -149,16 +161,16 @@ func (in *Installer) recoverAll(ctx context.Context) error {
 			if ctx.Err() != nil {
 				return ctx.Err()
 			}
-			in.warn(ctx, "installer: cannot settle operation %s yet: %v", d.id, err)
+			d.Warn(ctx, "skillkit: cannot settle operation %s yet: %v", dd.id, err)
 			continue
 		}
-		os.Remove(in.path(stagingDir, d.id+".lock"))
+		os.Remove(d.OSPath(StagingDir, dd.id+".lock"))
 	}
 	return nil
 }
 
 // errBusy: the skill of a dead operation is locked by a live one.
-var errBusy = errors.New("installer: the skill is busy")
+var errBusy = errors.New("skillkit: the skill is busy")
 
 // isOpID reports whether s is an operation id: 16 lower-case hex digits.
 func isOpID(s string) bool {
@@ -177,17 +189,17 @@ func isHex(s string) bool {
 // recoverOp settles one dead operation. Without a journal it never touched
 // the skill: its leftovers go. With one, the state on disk says how far it
 // got (see the package documentation).
-func (in *Installer) recoverOp(ctx context.Context, o *op) error {
-	j, err := in.readJournal(o)
+func (d *Dir) recoverOp(ctx context.Context, t *Txn) error {
+	j, err := d.readJournal(t)
 	if errors.Is(err, fs.ErrNotExist) {
-		return in.removeLeftovers(o)
+		return d.removeLeftovers(t)
 	}
 	if err != nil {
 		return err
 	}
 	// A skill another operation is working on is settled later: waiting
 	// here would make operations on other skills wait for it too.
-	unlock, err := in.tryLockName(j.Name)
+	unlock, err := d.tryLock(j.Name)
 	if err != nil {
 		return err
 	}
@@ -196,18 +208,18 @@ func (in *Installer) recoverOp(ctx context.Context, o *op) error {
 	}
 	defer unlock()
 	if j.Op == string(OpUninstall) {
-		err = in.settleUninstall(ctx, o, j)
+		err = d.settleUninstall(ctx, t, j)
 	} else {
-		err = in.settleInstall(ctx, o, j)
+		err = d.settleInstall(ctx, t, j)
 	}
 	if err != nil {
 		return err
 	}
-	return in.removeLeftovers(o)
+	return d.removeLeftovers(t)
 }
 
-func (in *Installer) removeLeftovers(o *op) error {
-	return errors.Join(in.root.RemoveAll(o.trash()), in.root.RemoveAll(o.staging()))
+func (d *Dir) removeLeftovers(t *Txn) error {
+	return errors.Join(d.root.RemoveAll(t.Trash()), d.root.RemoveAll(t.Staging()))
 }
 
 // settleInstall: while the new version is still staged, the swap is undone
@@ -215,18 +227,18 @@ func (in *Installer) removeLeftovers(o *op) error {
 // if the journal's record was written); once it is in place, the
 // swap is finished (its record written) — provided the folder in place is
 // the one the journal fingerprinted and no one wrote another record since.
-func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error {
-	staged, err := in.exists(o.staging(treeName))
+func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
+	staged, err := d.Exists(t.Staging(TreeName))
 	if err != nil {
 		return err
 	}
-	trashed, present, err := in.swapState(o, j.Name)
+	trashed, present, err := d.swapState(t, j.Name)
 	if err != nil {
 		return err
 	}
 	if staged {
 		if trashed && !present {
-			if err := in.move(o.trash(), j.Name); err != nil {
+			if err := d.Move(t.Trash(), j.Name); err != nil {
 				return err
 			}
 		}
@@ -234,63 +246,63 @@ func (in *Installer) settleInstall(ctx context.Context, o *op, j *journal) error
 		// effect although the store reported a failure, and the process
 		// died undoing the swap. The journal's record is this operation's
 		// own (its times are unique), so the previous one goes back.
-		cur, err := in.getRecord(ctx, j.Name)
+		cur, err := d.Record(ctx, j.Name)
 		if err != nil {
 			return err
 		}
 		if sameRecord(cur, j.Record) {
-			return in.restoreRecord(ctx, j.Name, j.Previous)
+			return d.restoreRecord(ctx, j.Name, j.Previous)
 		}
 		return nil
 	}
 	if !present {
 		return nil
 	}
-	fp, err := in.fingerprintInstalled(ctx, j.Name)
+	fp, err := d.Fingerprint(ctx, j.Name)
 	if err != nil || fp != j.Record.Fingerprint {
 		return err // someone else's skill is in place now
 	}
-	cur, err := in.getRecord(ctx, j.Name)
+	cur, err := d.Record(ctx, j.Name)
 	if err != nil {
 		return err
 	}
 	if sameRecord(cur, j.Record) || !sameRecord(cur, j.Previous) {
 		return nil
 	}
-	return in.opt.reg.Put(ctx, *j.Record)
+	return d.reg.Put(ctx, *j.Record)
 }
 
 // settleUninstall: once the skill folder was moved out (or there was
 // none), the uninstall is finished: the record removed, unless someone
 // wrote another since, and the purge hook run when asked.
-func (in *Installer) settleUninstall(ctx context.Context, o *op, j *journal) error {
-	trashed, present, err := in.swapState(o, j.Name)
+func (d *Dir) settleUninstall(ctx context.Context, t *Txn, j *journal) error {
+	trashed, present, err := d.swapState(t, j.Name)
 	if err != nil {
 		return err
 	}
 	if present && !trashed {
 		return nil // never moved out: nothing happened
 	}
-	cur, err := in.getRecord(ctx, j.Name)
+	cur, err := d.Record(ctx, j.Name)
 	if err != nil {
 		return err
 	}
 	if cur != nil && !present && sameRecord(cur, j.Previous) {
-		if err := in.opt.reg.Delete(ctx, j.Name); err != nil && !errors.Is(err, registry.ErrNotFound) {
+		if err := d.reg.Delete(ctx, j.Name); err != nil && !errors.Is(err, registry.ErrNotFound) {
 			return err
 		}
 	}
-	if j.Purge && in.opt.purge != nil && !present {
-		return in.opt.purge(ctx, j.Name)
+	if j.Purge && d.purge != nil && !present {
+		return d.purge(ctx, j.Name)
 	}
 	return nil
 }
 
 // swapState reports whether the operation's trash entry and the skill
 // folder exist.
-func (in *Installer) swapState(o *op, name string) (trashed, present bool, err error) {
-	if trashed, err = in.exists(o.trash()); err == nil {
-		present, err = in.exists(name)
+func (d *Dir) swapState(t *Txn, name string) (trashed, present bool, err error) {
+	if trashed, err = d.Exists(t.Trash()); err == nil {
+		present, err = d.Exists(name)
 	}
 	return trashed, present, err
 }
@@ -307,5 +319,3 @@ func sameRecord(a, b *registry.Record) bool {
 	x.InstalledAt, x.UpdatedAt = y.InstalledAt, y.UpdatedAt // compared above
 	return x == y
 }
-
-func syncDir(root *os.Root, dir string) error { return atomicfile.SyncDir(root, dir) }

@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"archive/tar"
@@ -18,6 +18,9 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -118,16 +121,16 @@ func TestInstallDepsUV(t *testing.T) {
 	ctx := t.Context()
 	tools := &fakeTools{}
 	host := map[string]string{"PATH": "/usr/bin:/bin", "HOME": "/home/h", "DB_PASSWORD": "hunter2", "PIP_INDEX_URL": "http://host-only"}
-	in, dir := newTestInstaller(t, &Options{Runner: tools, Deps: &DepsConfig{
+	in, dir := newTestInstaller(t, &Options{Runner: tools,
 		PipArgs:   []string{"--no-index"},
 		Env:       map[string]string{"UV_INDEX_URL": "http://mirror.example/simple"},
 		LookupEnv: func(k string) (string, bool) { v, ok := host[k]; return v, ok },
-	}})
+	})
 	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "print('{}')\n"})
-	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.InstallDeps(ctx, "fetcher", nil)
+	res, err := in.Install(ctx, "fetcher", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -152,7 +155,7 @@ func TestInstallDepsUV(t *testing.T) {
 	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.Contains(l, "install spec brew jq: not run") }) {
 		t.Errorf("the brew spec is not reported: %q", res.Logs)
 	}
-	if res.Status(StepPython) != DepsInstalled || res.Status(StepNode) != "" {
+	if res.Status(StepPython) != Installed || res.Status(StepNode) != "" {
 		t.Errorf("steps %+v (the node spec is for plan9 only)", res.Steps)
 	}
 	final := filepath.Join(dir, "fetcher", ".venv")
@@ -177,17 +180,17 @@ func TestInstallDepsEmptyRequirements(t *testing.T) {
 	in, dir := newTestInstaller(t, &Options{Runner: tools})
 	cfg := "runtime: python\nentrypoint: main.py\ndependencies:\n  python:\n    source: requirements.txt\n"
 	src := skillFolder(t, "bare", "x", map[string]string{"skill.config.yaml": cfg, "requirements.txt": "# nothing yet\n", "main.py": "1\n"})
-	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.InstallDeps(ctx, "bare", nil)
-	if err != nil || res.Status(StepPython) != DepsInstalled {
+	res, err := in.Install(ctx, "bare", nil)
+	if err != nil || res.Status(StepPython) != Installed {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if lines := tools.lines(); len(lines) != 2 || !strings.HasPrefix(lines[1], "uv venv ") {
 		t.Errorf("commands %q", lines)
 	}
-	if diags := in.DepsChecker().Check(ctx, skillsLookup{dir}.mustGet(t, "bare")); diags.Has(diagnostics.VenvMissing) {
+	if diags := in.Checker().Check(ctx, skillsLookup{dir}.mustGet(t, "bare")); diags.Has(diagnostics.VenvMissing) {
 		t.Errorf("checker: %v", diags)
 	}
 }
@@ -201,42 +204,42 @@ func TestInstallDepsPlaceFaults(t *testing.T) {
 			ctx := t.Context()
 			in, dir := newTestInstaller(t, &Options{Runner: &fakeTools{}})
 			src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
-			if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+			if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 				t.Fatal(err)
 			}
-			if _, err := in.InstallDeps(ctx, "fetcher", nil); err != nil {
+			if _, err := in.Install(ctx, "fetcher", nil); err != nil {
 				t.Fatal(err)
 			}
-			stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp))
+			stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", stampFile))
 			fail := errors.New("injected")
 			if crash {
-				fail = errSimulatedCrash
+				fail = skillsdir.ErrSimulatedCrash
 			}
-			in.fault = func(p string) error {
+			in.dir.Fault = func(p string) error {
 				if p == "deps-old-moved" {
 					return fail
 				}
 				return nil
 			}
-			if _, err := in.InstallDeps(ctx, "fetcher", &DepsOptions{Force: true}); !errors.Is(err, fail) {
+			if _, err := in.Install(ctx, "fetcher", &InstallOptions{Force: true}); !errors.Is(err, fail) {
 				t.Fatalf("err %v, want %v", err, fail)
 			}
-			in.fault = nil
+			in.dir.Fault = nil
 			if !crash {
 				assertNoLeftovers(t, dir)
-				if got := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp)); got != stamp {
+				if got := readFile(t, filepath.Join(dir, "fetcher", ".venv", stampFile)); got != stamp {
 					t.Errorf("the old venv is not back: %q", got)
 				}
 				return
 			}
-			in.Close()
+			in.dir.Close()
 			in = openTestInstaller(t, dir, &Options{Runner: &fakeTools{}})
 			assertNoLeftovers(t, dir)
 			if _, err := os.Lstat(filepath.Join(dir, "fetcher", ".venv")); !errors.Is(err, os.ErrNotExist) {
 				t.Errorf("after the crash: %v, want no .venv", err)
 			}
 			s := skillsLookup{dir}.mustGet(t, "fetcher")
-			if diags := in.DepsChecker().Check(ctx, s); !diags.Has(diagnostics.VenvMissing) {
+			if diags := in.Checker().Check(ctx, s); !diags.Has(diagnostics.VenvMissing) {
 				t.Errorf("checker: %v", diags)
 			}
 		})
@@ -258,24 +261,24 @@ func TestInstallDepsDotnet(t *testing.T) {
 		"NuGet.Config":      `<configuration><packageSources><add key="evil" value="https://evil.example/v3/index.json"/></packageSources></configuration>`,
 		"tool/nuget.config": `<configuration/>`,
 	})
-	if _, err := in.Install(ctx, Source{ZipFile: zip}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{ZipFile: zip}); err != nil {
 		t.Fatal(err)
 	}
-	before := fingerprintDir(t, filepath.Join(dir, "conv"))
-	res, err := in.InstallDeps(ctx, "conv", nil)
-	if err != nil || res.Status(StepDotnet) != DepsInstalled {
+	before := fixture.Fingerprint(t, filepath.Join(dir, "conv"))
+	res, err := in.Install(ctx, "conv", nil)
+	if err != nil || res.Status(StepDotnet) != Installed {
 		t.Fatalf("%v %+v", err, res)
 	}
 	if lines := tools.lines(); len(lines) != 1 || lines[0] != "dotnet restore "+filepath.FromSlash("tool/Tool.csproj") {
 		t.Errorf("commands %q", lines)
 	}
-	if run := tools.cmds[0].Dir; run == filepath.Join(dir, "conv") || !strings.HasPrefix(run, filepath.Join(dir, filepath.FromSlash(stagingDir))) {
+	if run := tools.cmds[0].Dir; run == filepath.Join(dir, "conv") || !strings.HasPrefix(run, filepath.Join(dir, filepath.FromSlash(skillsdir.StagingDir))) {
 		t.Errorf("dotnet restore ran in %s, want a copy in staging", run)
 	}
 	if len(tools.nugetCfg) != 0 {
 		t.Errorf("dotnet restore saw the skill's NuGet configuration: %v", tools.nugetCfg)
 	}
-	if got := fingerprintDir(t, filepath.Join(dir, "conv")); got != before {
+	if got := fixture.Fingerprint(t, filepath.Join(dir, "conv")); got != before {
 		t.Error("dotnet restore changed the skill's files")
 	}
 	if rec, _ := in.Registry().Get(ctx, "conv"); rec.Fingerprint != before {
@@ -285,20 +288,20 @@ func TestInstallDepsDotnet(t *testing.T) {
 		t.Errorf("the logs do not say the NuGet.Config was dropped: %q", res.Logs)
 	}
 	assertNoLeftovers(t, dir)
-	if _, err := in.Update(ctx, "conv", nil); err != nil {
+	if _, err := in.install.Update(ctx, "conv", nil); err != nil {
 		t.Errorf("update after restore: %v", err)
 	}
 
 	tools.noDotnet = true
-	res, err = in.InstallDeps(ctx, "conv", nil)
-	if err != nil || res.Status(StepDotnet) != DepsUnavailable || !res.Diagnostics.Has(diagnostics.RuntimeUnavailable) {
+	res, err = in.Install(ctx, "conv", nil)
+	if err != nil || res.Status(StepDotnet) != Unavailable || !res.Diagnostics.Has(diagnostics.RuntimeUnavailable) {
 		t.Errorf("without dotnet: %v %+v", err, res)
 	}
 }
 
 // TestInstallDepsSystem runs real check commands without a shell.
 func TestInstallDepsSystem(t *testing.T) {
-	needGit(t)
+	fixture.NeedGit(t)
 	ctx := t.Context()
 	in, _ := newTestInstaller(t, nil)
 	cfg := `dependencies:
@@ -309,18 +312,18 @@ func TestInstallDepsSystem(t *testing.T) {
     - git
     - skillkit-no-such-program-8
 `
-	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "sys", "x", map[string]string{"skill.config.yaml": cfg})}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, "sys", "x", map[string]string{"skill.config.yaml": cfg})}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.InstallDeps(ctx, "sys", nil)
+	res, err := in.Install(ctx, "sys", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
-	var statuses []DepsStatus
+	var statuses []Status
 	for _, s := range res.Steps {
 		statuses = append(statuses, s.Status)
 	}
-	if want := []DepsStatus{DepsPresent, DepsMissing, DepsMissing, DepsPresent, DepsMissing}; !slices.Equal(statuses, want) {
+	if want := []Status{Present, Missing, Missing, Present, Missing}; !slices.Equal(statuses, want) {
 		t.Errorf("statuses %v, want %v (%+v)", statuses, want, res.Steps)
 	}
 	missing := res.Diagnostics.WithCode(diagnostics.SystemDepMissing)
@@ -331,10 +334,10 @@ func TestInstallDepsSystem(t *testing.T) {
 	// A check with shell characters is refused before anything runs.
 	in2, _ := newTestInstaller(t, &Options{Runner: failRunner(t)})
 	bad := "dependencies:\n  system:\n    - {name: x, check: \"x --version; touch /tmp/pwned\"}\n"
-	if _, err := in2.Install(ctx, Source{Dir: skillFolder(t, "sysbad", "x", map[string]string{"skill.config.yaml": bad})}, nil); err != nil {
+	if _, err := in2.add(ctx, installer.Source{Dir: skillFolder(t, "sysbad", "x", map[string]string{"skill.config.yaml": bad})}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in2.InstallDeps(ctx, "sysbad", nil); !errors.Is(err, ErrInvalidDependency) {
+	if _, err := in2.Install(ctx, "sysbad", nil); !errors.Is(err, ErrInvalid) {
 		t.Errorf("err %v", err)
 	}
 }
@@ -353,7 +356,7 @@ func TestDepsChecker(t *testing.T) {
 	for _, p := range []string{"node", "finetool"} {
 		os.Chmod(filepath.Join(bin, p), 0o755)
 	}
-	c := NewDepsChecker(&Options{Runner: failRunner(t), Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
+	c := NewChecker(&Options{Runner: failRunner(t), Env: map[string]string{"PATH": bin}})
 
 	dir := t.TempDir()
 	writeTree(t, dir, map[string]string{
@@ -419,19 +422,19 @@ func TestSetupScripts(t *testing.T) {
 		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\n",
 		"scripts/setup.sh":  "echo \"ran in $PWD\" > setup-ran.txt\necho setting up\n",
 	}
-	if _, err := in.Install(ctx, Source{ZipFile: writeZip(t, files)}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{ZipFile: writeZip(t, files)}); err != nil {
 		t.Fatal(err)
 	}
 	marker := filepath.Join(dir, "setupper", "setup-ran.txt")
-	res, err := in.InstallDeps(ctx, "setupper", nil)
-	if err != nil || res.Status(StepSetup) != DepsSkipped {
+	res, err := in.Install(ctx, "setupper", nil)
+	if err != nil || res.Status(StepSetup) != Skipped {
 		t.Fatalf("unconfirmed: %v %+v", err, res)
 	}
 	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
 		t.Fatal("the setup script ran without confirmation")
 	}
-	res, err = in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true})
-	if err != nil || res.Status(StepSetup) != DepsRan {
+	res, err = in.Install(ctx, "setupper", &InstallOptions{Setup: true})
+	if err != nil || res.Status(StepSetup) != Ran {
 		t.Fatalf("confirmed: %v %+v", err, res)
 	}
 	if got := readFile(t, marker); got != "ran in "+filepath.Join(dir, "setupper")+"\n" {
@@ -441,17 +444,17 @@ func TestSetupScripts(t *testing.T) {
 		t.Errorf("the script's output is not in the logs: %q", res.Logs)
 	}
 	rec, _ := in.Registry().Get(ctx, "setupper")
-	if rec.Fingerprint != fingerprintDir(t, filepath.Join(dir, "setupper")) {
+	if rec.Fingerprint != fixture.Fingerprint(t, filepath.Join(dir, "setupper")) {
 		t.Error("the record does not account for what the setup script wrote")
 	}
 
 	// The same skill copied from a local folder: refused, before anything runs.
 	src := skillFolder(t, "localsetup", "x", map[string]string{"skill.config.yaml": files["skill.config.yaml"], "scripts/setup.sh": files["scripts/setup.sh"]})
 	inLocal, localDir := newTestInstaller(t, &Options{Runner: failRunner(t)})
-	if _, err := inLocal.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := inLocal.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := inLocal.InstallDeps(ctx, "localsetup", &DepsOptions{Setup: true}); !errors.Is(err, ErrNotAllowed) {
+	if _, err := inLocal.Install(ctx, "localsetup", &InstallOptions{Setup: true}); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("setup on a local skill: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(localDir, "localsetup", "setup-ran.txt")); !errors.Is(err, os.ErrNotExist) {
@@ -460,10 +463,10 @@ func TestSetupScripts(t *testing.T) {
 
 	// A path that leaves the skill makes the config invalid.
 	escape := map[string]string{"SKILL.md": skillMD("escaper", "x"), "skill.config.yaml": "setup:\n  posix: ../escape.sh\n"}
-	if _, err := in.Install(ctx, Source{ZipFile: writeZip(t, escape)}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{ZipFile: writeZip(t, escape)}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.InstallDeps(ctx, "escaper", &DepsOptions{Setup: true}); !errors.Is(err, ErrInvalidSkill) {
+	if _, err := in.Install(ctx, "escaper", &InstallOptions{Setup: true}); !errors.Is(err, ErrInvalidSkill) {
 		t.Errorf("setup ../escape.sh: %v", err)
 	}
 
@@ -475,7 +478,7 @@ func TestSetupScripts(t *testing.T) {
 	if err := os.Symlink(outside, script); err != nil {
 		t.Skip("no symbolic links here")
 	}
-	if _, err := in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true}); !errors.Is(err, ErrInvalidDependency) {
+	if _, err := in.Install(ctx, "setupper", &InstallOptions{Setup: true}); !errors.Is(err, ErrInvalid) {
 		t.Errorf("setup through a link: %v", err)
 	}
 	if _, err := os.Stat(filepath.Join(dir, "pwned")); !errors.Is(err, os.ErrNotExist) {
@@ -485,8 +488,8 @@ func TestSetupScripts(t *testing.T) {
 	// A failing script is an error naming the step.
 	os.Remove(script)
 	writeTree(t, filepath.Join(dir, "setupper"), map[string]string{"scripts/setup.sh": "echo broken >&2\nexit 3\n"})
-	_, err = in.InstallDeps(ctx, "setupper", &DepsOptions{Setup: true})
-	var de *DepsError
+	_, err = in.Install(ctx, "setupper", &InstallOptions{Setup: true})
+	var de *CommandError
 	if !errors.As(err, &de) || de.Step != StepSetup || de.ExitCode != 3 || de.Output != "broken" {
 		t.Errorf("failing setup: %v", err)
 	}
@@ -506,7 +509,7 @@ func TestSetupRules(t *testing.T) {
 		t.Errorf("hand-placed: %v", err)
 	}
 	for _, p := range []string{"scripts/../setup.sh", "../x.sh", "/etc/x.sh", `..\x.ps1`, "a/./../../b"} {
-		if _, err := insidePath("setup", p); !errors.Is(err, ErrInvalidDependency) {
+		if _, err := insidePath("setup", p); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%q accepted", p)
 		}
 	}
@@ -554,17 +557,17 @@ func TestInstallDepsRefusals(t *testing.T) {
 		if files["SKILL.md"] == "" {
 			files["SKILL.md"] = skillMD(name, "x")
 		}
-		if _, err := in.Install(ctx, Source{Dir: skillFolder(t, name, "", files)}, nil); err != nil {
+		if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, name, "", files)}); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
-		if _, err := in.InstallDeps(ctx, name, nil); !errors.Is(err, ErrInvalidDependency) {
-			t.Errorf("%s: %v, want ErrInvalidDependency", name, err)
+		if _, err := in.Install(ctx, name, nil); !errors.Is(err, ErrInvalid) {
+			t.Errorf("%s: %v, want ErrInvalid", name, err)
 		}
 	}
-	if _, err := in.InstallDeps(ctx, "nosuch", nil); !errors.Is(err, ErrNotInstalled) {
+	if _, err := in.Install(ctx, "nosuch", nil); !errors.Is(err, ErrNotInstalled) {
 		t.Errorf("unknown skill: %v", err)
 	}
-	if _, err := in.InstallDeps(ctx, "../x", nil); err == nil {
+	if _, err := in.Install(ctx, "../x", nil); err == nil {
 		t.Error("a bad name was accepted")
 	}
 }
@@ -597,15 +600,15 @@ func TestInstallDepsPutBackFails(t *testing.T) {
 	ctx := t.Context()
 	in, dir := newTestInstaller(t, &Options{Runner: &fakeTools{}})
 	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
-	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.InstallDeps(ctx, "fetcher", nil); err != nil {
+	if _, err := in.Install(ctx, "fetcher", nil); err != nil {
 		t.Fatal(err)
 	}
-	stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", depsStamp))
+	stamp := readFile(t, filepath.Join(dir, "fetcher", ".venv", stampFile))
 	moveFailed, putBackFailed := errors.New("injected: move"), errors.New("injected: put back")
-	in.fault = func(p string) error {
+	in.dir.Fault = func(p string) error {
 		switch p {
 		case "deps-old-moved":
 			return moveFailed
@@ -614,18 +617,18 @@ func TestInstallDepsPutBackFails(t *testing.T) {
 		}
 		return nil
 	}
-	_, err := in.InstallDeps(ctx, "fetcher", &DepsOptions{Force: true})
+	_, err := in.Install(ctx, "fetcher", &InstallOptions{Force: true})
 	if !errors.Is(err, moveFailed) || !errors.Is(err, putBackFailed) {
 		t.Fatalf("err %v", err)
 	}
-	in.fault = nil
-	trash := filepath.Join(dir, filepath.FromSlash(trashDir))
+	in.dir.Fault = nil
+	trash := filepath.Join(dir, filepath.FromSlash(skillsdir.TrashDir))
 	entries, _ := os.ReadDir(trash)
 	if len(entries) != 1 {
 		t.Fatalf("trash holds %v, want the old venv", entries)
 	}
 	kept := filepath.Join(trash, entries[0].Name())
-	if got := readFile(t, filepath.Join(kept, depsStamp)); got != stamp {
+	if got := readFile(t, filepath.Join(kept, stampFile)); got != stamp {
 		t.Errorf("the trash holds %q, want the old venv's stamp %q", got, stamp)
 	}
 	if !strings.Contains(err.Error(), kept) {
@@ -645,21 +648,21 @@ func TestInstallDepsMasksCredentials(t *testing.T) {
 		return executor.Result{}, false
 	}}
 	var ev events
-	in, _ := newTestInstaller(t, &Options{Runner: tools, Progress: ev.add, Deps: &DepsConfig{PipArgs: []string{
+	in, _ := newTestInstaller(t, &Options{Runner: tools, Progress: ev.add, PipArgs: []string{
 		"--index-url", "https://__token__:SECRET-ONE@pypi.example/simple",
 		"--extra-index-url=https://user:SECRET-TWO@mirror.example/simple",
 		"--find-links", "https://SECRET-THREE@files.example/wheels",
 		"--password", "SECRET-FOUR",
 		"--//registry.example/:_authToken=SECRET-FIVE",
-	}}})
+	}})
 	src := skillFolder(t, "fetcher", "", map[string]string{"SKILL.md": uvSkillMD, "skill.config.yaml": uvSkillConfig, "main.py": "1\n"})
-	if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: src}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.InstallDeps(ctx, "fetcher", nil)
-	var de *DepsError
+	res, err := in.Install(ctx, "fetcher", nil)
+	var de *CommandError
 	if !errors.As(err, &de) {
-		t.Fatalf("err %v, want a DepsError", err)
+		t.Fatalf("err %v, want a CommandError", err)
 	}
 	shown := append(append([]string{err.Error(), de.Command, de.Output}, res.Logs...), ev.messages(OpDeps)...)
 	for _, st := range res.Steps {
@@ -697,28 +700,28 @@ func TestInstallDepsCheckCommands(t *testing.T) {
 		ran = append(ran, c)
 		return executor.Result{}, nil
 	})
-	in, dir := newTestInstaller(t, &Options{Runner: runner, Deps: &DepsConfig{Env: map[string]string{"PATH": bin}}})
+	in, dir := newTestInstaller(t, &Options{Runner: runner, Env: map[string]string{"PATH": bin}})
 	cfg := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: absent, check: othertool --version}\n"
-	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "checked", "x", map[string]string{"skill.config.yaml": cfg})}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, "checked", "x", map[string]string{"skill.config.yaml": cfg})}); err != nil {
 		t.Fatal(err)
 	}
-	res, err := in.InstallDeps(ctx, "checked", nil)
+	res, err := in.Install(ctx, "checked", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	if len(ran) != 1 || ran[0].Path != "mytool" || ran[0].Dir != filepath.Join(dir, "checked") {
 		t.Fatalf("ran %+v, want only mytool in the skill folder", ran)
 	}
-	if got := []DepsStatus{res.Steps[0].Status, res.Steps[1].Status}; !slices.Equal(got, []DepsStatus{DepsPresent, DepsMissing}) {
+	if got := []Status{res.Steps[0].Status, res.Steps[1].Status}; !slices.Equal(got, []Status{Present, Missing}) {
 		t.Errorf("steps %+v", res.Steps)
 	}
 
 	ran = nil
 	shipped := "dependencies:\n  system:\n    - {name: mine, check: mytool --version}\n    - {name: own, check: scripts/check.sh}\n"
-	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "shipped", "x", map[string]string{"skill.config.yaml": shipped, "scripts/check.sh": "echo hi\n"})}, nil); err != nil {
+	if _, err := in.add(ctx, installer.Source{Dir: skillFolder(t, "shipped", "x", map[string]string{"skill.config.yaml": shipped, "scripts/check.sh": "echo hi\n"})}); err != nil {
 		t.Fatal(err)
 	}
-	if _, err := in.InstallDeps(ctx, "shipped", nil); !errors.Is(err, ErrInvalidDependency) || len(ran) != 0 {
+	if _, err := in.Install(ctx, "shipped", nil); !errors.Is(err, ErrInvalid) || len(ran) != 0 {
 		t.Errorf("a shipped check program: %v, ran %+v", err, ran)
 	}
 }

@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"archive/tar"
@@ -19,7 +19,7 @@ import (
 	"github.com/skillkit-go/skillkit/skill"
 )
 
-// depsPlan is everything InstallDeps will do for one skill, every name and
+// depsPlan is everything Install will do for one skill, every name and
 // path in it already checked.
 type depsPlan struct {
 	python      []string // requirement lines (with --hash options), in order
@@ -33,7 +33,7 @@ type depsPlan struct {
 	notes       []string   // install specs skillkit does not run, with why
 }
 
-// specKind maps a frontmatter install spec kind (OpenClaw's and the seed's
+// specKind maps a frontmatter install spec kind (OpenClaw's
 // metadata.install) onto the per-skill dependency it installs: StepPython
 // for uv, pip and python, StepNode for node and npm, "" for the others.
 func specKind(kind string) Step {
@@ -70,7 +70,7 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 			}
 			data, err := readSmall(fsys, rel, MaxRequirementsBytes)
 			if err != nil {
-				return nil, fmt.Errorf("%w: dependencies.python.source %s: %w", ErrInvalidDependency, rel, err)
+				return nil, fmt.Errorf("%w: dependencies.python.source %s: %w", ErrInvalid, rel, err)
 			}
 			if p.python, err = ParseRequirements(data); err != nil {
 				return nil, fmt.Errorf("%s: %w", rel, err)
@@ -119,13 +119,13 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 	// its own .venv, so one is built even when the list turns out empty.
 	p.venv = cfg.Dependencies.Python != nil || len(p.python) > 0
 	if len(p.python) > MaxRequirements || len(p.node) > MaxRequirements {
-		return nil, fmt.Errorf("%w: more than %d packages", ErrInvalidDependency, MaxRequirements)
+		return nil, fmt.Errorf("%w: more than %d packages", ErrInvalid, MaxRequirements)
 	}
 	pkgJSON, err := readSmall(fsys, "package.json", maxPackageJSONBytes)
 	switch {
 	case errors.Is(err, fs.ErrNotExist):
 	case err != nil:
-		return nil, fmt.Errorf("%w: package.json: %w", ErrInvalidDependency, err)
+		return nil, fmt.Errorf("%w: package.json: %w", ErrInvalid, err)
 	default:
 		n, err := checkNpmTree(fsys, pkgJSON)
 		if err != nil {
@@ -166,10 +166,10 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 func insidePath(field, p string) (string, error) {
 	clean, err := skill.CleanRelPath(p)
 	if err != nil {
-		return "", fmt.Errorf("%w: %s: %w", ErrInvalidDependency, field, err)
+		return "", fmt.Errorf("%w: %s: %w", ErrInvalid, field, err)
 	}
 	if slices.Contains(strings.Split(strings.ReplaceAll(p, `\`, "/"), "/"), "..") {
-		return "", fmt.Errorf("%w: %s: %q holds \"..\"", ErrInvalidDependency, field, p)
+		return "", fmt.Errorf("%w: %s: %q holds \"..\"", ErrInvalid, field, p)
 	}
 	return clean, nil
 }
@@ -198,7 +198,7 @@ var npmRangeRE = regexp.MustCompile(`^[A-Za-z0-9^~>=<.*|+ -]*$`)
 // would decode, no "~" for a home folder, no "?", "#", ":" or backslash).
 var npmFileRE = regexp.MustCompile(`^[A-Za-z0-9._@+/-]+$`)
 
-// Limits of the package.json files InstallDeps follows through file:
+// Limits of the package.json files Install follows through file:
 // dependencies.
 const (
 	maxPackageJSONBytes = 1 << 20
@@ -221,17 +221,17 @@ type npmPackage struct {
 // URLs, "link:" and paths leaving the skill are refused, in overrides too;
 // a devDependency may be anything but a file: or link: path leaving the
 // skill (npm resolves dev dependencies even with --omit=dev, and a git one
-// fails on the git program InstallDeps gives npm). "workspaces" is refused:
+// fails on the git program Install gives npm). "workspaces" is refused:
 // npm links workspaces wherever they are, even with --workspaces=false.
 func checkPackageJSON(data []byte, dir string, fileOK bool) (npmPackage, error) {
 	var out npmPackage
 	where := path.Join(dir, "package.json")
 	var doc map[string]json.RawMessage
 	if err := json.Unmarshal(data, &doc); err != nil {
-		return out, fmt.Errorf("%w: %s is not a JSON object: %w", ErrInvalidDependency, where, err)
+		return out, fmt.Errorf("%w: %s is not a JSON object: %w", ErrInvalid, where, err)
 	}
 	if _, ok := doc["workspaces"]; ok {
-		return out, fmt.Errorf("%w: %s declares workspaces; npm links them wherever they are, so a skill may not have any", ErrInvalidDependency, where)
+		return out, fmt.Errorf("%w: %s declares workspaces; npm links them wherever they are, so a skill may not have any", ErrInvalid, where)
 	}
 	spec := func(name, s string) error {
 		target, err := checkNpmSpec(name, s, dir, fileOK)
@@ -247,7 +247,7 @@ func checkPackageJSON(data []byte, dir string, fileOK bool) (npmPackage, error) 
 		}
 		var deps map[string]string
 		if err := json.Unmarshal(raw, &deps); err != nil {
-			return out, fmt.Errorf("%w: %s %s: want an object of strings: %w", ErrInvalidDependency, where, sec, err)
+			return out, fmt.Errorf("%w: %s %s: want an object of strings: %w", ErrInvalid, where, sec, err)
 		}
 		names := make([]string, 0, len(deps))
 		for name := range deps {
@@ -278,14 +278,14 @@ func checkPackageJSON(data []byte, dir string, fileOK bool) (npmPackage, error) 
 	if raw, ok := doc["overrides"]; ok {
 		var v any
 		if err := json.Unmarshal(raw, &v); err != nil {
-			return out, fmt.Errorf("%w: %s overrides: %w", ErrInvalidDependency, where, err)
+			return out, fmt.Errorf("%w: %s overrides: %w", ErrInvalid, where, err)
 		}
 		if err := checkOverrides(where+" overrides", v, spec); err != nil {
 			return out, err
 		}
 	}
 	if out.deps > MaxRequirements {
-		return out, fmt.Errorf("%w: %s declares more than %d dependencies", ErrInvalidDependency, where, MaxRequirements)
+		return out, fmt.Errorf("%w: %s declares more than %d dependencies", ErrInvalid, where, MaxRequirements)
 	}
 	return out, nil
 }
@@ -312,17 +312,17 @@ func checkNpmTree(fsys fs.FS, data []byte) (int, error) {
 		}
 		seen[target] = true
 		if len(seen) > maxNpmFileDeps {
-			return 0, fmt.Errorf("%w: more than %d file: dependencies", ErrInvalidDependency, maxNpmFileDeps)
+			return 0, fmt.Errorf("%w: more than %d file: dependencies", ErrInvalid, maxNpmFileDeps)
 		}
 		info, err := fs.Stat(fsys, target)
 		if err != nil {
-			return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, target, err)
+			return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalid, target, err)
 		}
 		switch {
 		case info.IsDir():
 			data, err := readSmall(fsys, path.Join(target, "package.json"), maxPackageJSONBytes)
 			if err != nil {
-				return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, target, err)
+				return 0, fmt.Errorf("%w: file: dependency %s: %w", ErrInvalid, target, err)
 			}
 			pkg, err := checkPackageJSON(data, target, true)
 			if err != nil {
@@ -334,7 +334,7 @@ func checkNpmTree(fsys fs.FS, data []byte) (int, error) {
 				return 0, err
 			}
 		default:
-			return 0, fmt.Errorf("%w: file: dependency %s is neither a folder nor a .tgz, .tar.gz or .tar file", ErrInvalidDependency, target)
+			return 0, fmt.Errorf("%w: file: dependency %s is neither a folder nor a .tgz, .tar.gz or .tar file", ErrInvalid, target)
 		}
 	}
 	return root.deps, nil
@@ -350,7 +350,7 @@ func isNpmTarball(name string) bool {
 // dependencies follow the rules, without file: paths.
 func checkNpmTarball(fsys fs.FS, name string) error {
 	bad := func(err error) error {
-		return fmt.Errorf("%w: file: dependency %s: %w", ErrInvalidDependency, name, err)
+		return fmt.Errorf("%w: file: dependency %s: %w", ErrInvalid, name, err)
 	}
 	f, err := fsys.Open(name)
 	if err != nil {
@@ -399,7 +399,7 @@ func checkNpmName(name string) error {
 		return err
 	}
 	if strings.Contains(name[1:], "@") {
-		return fmt.Errorf("%w: npm dependency name %q holds a version", ErrInvalidDependency, name)
+		return fmt.Errorf("%w: npm dependency name %q holds a version", ErrInvalid, name)
 	}
 	return nil
 }
@@ -409,7 +409,7 @@ func checkNpmName(name string) error {
 // skill folder.
 func checkNpmSpec(name, spec, dir string, fileOK bool) (target string, err error) {
 	bad := func(why string) error {
-		return fmt.Errorf("%w: %s %q: %s", ErrInvalidDependency, name, spec, why)
+		return fmt.Errorf("%w: %s %q: %s", ErrInvalid, name, spec, why)
 	}
 	switch {
 	case len(spec) > MaxPackageNameLength:
@@ -455,7 +455,7 @@ func checkOverrides(at string, v any, spec func(name, s string) error) error {
 		}
 		return nil
 	default:
-		return fmt.Errorf("%w: %s: want strings and objects", ErrInvalidDependency, at)
+		return fmt.Errorf("%w: %s: want strings and objects", ErrInvalid, at)
 	}
 }
 
@@ -477,7 +477,7 @@ func declaredDeps(s *skill.Skill) (python, node bool) {
 	if !node {
 		if data, err := s.ReadFile("package.json"); err == nil {
 			pkg, err := checkPackageJSON(data, ".", true)
-			node = err != nil || pkg.deps > 0 // a package.json InstallDeps refuses still declares something
+			node = err != nil || pkg.deps > 0 // a package.json Install refuses still declares something
 		}
 	}
 	return python, node

@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"maps"
@@ -10,23 +10,23 @@ import (
 	"github.com/skillkit-go/skillkit/executor"
 )
 
-// Timeouts of the commands [Installer.InstallDeps] runs.
+// Timeouts of the commands [Installer.Install] runs.
 const (
-	// DefaultDepsTimeout bounds one install command (creating a venv, pip
-	// or uv pip install, npm install, dotnet restore) when
-	// DepsConfig.Timeout is zero.
-	DefaultDepsTimeout = 10 * time.Minute
+	// DefaultTimeout bounds one install command (creating a venv, pip or
+	// uv pip install, npm install, dotnet restore) when Options.Timeout is
+	// zero.
+	DefaultTimeout = 10 * time.Minute
 	// CheckTimeout bounds one system dependency's check command.
 	CheckTimeout = 10 * time.Second
-	// SetupTimeout bounds a setup script (seed 000 §10.9).
+	// SetupTimeout bounds a setup script.
 	SetupTimeout = 120 * time.Second
 )
 
-// DepsConfig says how [Installer.InstallDeps] installs dependencies, and
-// the PATH a [DepsChecker] looks programs up in (Options.Deps). A nil
-// *DepsConfig, and every zero field, means the default named on the field.
+// Options say how an [Installer] installs dependencies, and the PATH a
+// [Checker] looks programs up in. A nil *Options, and every zero field,
+// means the default named on the field.
 //
-// Every command runs through Options.Runner, without a shell, with a
+// Every command runs through Runner, without a shell, with a
 // controlled environment: the host's PATH, HOME, USER, LANG, LC_ALL, TZ,
 // TEMP, TMP, TMPDIR, HTTP_PROXY, HTTPS_PROXY and NO_PROXY (on Windows also
 // SYSTEMROOT, WINDIR, COMSPEC, PATHEXT, USERPROFILE, APPDATA and
@@ -37,7 +37,17 @@ const (
 // DOTNET_NOLOGO=1, then Env. Nothing else of the host's environment (its
 // secrets, its PIP_* or npm_config_* settings) reaches the tools unless Env
 // passes it.
-type DepsConfig struct {
+type Options struct {
+	// Runner runs the tools (uv, python, npm, dotnet, check commands, setup
+	// scripts). Default: an executor.LocalRunner. A host that sandboxes
+	// them passes its own.
+	Runner executor.Runner
+	// Progress, when set, receives the log lines of every Install as events
+	// (Op OpDeps), then one final event: a host forwards them as
+	// skill_deps_progress and skill_deps_done. A Runner returns output when
+	// the command ends, so each line comes once its command ended. It is
+	// called on the goroutine doing the work and must return quickly.
+	Progress func(Event)
 	// Env adds variables to the tools' environment, over the ones above:
 	// the host's index or registry (PIP_INDEX_URL, PIP_FIND_LINKS,
 	// UV_INDEX_URL, npm_config_registry), a proxy or CA bundle, another
@@ -46,15 +56,15 @@ type DepsConfig struct {
 	Env map[string]string
 	// PipArgs are added to "pip install" and "uv pip install" (both take
 	// --no-index, --find-links DIR, --index-url URL). The host's, so not
-	// checked. Wherever a command is shown (DepsResult.Logs, progress
-	// events, DepsError) the user info of URLs ("https://***@host") and the
+	// checked. Wherever a command is shown (Result.Logs, progress
+	// events, CommandError) the user info of URLs ("https://***@host") and the
 	// values of secret options (--password, --token, npm's --_auth and
 	// --//host/:_authToken) are masked; the command runs with them.
 	PipArgs []string
 	// NpmArgs are added to "npm install" (--registry URL, --offline, ...),
 	// masked in what is shown as PipArgs are.
 	NpmArgs []string
-	// Timeout bounds each install command. Default DefaultDepsTimeout.
+	// Timeout bounds each install command. Default DefaultTimeout.
 	Timeout time.Duration
 	// Python creates the venv when uv is not used. Default "python3"
 	// ("python" on Windows).
@@ -74,8 +84,8 @@ type DepsConfig struct {
 	LookupEnv func(string) (string, bool)
 }
 
-// depsConfig is a DepsConfig with its defaults filled in.
-type depsConfig struct {
+// config is Options with its defaults filled in.
+type config struct {
 	env     map[string]string // the complete environment of every command
 	pipArgs []string
 	npmArgs []string
@@ -96,9 +106,9 @@ func hostVariables() []string {
 	return names
 }
 
-func (c *DepsConfig) resolve() depsConfig {
+func (c *Options) resolve() config {
 	if c == nil {
-		c = &DepsConfig{}
+		c = &Options{}
 	}
 	lookup := c.LookupEnv
 	if lookup == nil {
@@ -120,7 +130,7 @@ func (c *DepsConfig) resolve() depsConfig {
 		"DOTNET_NOLOGO":                 "1",
 	})
 	maps.Copy(env, c.Env)
-	r := depsConfig{
+	r := config{
 		env:     env,
 		pipArgs: slices.Clone(c.PipArgs),
 		npmArgs: slices.Clone(c.NpmArgs),
@@ -132,7 +142,7 @@ func (c *DepsConfig) resolve() depsConfig {
 		dotnet:  c.Dotnet,
 	}
 	if r.timeout <= 0 {
-		r.timeout = DefaultDepsTimeout
+		r.timeout = DefaultTimeout
 	}
 	if r.python == "" {
 		r.python = defaultPython()
@@ -150,7 +160,7 @@ func (c *DepsConfig) resolve() depsConfig {
 }
 
 // commandEnv returns a copy of the environment, for a command to extend.
-func (c depsConfig) commandEnv() map[string]string { return maps.Clone(c.env) }
+func (c config) commandEnv() map[string]string { return maps.Clone(c.env) }
 
 func defaultPython() string {
 	if runtime.GOOS == "windows" {

@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"errors"
@@ -21,7 +21,7 @@ func TestValidateNpmPackage(t *testing.T) {
 		}
 	}
 	for _, p := range bad {
-		if err := ValidateNpmPackage(p); !errors.Is(err, ErrInvalidDependency) {
+		if err := ValidateNpmPackage(p); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%q accepted (err %v)", p, err)
 		}
 	}
@@ -40,7 +40,7 @@ func TestValidatePythonRequirement(t *testing.T) {
 		}
 	}
 	for _, p := range bad {
-		if err := ValidatePythonRequirement(p); !errors.Is(err, ErrInvalidDependency) {
+		if err := ValidatePythonRequirement(p); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%q accepted (err %v)", p, err)
 		}
 	}
@@ -61,7 +61,7 @@ func TestParseRequirements(t *testing.T) {
 		"https://example.com/x.whl\n", "./local/pkg\n", "pkg ; sys_platform == 'linux'\n", "pkg \\\n  >=1\n", "pkg --hash=md5:abc\n",
 		"pkg --no-deps\n", "pkg==1#x\n", "\xff\n", strings.Repeat("a\n", MaxRequirements+1), strings.Repeat("#", MaxRequirementsBytes+1),
 	} {
-		if _, err := ParseRequirements([]byte(text)); !errors.Is(err, ErrInvalidDependency) {
+		if _, err := ParseRequirements([]byte(text)); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%.40q accepted (err %v)", text, err)
 		}
 	}
@@ -86,7 +86,7 @@ func TestSplitCheckCommand(t *testing.T) {
 		"é", strings.Repeat("a ", MaxCheckCommandArgs+1), strings.Repeat("a", MaxCheckCommandLength+1),
 		"/usr/bin/convert -version", "./check.sh", "scripts/check.sh --ok", "../x", "C:tool", "tools/bin/x",
 	} {
-		if got, err := SplitCheckCommand(in); !errors.Is(err, ErrInvalidDependency) {
+		if got, err := SplitCheckCommand(in); !errors.Is(err, ErrInvalid) {
 			t.Errorf("%q accepted as %q (err %v)", in, got, err)
 		}
 	}

@@ -1,8 +1,9 @@
-package installer
+package deps
 
 import (
 	"archive/zip"
 	"bytes"
+	"context"
 	"crypto/sha1"
 	"crypto/sha256"
 	"crypto/sha512"
@@ -20,6 +21,10 @@ import (
 	"sync"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -211,3 +216,54 @@ func (e *events) last() Event {
 	defer e.mu.Unlock()
 	return e.all[len(e.all)-1]
 }
+
+// The fixtures every test of the skills folder uses.
+var (
+	newRepo           = fixture.NewRepo
+	readFile          = fixture.ReadFile
+	assertNoLeftovers = fixture.AssertNoLeftovers
+	skillMD           = fixture.SkillMD
+	writeTree         = fixture.WriteTree
+	skillFolder       = fixture.SkillFolder
+	writeZip          = fixture.WriteZip
+	failRunner        = fixture.FailRunner
+)
+
+// folder is a skills folder under test: skills are installed into it with
+// the installer package, their dependencies with the Installer under test,
+// both on one skillsdir.Dir as the Kit wires them.
+type folder struct {
+	*Installer
+	dir     *skillsdir.Dir
+	install *installer.Installer
+}
+
+// newTestInstaller opens a folder on a new skills folder.
+func newTestInstaller(t testing.TB, opts *Options) (*folder, string) {
+	t.Helper()
+	dir := filepath.Join(t.TempDir(), "skills")
+	return openTestInstaller(t, dir, opts), dir
+}
+
+// openTestInstaller opens the skills folder dir and settles what crashed
+// operations left, as the first operation would.
+func openTestInstaller(t testing.TB, dir string, opts *Options) *folder {
+	t.Helper()
+	d, err := skillsdir.Open(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	if err := d.Recover(t.Context()); err != nil {
+		t.Fatal(err)
+	}
+	return &folder{Installer: New(d, opts), dir: d, install: installer.New(d, nil)}
+}
+
+// add installs a skill from src.
+func (f *folder) add(ctx context.Context, src installer.Source) (*installer.Result, error) {
+	return f.install.Install(ctx, src, nil)
+}
+
+// Registry is the folder's registry.
+func (f *folder) Registry() registry.Store { return f.dir.Registry() }

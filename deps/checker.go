@@ -1,4 +1,4 @@
-package installer
+package deps
 
 import (
 	"context"
@@ -11,9 +11,8 @@ import (
 	"github.com/skillkit-go/skillkit/skill"
 )
 
-// DepsChecker reports what a skill needs that the host lacks, for the
-// loader (it satisfies loader.Checker; pass it in loader.Options.Checkers;
-// the Kit adds it to Doctor):
+// Checker reports what a skill needs that the host lacks, for the loader
+// (it satisfies loader.Checker; the Kit adds it to Doctor):
 //
 //   - RUNTIME_UNAVAILABLE (error): the skill's runtime is not installed:
 //     python3 ("python" on Windows; the skill's own .venv interpreter when
@@ -30,29 +29,20 @@ import (
 //
 // It never runs anything: loading a skill and calling Doctor must not start
 // programs the skill chose, so check commands are not run here (only
-// [Installer.InstallDeps], an explicit host action, runs them). Everything
-// is PATH lookups (with the PATH of DepsConfig's environment) and file
+// [Installer.Install], an explicit host action, runs them). Everything
+// is PATH lookups (with the PATH of the tools' environment, see Options) and file
 // system checks, cheap enough for every Doctor. So a program that is
 // installed but whose check would fail is not reported here. Skills without
 // a folder on disk (embedded) get only the runtime and PATH checks. It is
 // safe for concurrent use.
-type DepsChecker struct {
-	cfg depsConfig
+type Checker struct {
+	cfg config
 }
 
-// NewDepsChecker returns a DepsChecker that looks programs up in the PATH
-// of opts.Deps' environment. opts may be nil.
-func NewDepsChecker(opts *Options) *DepsChecker {
-	if opts == nil {
-		opts = &Options{}
-	}
-	return &DepsChecker{cfg: opts.Deps.resolve()}
-}
-
-// DepsChecker returns a DepsChecker with the Installer's dependency
-// configuration.
-func (in *Installer) DepsChecker() *DepsChecker {
-	return &DepsChecker{cfg: in.opt.deps}
+// NewChecker returns a Checker that looks programs up in the PATH of the
+// tools' environment opts gives. opts may be nil.
+func NewChecker(opts *Options) *Checker {
+	return &Checker{cfg: opts.resolve()}
 }
 
 // runtimeProgram is the program the executor runs for a runtime.
@@ -71,7 +61,7 @@ func runtimeProgram(rt skill.Runtime) string {
 }
 
 // Check returns the diagnostics of s, nil when it lacks nothing.
-func (c *DepsChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.List {
+func (c *Checker) Check(ctx context.Context, s *skill.Skill) diagnostics.List {
 	if s == nil {
 		return nil
 	}
@@ -122,7 +112,7 @@ func (c *DepsChecker) Check(ctx context.Context, s *skill.Skill) diagnostics.Lis
 
 // system looks up the program of one system dependency on PATH, without
 // running anything.
-func (c *DepsChecker) system(s *skill.Skill, dir string, dep skill.SystemDep) *diagnostics.Diagnostic {
+func (c *Checker) system(s *skill.Skill, dir string, dep skill.SystemDep) *diagnostics.Diagnostic {
 	prog, err := systemDepProgram(dep)
 	if err == nil {
 		if _, err = executor.LookPath(prog, c.cfg.env); err == nil {

@@ -1,0 +1,21 @@
+package authoring
+
+import "errors"
+
+// Errors. Every error Create, Edit and Delete return for one of these
+// conditions wraps the sentinel, so errors.Is finds it.
+var (
+	// ErrInvalidContent: what the agent asked to write breaks the rules of
+	// Create and Edit (name, size, paths, frontmatter).
+	ErrInvalidContent = errors.New("authoring: invalid skill content")
+	// ErrExists: Create of a name a skill folder or record already has.
+	ErrExists = errors.New("authoring: a skill of that name exists")
+	// ErrNotAllowed: an agent's change to a skill it did not write without
+	// Options.AgentMayChangeInstalled, or to the code skillkit runs for it
+	// even with it.
+	ErrNotAllowed = errors.New("authoring: not allowed")
+	// ErrPinned: the skill is pinned; a person unpins it first.
+	ErrPinned = errors.New("authoring: skill is pinned")
+	// ErrNotInstalled: Edit or Delete of a name no skill folder has.
+	ErrNotInstalled = errors.New("authoring: no such skill")
+)

@@ -1,0 +1,222 @@
+package skillsdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"log/slog"
+	"os"
+	"path"
+	"path/filepath"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/atomicfile"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Paths inside the skills folder.
+const (
+	StagingDir  = ".skillhub/staging" // staging/<id>/: one transaction's work
+	TrashDir    = ".skillhub/trash"   // trash/<id>: the version a transaction moved out
+	LocksDir    = ".skillhub/locks"   // locks/<name>.lock: one skill's operations
+	createLock  = ".skillhub/staging/.lock"
+	journalName = "journal.json"
+	// TreeName is the folder of a transaction's staging area that holds the
+	// skill about to be swapped in: staging/<id>/skill.
+	TreeName = "skill"
+	// DirPerm is the mode of the folders skillkit creates.
+	DirPerm = 0o755
+)
+
+// Options configure a [Dir]. A nil *Options means none of them.
+type Options struct {
+	// Purge removes what else a skill left behind (its secrets) when a
+	// removal asks for it. Recovery calls it too, for a removal that died
+	// after its commit point. Nil: removals cannot purge.
+	Purge func(ctx context.Context, name string) error
+	// Logger receives the audit lines of installs, updates, removals and
+	// agents' writes, and what recovery could not settle. Nil: none.
+	Logger *slog.Logger
+	// Limits bound what one skill may hold (archive and folder checks).
+	// Nil: the defaults of archive.Limits.
+	Limits *archive.Limits
+}
+
+// Dir is one skills folder and the transactions on it. Every package that
+// changes the folder (installing, dependencies, agents' writes) works
+// through the same Dir, so its name locks serialize them all within the
+// process; file locks serialize them across processes. It is safe for
+// concurrent use.
+type Dir struct {
+	path   string   // the skills folder, absolute
+	root   *os.Root // on path: every path below goes through it
+	reg    registry.Store
+	purge  func(ctx context.Context, name string) error
+	log    *slog.Logger
+	limits *archive.Limits
+	names  nameLocks
+	// Fault, set by tests, is called at each named point of a transaction;
+	// an error fails the transaction there, and ErrSimulatedCrash stops it
+	// as a crash would, leaving the disk as it is.
+	Fault func(point string) error
+}
+
+// ErrSimulatedCrash, returned by a test's Fault hook, stops a transaction
+// without any cleanup, leaving the disk as a crash at that point would.
+var ErrSimulatedCrash = errors.New("skillkit: simulated crash")
+
+// Open returns the Dir of the skills folder dir, creating the folder when
+// missing. It does no other work: what crashed transactions left behind is
+// settled by [Dir.Recover], which every operation runs first. reg records
+// what is installed; nil means registry.NewFSStore(dir).
+func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	if err := os.MkdirAll(abs, DirPerm); err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	root, err := os.OpenRoot(abs)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	if reg == nil {
+		reg = registry.NewFSStore(abs)
+	}
+	d := &Dir{path: abs, root: root, reg: reg}
+	if opts != nil {
+		d.purge, d.log, d.limits = opts.Purge, opts.Logger, opts.Limits
+	}
+	return d, nil
+}
+
+// Close releases the folder. Transactions must not be running or started
+// after it.
+func (d *Dir) Close() error { return d.root.Close() }
+
+// Path returns the skills folder, absolute.
+func (d *Dir) Path() string { return d.path }
+
+// Root returns the os.Root every path inside the folder goes through.
+func (d *Dir) Root() *os.Root { return d.root }
+
+// Registry returns the store the folder's skills are recorded in.
+func (d *Dir) Registry() registry.Store { return d.reg }
+
+// Limits returns the limits of the archive and folder checks.
+func (d *Dir) Limits() *archive.Limits { return d.limits }
+
+// CanPurge reports whether removals can purge (Options.Purge is set).
+func (d *Dir) CanPurge() bool { return d.purge != nil }
+
+// OSPath returns the OS path of a slash path inside the skills folder.
+func (d *Dir) OSPath(elem ...string) string {
+	return filepath.Join(d.path, filepath.FromSlash(path.Join(elem...)))
+}
+
+// Exists reports whether p (a slash path in the skills folder) exists,
+// without following a final symbolic link.
+func (d *Dir) Exists(p string) (bool, error) {
+	_, err := d.root.Lstat(p)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
+	}
+	return err == nil, err
+}
+
+// HasSkill reports whether the skills folder holds name/SKILL.md (or
+// skill.md).
+func (d *Dir) HasSkill(name string) (bool, error) {
+	for _, f := range []string{skill.FileName, skill.FileNameLower} {
+		ok, err := d.Exists(path.Join(name, f))
+		if ok || err != nil {
+			return ok, err
+		}
+	}
+	return false, nil
+}
+
+// Record returns the record of name, or nil when there is none.
+func (d *Dir) Record(ctx context.Context, name string) (*registry.Record, error) {
+	rec, err := d.reg.Get(ctx, name)
+	if errors.Is(err, registry.ErrNotFound) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: reading the record of %s: %w", name, err)
+	}
+	return &rec, nil
+}
+
+// Fingerprint returns the fingerprint of the installed skill name.
+func (d *Dir) Fingerprint(ctx context.Context, name string) (string, error) {
+	sub, err := fs.Sub(d.root.FS(), name)
+	if err != nil {
+		return "", fmt.Errorf("skillkit: %w", err)
+	}
+	return registry.Fingerprint(ctx, sub, ".")
+}
+
+// Modified reports whether the installed files of rec's skill differ from
+// its recorded fingerprint. A record without a fingerprint of ours (the
+// seed's bare hex, or none) is never taken as modified.
+func (d *Dir) Modified(ctx context.Context, rec registry.Record) (bool, error) {
+	if !strings.HasPrefix(rec.Fingerprint, registry.FingerprintPrefix) {
+		return false, nil
+	}
+	fp, err := d.Fingerprint(ctx, rec.Name)
+	if err != nil {
+		return false, err
+	}
+	return fp != rec.Fingerprint, nil
+}
+
+// Move renames from to to (slash paths in the skills folder) and makes the
+// rename durable in both folders.
+func (d *Dir) Move(from, to string) error {
+	if err := d.root.Rename(from, to); err != nil {
+		return fmt.Errorf("skillkit: %w", err)
+	}
+	return errors.Join(atomicfile.SyncDir(d.root, path.Dir(from)), atomicfile.SyncDir(d.root, path.Dir(to)))
+}
+
+// MakeDirs creates the bookkeeping folders every transaction works in.
+func (d *Dir) MakeDirs() error {
+	for _, p := range []string{StagingDir, TrashDir, LocksDir} {
+		if err := d.root.MkdirAll(p, DirPerm); err != nil {
+			return fmt.Errorf("skillkit: %w", err)
+		}
+	}
+	return nil
+}
+
+// Audit writes one audit line about a skill that changed.
+func (d *Dir) Audit(ctx context.Context, msg string, rec registry.Record) {
+	if d.log == nil {
+		return
+	}
+	d.log.InfoContext(ctx, msg, "skill", rec.Name, "source", rec.Source, "url", rec.URL,
+		"ref", rec.Ref, "commit", rec.Commit, "subdir", rec.Subdir, "fingerprint", rec.Fingerprint)
+}
+
+// Warn logs what could not be done and is left for later.
+func (d *Dir) Warn(ctx context.Context, format string, args ...any) {
+	if d.log != nil {
+		d.log.WarnContext(ctx, fmt.Sprintf(format, args...))
+	}
+}
+
+// SameOrigin reports whether a new install comes from where rec came from:
+// the same source, URL and subfolder. Any ZIP archive replaces a skill
+// installed from a ZIP archive: uploading a new archive is how such a skill
+// is updated.
+func SameOrigin(rec, next registry.Record) bool {
+	if rec.Source == registry.SourceZip && next.Source == registry.SourceZip {
+		return true
+	}
+	return rec.Source == next.Source && rec.URL == next.URL && rec.Subdir == next.Subdir
+}

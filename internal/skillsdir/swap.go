@@ -1,0 +1,252 @@
+package skillsdir
+
+import (
+	"context"
+	"errors"
+	"fmt"
+	"time"
+
+	"github.com/skillkit-go/skillkit/registry"
+)
+
+// Check decides, under the skill's lock, whether an operation may go on:
+// prev is the skill's record (nil: none), present whether its folder exists.
+type Check func(ctx context.Context, prev *registry.Record, present bool) error
+
+// Swapped says what a swap replaced.
+type Swapped struct {
+	Record   registry.Record  // what the registry holds now
+	Previous *registry.Record // the record replaced; nil for a first install
+	Replaced bool             // a skill folder of that name was replaced
+}
+
+// Swap replaces the skill rec.Name with the tree staged in t
+// (t.Staging(TreeName)), whose lock the caller holds, once check allows it.
+// Enabled, pinned and the first install time carry over from the previous
+// record. The staged files must be synced (SyncTree). A journal is written,
+// the old version is renamed to the trash, the staged one into place, the
+// record written (the commit point), the trash removed. Until the commit
+// point every failure puts back what was there; after it the install has
+// happened, and a failure to empty the trash is only logged.
+func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check, rep *Reporter) (*Swapped, error) {
+	name := rec.Name
+	prev, err := d.Record(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	present, err := d.Exists(name)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	if err := check(ctx, prev, present); err != nil {
+		return nil, err
+	}
+	now := time.Now().UTC()
+	rec.Enabled, rec.InstalledAt = true, now
+	if prev != nil {
+		rec.Enabled, rec.Pinned, rec.InstalledAt, rec.UpdatedAt = prev.Enabled, prev.Pinned, prev.InstalledAt, now
+		if rec.InstalledAt.IsZero() {
+			rec.InstalledAt = now
+		}
+	}
+	msg := "installing"
+	if present {
+		msg = "replacing the installed version"
+	}
+	rep.Step(StepSwap, 85, "%s %s", msg, name)
+
+	j := &journal{Op: string(OpInstall), Name: name, Record: &rec, Previous: prev, HadOld: present}
+	if err := d.writeJournal(t, j); err != nil {
+		return nil, err
+	}
+	var moved, placed, putTried bool
+	fail := func(err error) (*Swapped, error) {
+		return nil, t.undo(err, "swap", func() error {
+			return d.rollbackInstall(context.WithoutCancel(ctx), t, j, moved, placed, putTried)
+		})
+	}
+	if err := t.Fault("journal"); err != nil {
+		return fail(err)
+	}
+	if present {
+		if err := d.Move(name, t.Trash()); err != nil {
+			return fail(err)
+		}
+		moved = true
+		if err := t.Fault("old-moved"); err != nil {
+			return fail(err)
+		}
+	}
+	if err := d.Move(t.Staging(TreeName), name); err != nil {
+		return fail(err)
+	}
+	placed = true
+	if err := t.Fault("new-moved"); err != nil {
+		return fail(err)
+	}
+	putTried = true
+	if err := d.reg.Put(ctx, rec); err != nil {
+		return fail(fmt.Errorf("skillkit: writing the record: %w", err))
+	}
+	// Committed: the new version is installed whatever happens next.
+	if err := t.Fault("recorded"); err != nil {
+		if t.crashed {
+			return nil, err
+		}
+		d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
+		t.keep = true
+	} else if err := d.root.RemoveAll(t.Trash()); err != nil {
+		d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
+		t.keep = true
+	}
+	d.Audit(ctx, auditMessage(rep.Op()), rec)
+	return &Swapped{Record: rec, Previous: prev, Replaced: present}, nil
+}
+
+// Remove removes skill name, whose lock the caller holds, once check allows
+// it: the folder moves to the trash, the record is deleted (the commit
+// point), the purge hook runs when purge is set, the trash is emptied. A
+// failure before the commit point puts the folder and record back. It
+// returns the record removed (nil: there was none). Neither a record nor a
+// folder: errNothing, which callers turn into their own "not installed".
+func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, rep *Reporter) (*registry.Record, error) {
+	if purge && d.purge == nil {
+		return nil, errors.New("skillkit: purge asked but no purge hook is configured")
+	}
+	prev, err := d.Record(ctx, name)
+	if err != nil {
+		return nil, err
+	}
+	present, err := d.Exists(name)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	if err := check(ctx, prev, present); err != nil {
+		return nil, err
+	}
+	t, err := d.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.End()
+	rep.Step(StepRemove, 20, "removing %s", name)
+	j := &journal{Op: string(OpUninstall), Name: name, Previous: prev, HadOld: present, Purge: purge}
+	if err := d.writeJournal(t, j); err != nil {
+		return nil, err
+	}
+	var moved, deleteTried bool
+	fail := func(err error) (*registry.Record, error) {
+		return nil, t.undo(err, "removal", func() error {
+			if moved {
+				if err := d.Move(t.Trash(), name); err != nil {
+					return err
+				}
+			}
+			if deleteTried {
+				return d.restoreRecord(context.WithoutCancel(ctx), name, prev)
+			}
+			return nil
+		})
+	}
+	if err := t.Fault("u-journal"); err != nil {
+		return fail(err)
+	}
+	if present {
+		if err := d.Move(name, t.Trash()); err != nil {
+			return fail(err)
+		}
+		moved = true
+		if err := t.Fault("u-moved"); err != nil {
+			return fail(err)
+		}
+	}
+	if prev != nil {
+		deleteTried = true
+		if err := d.reg.Delete(ctx, name); err != nil {
+			return fail(fmt.Errorf("skillkit: deleting the record: %w", err))
+		}
+	}
+	// Committed: the skill is removed.
+	if prev != nil {
+		d.Audit(ctx, auditMessage(rep.Op()), *prev)
+	}
+	if err := t.Fault("u-unrecorded"); err != nil {
+		if t.crashed {
+			return prev, err
+		}
+		t.keep = true
+		return prev, nil
+	}
+	rep.Step(StepRemove, 70, "removed %s", name)
+	if purge {
+		if err := d.purge(ctx, name); err != nil {
+			return prev, fmt.Errorf("skillkit: %s is removed, but purging failed: %w", name, err)
+		}
+	}
+	return prev, nil
+}
+
+// PlaceDir swaps staged (a slash path in t's staging folder) in as dst (a
+// slash path in the skills folder, inside a skill whose lock the caller
+// holds): the old one to t's trash, the new one into place, the trash
+// emptied. If placing the new one fails, the old one goes back. A crash
+// between the two renames leaves no dst (the next recovery empties the
+// trash): missing, never half built. So does a failure to put the old one
+// back, which keeps t's trash (and logs where) instead of emptying it.
+func (d *Dir) PlaceDir(t *Txn, staged, dst string) error {
+	if err := SyncTree(d.OSPath(staged)); err != nil {
+		return fmt.Errorf("skillkit: syncing %s: %w", staged, err)
+	}
+	had, err := d.Exists(dst)
+	if err != nil {
+		return fmt.Errorf("skillkit: %w", err)
+	}
+	putBack := func(err error) error {
+		if !had || t.crashed {
+			return err
+		}
+		back := t.Fault("deps-put-back")
+		if back == nil {
+			back = d.Move(t.Trash(), dst)
+		}
+		if back != nil {
+			// The old one is only in the trash now: End must not empty it.
+			t.keep = true
+			d.Warn(context.Background(), "skillkit: the old %s could not be put back; it is kept in %s: %v", dst, d.OSPath(t.Trash()), back)
+			err = errors.Join(err, fmt.Errorf("skillkit: putting the old %s back failed (it is kept in %s): %w", dst, d.OSPath(t.Trash()), back))
+		}
+		return err
+	}
+	if had {
+		if err := d.Move(dst, t.Trash()); err != nil {
+			return err
+		}
+		if err := t.Fault("deps-old-moved"); err != nil {
+			return putBack(err)
+		}
+	}
+	if err := d.Move(staged, dst); err != nil {
+		return putBack(err)
+	}
+	if had {
+		if err := d.root.RemoveAll(t.Trash()); err != nil {
+			d.Warn(context.Background(), "skillkit: leaving the old %s in the trash for the next operation: %v", dst, err)
+		}
+	}
+	return nil
+}
+
+// auditMessage is the audit line of an operation that changed a skill.
+func auditMessage(op Op) string {
+	switch op {
+	case OpUninstall:
+		return "skill uninstalled"
+	case OpCreate:
+		return "skill created by an agent"
+	case OpEdit:
+		return "skill edited by an agent"
+	case OpDelete:
+		return "skill deleted by an agent"
+	}
+	return "skill installed"
+}
