@@ -7,6 +7,7 @@ import (
 	"log/slog"
 	"os"
 	"path/filepath"
+	"slices"
 	"sync"
 	"time"
 
@@ -144,7 +145,9 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		store = secrets.NewFSStore(abs)
 	}
 	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
-	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits})
+	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
+		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
+	})
 	if err != nil {
 		return nil, err
 	}
@@ -346,24 +349,86 @@ func (k *Kit) Rescan(ctx context.Context) (loader.Changes, error) {
 
 // Install installs a skill into the skills folder from GitHub, a git URL,
 // a ZIP file or a local folder (see [installer.Installer.Install]) and
-// rescans, so the next Toolset sees it.
+// rescans, so the next Toolset sees it. Result.Notes say what its
+// dependencies need (an install, a setup script to confirm).
 func (k *Kit) Install(ctx context.Context, src installer.Source, opts *installer.InstallOptions) (*installer.Result, error) {
 	res, err := k.installer.Install(ctx, src, opts)
+	if err == nil {
+		res.Notes = k.depsNotes(ctx, res.Name, deps.State{})
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 
-// Update fetches an installed skill's recorded origin again and installs it;
-// see [installer.Installer.Update].
+// Update fetches an installed skill's recorded origin again and installs it
+// when its files changed; see [installer.Installer.Update]. An update that
+// changes nothing swaps nothing. A real update keeps the .venv and
+// node_modules built for requirements the new version still declares; what
+// was built before for requirements that changed is rebuilt (as
+// InstallDeps would, without a setup script). Result.Notes say what was
+// rebuilt and what still needs a person.
 func (k *Kit) Update(ctx context.Context, name string, opts *installer.UpdateOptions) (*installer.Result, error) {
+	before, _ := k.deps.State(ctx, name)
 	res, err := k.installer.Update(ctx, name, opts)
+	if err == nil && !res.UpToDate {
+		res.Notes = k.depsNotes(ctx, name, before)
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 
-// UpdateAll updates every installed skill that is not pinned; see
-// [installer.Installer.UpdateAll].
+// UpdateAll updates every installed skill that is not pinned, each as
+// Update does; see [installer.Installer.UpdateAll].
 func (k *Kit) UpdateAll(ctx context.Context, opts *installer.UpdateOptions) ([]installer.UpdateResult, error) {
+	recs, err := k.registry.List(ctx)
+	if err != nil {
+		return nil, err
+	}
+	before := map[string]deps.State{}
+	for _, r := range recs {
+		before[r.Name], _ = k.deps.State(ctx, r.Name)
+	}
 	res, err := k.installer.UpdateAll(ctx, opts)
+	for i, r := range res {
+		if r.Err == nil && r.Result != nil && !r.Result.UpToDate {
+			res[i].Result.Notes = k.depsNotes(ctx, r.Name, before[r.Name])
+		}
+	}
 	return res, k.rescanAfter(ctx, err)
+}
+
+// depsNotes rebuilds, after skill name changed, the dependencies that
+// were built before (before) and are stale now, and says in words what its
+// dependencies need.
+func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State) []string {
+	now, err := k.deps.State(ctx, name)
+	if err != nil {
+		return nil
+	}
+	var notes []string
+	stale := 0
+	for _, s := range now.Missing() {
+		if slices.Contains(before.Built, s) {
+			stale++
+		}
+	}
+	if stale > 0 {
+		res, err := k.deps.Install(ctx, name, nil)
+		for _, s := range resultSteps(res) {
+			if s.Status == deps.Installed {
+				notes = append(notes, fmt.Sprintf("rebuilt %s dependencies for the new version: %s", s.Step, s.Detail))
+			}
+		}
+		if err != nil {
+			notes = append(notes, fmt.Sprintf("rebuilding its dependencies failed: %v", err))
+		}
+		now, _ = k.deps.State(ctx, name)
+	}
+	for _, s := range now.Missing() {
+		notes = append(notes, fmt.Sprintf("its %s dependencies are not installed: install the skill's dependencies before it runs", s))
+	}
+	if now.Setup != "" {
+		notes = append(notes, fmt.Sprintf("it has a setup script, %s, which runs only when a person confirms it (install its dependencies with setup)", now.Setup))
+	}
+	return notes
 }
 
 // Uninstall removes an installed skill and its record; with Purge, its
@@ -497,4 +562,11 @@ func (k *Kit) Close() error {
 		<-watching
 	}
 	return k.dir.Close()
+}
+
+func resultSteps(r *deps.Result) []deps.StepResult {
+	if r == nil {
+		return nil
+	}
+	return r.Steps
 }

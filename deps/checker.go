@@ -2,9 +2,13 @@ package deps
 
 import (
 	"context"
+	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
+	"runtime"
+	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -87,27 +91,79 @@ func (c *Checker) Check(ctx context.Context, s *skill.Skill) diagnostics.List {
 			}
 		}
 	}
+	// A tool an install needs, looked up only while it has something to
+	// install, and only once per program.
+	needs := map[string]bool{}
+	need := func(what string, progs ...string) {
+		for _, p := range progs {
+			if _, err := executor.LookPath(p, c.cfg.env); err == nil {
+				return
+			}
+		}
+		if needs[progs[0]] || s.Config != nil && runtimeProgram(s.Config.Runtime) == progs[0] && !hasVenv {
+			return // said once, or as the runtime above
+		}
+		needs[progs[0]] = true
+		out = append(out, diagnostics.New(diagnostics.RuntimeUnavailable, s.Name, dir,
+			"%s is needed to install %s but is not on PATH", strings.Join(progs, " or "), what).With("program", progs[0]))
+	}
 	if s.DiskDir != "" {
 		python, node := declaredDeps(s)
 		if python && !hasVenv {
 			out = append(out, diagnostics.New(diagnostics.VenvMissing, s.Name, dir,
 				"Python dependencies are declared but %s has no %s; install the skill's dependencies", s.Name, filepath.Join(venvDir, filepath.FromSlash(venvPython()))))
+			need("the Python requirements", c.cfg.python, c.cfg.uv)
 		}
 		if node {
 			if st, err := os.Stat(filepath.Join(s.DiskDir, nodeModules)); err != nil || !st.IsDir() {
 				out = append(out, diagnostics.New(diagnostics.DepsMissing, s.Name, dir,
 					"npm packages are declared but %s has no %s; install the skill's dependencies", s.Name, nodeModules))
+				need("the npm packages", c.cfg.npm)
 			}
 		}
 	}
-	if s.Config != nil {
-		for _, dep := range s.Config.Dependencies.System {
+	if cfg := s.Config; cfg != nil {
+		if py := cfg.Dependencies.Python; py != nil {
+			out = append(out, c.declared(s, dir, "dependencies.python.source", py.Source)...)
+		}
+		if d := cfg.Dependencies.Dotnet; d != nil {
+			out = append(out, c.declared(s, dir, "dependencies.dotnet.project", d.Project)...)
+			need("the .NET project's packages", c.cfg.dotnet)
+		}
+		field, script := "setup.posix", cfg.Setup.Posix
+		if runtime.GOOS == "windows" {
+			field, script = "setup.win32", cfg.Setup.Win32
+		}
+		if script != "" {
+			out = append(out, c.declared(s, dir, field, script)...)
+			prog, _ := scriptCommand(script, c.cfg)
+			need("and run the setup script "+script, prog)
+		}
+		for _, dep := range cfg.Dependencies.System {
 			if d := c.system(s, dir, dep); d != nil {
 				out = append(out, *d)
 			}
 		}
 	}
 	return out
+}
+
+// declared reports a file skill.config.yaml names in field that the skill
+// does not have.
+func (c *Checker) declared(s *skill.Skill, dir, field, p string) diagnostics.List {
+	if p == "" {
+		return nil
+	}
+	f, err := s.Open(p)
+	if err == nil {
+		f.Close()
+		return nil
+	}
+	if !errors.Is(err, fs.ErrNotExist) {
+		return nil // a refused path is the config's own finding
+	}
+	return diagnostics.List{diagnostics.New(diagnostics.DeclaredFileMissing, s.Name, dir,
+		"%s names %s, which does not exist; installing the skill's dependencies would fail", field, p).With("field", field).With("file", p)}
 }
 
 // system looks up the program of one system dependency on PATH, without

@@ -309,8 +309,9 @@ type builder struct {
 	target string
 	// marker must exist inside target for it to count as built.
 	marker string
-	// stamp hashes what target is built from; "" means never up to date.
-	stamp func(r *run) string
+	// stamp hashes what target is built from, read from the skill folder
+	// skill; nil means never up to date.
+	stamp func(skill fs.FS) string
 	// prepare makes the work folder in t and returns the commands to run
 	// and what they build (a slash path in the skills folder, "" for
 	// nothing to place).
@@ -348,10 +349,14 @@ func (r *run) build(ctx context.Context, b builder, force bool) error {
 	}
 	stamp := ""
 	if b.stamp != nil {
-		stamp = b.stamp(r)
+		skillFS, err := fs.Sub(d.dir.Root().FS(), r.name)
+		if err != nil {
+			return fail(fmt.Errorf("deps: %w", err))
+		}
+		stamp = b.stamp(skillFS)
 	}
 	final := path.Join(r.name, b.target)
-	if stamp != "" && !force && d.upToDate(final, stamp, b.marker) {
+	if stamp != "" && !force && upToDate(d.dir.Root().FS(), final, stamp, b.marker) {
 		r.add(b.step, UpToDate, "%s is up to date", b.target)
 		r.logf(b.step, stepPercent(b.step), "%s is up to date", b.target)
 		return nil
@@ -387,15 +392,16 @@ func (r *run) build(ctx context.Context, b builder, force bool) error {
 	return nil
 }
 
-// upToDate reports whether dir (slash path in the skills folder) was built
-// for stamp and holds its marker file.
-func (d *Installer) upToDate(dir, stamp, marker string) bool {
-	data, err := d.dir.Root().ReadFile(path.Join(dir, stampFile))
+// upToDate reports whether dir (a slash path in fsys) was built for stamp
+// and holds its marker file.
+func upToDate(fsys fs.FS, dir, stamp, marker string) bool {
+	data, err := fs.ReadFile(fsys, path.Join(dir, stampFile))
 	if err != nil || string(data) != stamp {
 		return false
 	}
-	ok, err := d.dir.Exists(path.Join(dir, marker))
-	return ok && err == nil
+	// Lstat: a venv's bin/python is a link to the interpreter outside.
+	_, err = fs.Lstat(fsys, path.Join(dir, marker))
+	return err == nil
 }
 
 // stampOf hashes what a venv or node_modules is built from.
@@ -419,7 +425,7 @@ func pythonBuilder(reqs []string) builder {
 	tool := "pip"
 	return builder{
 		step: StepPython, what: "the Python requirements", target: venvDir, marker: venvPython(),
-		stamp: func(*run) string { return stampOf([]byte("python"), reqText) },
+		stamp: func(fs.FS) string { return stampOf([]byte("python"), reqText) },
 		prepare: func(ctx context.Context, r *run, t *skillsdir.Txn) ([]executor.Command, string, error) {
 			cfg := r.d.cfg
 			if err := r.d.dir.Root().WriteFile(t.Staging("requirements.txt"), reqText, 0o644); err != nil {
@@ -473,11 +479,10 @@ func pythonBuilder(reqs []string) builder {
 func nodeBuilder(packages []string) builder {
 	return builder{
 		step: StepNode, what: "the npm packages", target: nodeModules, marker: stampFile,
-		stamp: func(r *run) string {
-			root := r.d.dir.Root()
-			pkgJSON, _ := root.ReadFile(path.Join(r.name, "package.json"))
-			lock, _ := root.ReadFile(path.Join(r.name, "package-lock.json"))
-			shrink, _ := root.ReadFile(path.Join(r.name, "npm-shrinkwrap.json"))
+		stamp: func(skill fs.FS) string {
+			pkgJSON, _ := fs.ReadFile(skill, "package.json")
+			lock, _ := fs.ReadFile(skill, "package-lock.json")
+			shrink, _ := fs.ReadFile(skill, "npm-shrinkwrap.json")
 			return stampOf([]byte("node"), []byte(strings.Join(packages, "\n")), pkgJSON, lock, shrink)
 		},
 		prepare: func(ctx context.Context, r *run, t *skillsdir.Txn) ([]executor.Command, string, error) {

@@ -209,7 +209,7 @@ func TestInstallDepsNode(t *testing.T) {
 	if res.Status(StepNode) != Installed {
 		t.Fatalf("steps %+v", res.Steps)
 	}
-	if hits := reg.asked(); !slices.Contains(hits, "/shout-local") {
+	if hits := reg.Asked(); !slices.Contains(hits, "/shout-local") {
 		t.Errorf("the registry the host named was not asked: %q", hits)
 	}
 	assertNoLeftovers(t, dir)
@@ -263,7 +263,7 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 		"evil":        evil,
 		"gitty":       npmPack(t, "gitty", "1.0.0", "module.exports = require('fromgit');\n"),
 	})
-	reg.deps = map[string]map[string]string{"gitty": {"fromgit": "git+" + repo.URL()}}
+	reg.Deps = map[string]map[string]string{"gitty": {"fromgit": "git+" + repo.URL()}}
 	in, dir := newTestInstaller(t, &Options{
 		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
 	})
@@ -299,7 +299,7 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 
 	// A lock file names another tarball for a checked dependency.
 	lock := fmt.Sprintf(`{"name":"s","lockfileVersion":3,"requires":true,"packages":{"":{"name":"s","dependencies":{"shout-local":"1.0.0"}},`+
-		`"node_modules/shout-local":{"version":"1.0.0","resolved":%q,"integrity":%q}}}`, reg.URL+"/evil/-/evil-1.0.0.tgz", npmIntegrity(evil))
+		`"node_modules/shout-local":{"version":"1.0.0","resolved":%q,"integrity":%q}}}`, reg.URL+"/evil/-/evil-1.0.0.tgz", fixture.NpmIntegrity(evil))
 	res, err := install("locked", map[string]string{
 		"package.json":      `{"name":"s","private":true,"dependencies":{"shout-local":"1.0.0"}}`,
 		"package-lock.json": lock,
@@ -307,7 +307,7 @@ func TestInstallDepsNodeStaysInTheSkill(t *testing.T) {
 	if err != nil {
 		t.Fatalf("locked: %v\n%s", err, strings.Join(res.Logs, "\n"))
 	}
-	if slices.Contains(reg.asked(), "/evil/-/evil-1.0.0.tgz") {
+	if slices.Contains(reg.Asked(), "/evil/-/evil-1.0.0.tgz") {
 		t.Error("npm followed the lock file's resolved URL")
 	}
 	if got := readFile(t, filepath.Join(dir, "locked", "node_modules", "shout-local", "index.js")); !strings.Contains(got, "real") {

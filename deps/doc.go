@@ -101,9 +101,22 @@
 // agent-written skill's dependencies are installed only with
 // InstallOptions.AllowAgentWritten.
 //
-// [Checker] is the loader checker for RUNTIME_UNAVAILABLE,
-// VENV_MISSING, DEPS_MISSING and SYSTEM_DEP_MISSING. It never runs
+// [Checker] is the loader checker for RUNTIME_UNAVAILABLE (the runtime, and
+// the tools installing what is declared but missing needs: python3 or uv,
+// npm, dotnet, the setup script's interpreter), VENV_MISSING,
+// DEPS_MISSING, SYSTEM_DEP_MISSING and DECLARED_FILE_MISSING (a
+// requirements file, .NET project or setup script the config names that
+// the skill does not have). It never runs
 // anything: loading skills and calling Doctor must not start programs a
 // skill chose. It looks programs up on PATH (a system dependency's check
 // command's program, or its name) and looks at the skill folder.
+//
+// # Updates
+//
+// [Keep] tells the skills folder what an updated skill keeps: the .venv
+// and node_modules built from the requirements its new version still
+// declares move into the new version, so an update that leaves them alone
+// needs no new install. [Installer.State] says what a skill declares and
+// what of it is built, without running anything; skillkit.Kit uses both
+// to rebuild after an update what was built before and is stale now.
 package deps

@@ -11,6 +11,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -373,6 +374,10 @@ func TestDepsChecker(t *testing.T) {
 		"venv/skill.config.yaml": "runtime: python\nentrypoint: m.py\ndependencies:\n  python:\n    inline: [requests]\n",
 		"venv/m.py":              "",
 		"venv/.venv/bin/python":  "",
+		// Files the config names that are not there, and the tools to
+		// install what it declares, which are not on PATH either.
+		"decl/SKILL.md":          skillMD("decl", "x"),
+		"decl/skill.config.yaml": "dependencies:\n  python:\n    source: reqs/missing.txt\n  dotnet:\n    project: tools/Conv.csproj\nsetup:\n  posix: scripts/setup.py\n  win32: scripts/setup.py\n",
 	})
 	l := skillsLookup{dir}
 	codes := func(name string) []diagnostics.Code {
@@ -385,8 +390,28 @@ func TestDepsChecker(t *testing.T) {
 	if got := codes("py"); !slices.Equal(got, []diagnostics.Code{diagnostics.RuntimeUnavailable, diagnostics.VenvMissing}) {
 		t.Errorf("py: %v", got)
 	}
-	if got := codes("js"); !slices.Equal(got, []diagnostics.Code{diagnostics.DepsMissing}) {
-		t.Errorf("js: %v", got)
+	if got := codes("js"); !slices.Equal(got, []diagnostics.Code{diagnostics.DepsMissing, diagnostics.RuntimeUnavailable}) {
+		t.Errorf("js (no npm to install its packages): %v", got)
+	}
+	decl := c.Check(ctx, l.mustGet(t, "decl"))
+	var missing, tools []string
+	for _, d := range decl {
+		switch d.Code {
+		case diagnostics.DeclaredFileMissing:
+			missing = append(missing, fmt.Sprint(d.Detail["field"]))
+		case diagnostics.RuntimeUnavailable:
+			tools = append(tools, fmt.Sprint(d.Detail["program"]))
+		}
+	}
+	setupField := "setup.posix"
+	if runtime.GOOS == "windows" {
+		setupField = "setup.win32"
+	}
+	if want := []string{"dependencies.python.source", "dependencies.dotnet.project", setupField}; !slices.Equal(missing, want) {
+		t.Errorf("decl: declared files missing %v, want %v (%v)", missing, want, decl)
+	}
+	if want := []string{defaultPython(), "dotnet"}; !slices.Equal(tools, want) {
+		t.Errorf("decl: tools missing %v, want %v (%v)", tools, want, decl)
 	}
 	if got := codes("venv"); len(got) != 0 {
 		t.Errorf("venv (its own interpreter, python3 not needed): %v", got)
@@ -414,7 +439,7 @@ func TestDepsChecker(t *testing.T) {
 // skills installed from GitHub, git or a ZIP; its path must stay inside
 // the skill, without links.
 func TestSetupScripts(t *testing.T) {
-	needTool(t, "bash", "bash", "-c", "true")
+	fixture.NeedTool(t, "bash", "bash", "-c", "true")
 	ctx := t.Context()
 	in, dir := newTestInstaller(t, nil)
 	files := map[string]string{

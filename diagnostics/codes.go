@@ -74,6 +74,11 @@ const (
 	// DepsMissing [warning]: the skill declares Node packages but has no
 	// node_modules folder.
 	DepsMissing Code = "DEPS_MISSING"
+	// DeclaredFileMissing [warning]: a file that skill.config.yaml names for
+	// the skill's dependencies or setup (the requirements file, the .NET
+	// project, the setup script for this system) does not exist, so
+	// installing its dependencies would fail.
+	DeclaredFileMissing Code = "DECLARED_FILE_MISSING"
 	// SkillFileLowercase [info]: the skill file is named skill.md; SKILL.md is
 	// the standard spelling.
 	SkillFileLowercase Code = "SKILL_FILE_LOWERCASE"
@@ -120,6 +125,7 @@ var codeTable = []CodeInfo{
 	{SystemDepMissing, Warning, "a system dependency is not installed (not on PATH, or its check failed)"},
 	{VenvMissing, Warning, "Python dependencies are declared but .venv is missing"},
 	{DepsMissing, Warning, "Node packages are declared but node_modules is missing"},
+	{DeclaredFileMissing, Warning, "a file skill.config.yaml names for dependencies or setup does not exist"},
 	{SkillFileLowercase, Info, "the skill file is named skill.md instead of SKILL.md"},
 	{LimitReached, Warning, "a discovery limit left something out"},
 	{SymlinkEscape, Warning, "a symbolic link leaves its source root and was not followed"},

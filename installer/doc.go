@@ -69,8 +69,9 @@
 //  5. scan: Options.Scanner, when set, may refuse ([ErrScanRejected]).
 //  6. swap, under the skill's lock: an installed skill of that name is
 //     replaced only when it came from the same origin (same source, URL and
-//     subfolder; any ZIP replaces a ZIP-installed skill; a folder placed by
-//     hand, without a record, counts as another origin), is not pinned, and
+//     subfolder, for every kind of source: a ZIP file at another path is
+//     another origin, ZIPs uploaded from memory share one; a folder placed
+//     by hand, without a record, counts as another origin), is not pinned, and
 //     its files still match their recorded fingerprint; otherwise
 //     [ErrExists], [ErrPinned] or [ErrModified], unless forced. A record
 //     whose folder is gone protects nothing but its pin. Enabled, pinned
@@ -131,15 +132,25 @@
 //
 // [Installer.Update] fetches the recorded origin again. For git sources it
 // first asks the remote (git ls-remote) and stops when the recorded commit
-// is still current; a local folder or ZIP file is fetched and installed
-// again, and Result.UpToDate says when its fingerprint did not change. It refuses pinned skills ([ErrPinned]), skills without
-// an origin that can be fetched ([ErrNotUpdatable]: agent-written, hand
-// placed, ZIPs given as a reader), and skills whose files differ from
-// their recorded fingerprint ([ErrModified]) unless forced.
-// [Installer.CheckUpdates] compares, for every git-installed skill, the
-// recorded commit with the remote's: git ls-remote through the Runner (any
-// host, no token), or for github.com the GitHub API when Options.GitHub is
-// set.
+// is still current. Otherwise the source is fetched and checked as an
+// install is; when the fetched files are the ones installed (a commit
+// elsewhere in a repository holding several skills, a folder or ZIP file
+// that did not change), nothing is swapped — the skill, its .venv and
+// node_modules stay — and only the record learns the new commit
+// (Result.UpToDate). A real update swaps the new version in; what the old
+// version built that the new one can keep (a .venv for the same
+// requirements) is moved over by the skills folder (skillkit.Kit wires
+// deps.Keep), after the commit point. Update refuses pinned skills
+// ([ErrPinned]), skills without an origin that can be fetched
+// ([ErrNotUpdatable]: agent-written, hand placed, ZIPs given as a reader),
+// and skills whose files differ from their recorded fingerprint
+// ([ErrModified]) unless forced. [Installer.CheckUpdates] asks, for every
+// git-installed skill, the remote for its latest commit (git ls-remote
+// through the Runner, any host, no token; or for github.com the GitHub API
+// when Options.GitHub is set), and when it moved compares the tree of the
+// skill's folder there (a shallow fetch without file contents, or the API)
+// with the one recorded at install, so a commit elsewhere in the
+// repository is no update.
 //
 // # Names
 //

@@ -106,7 +106,7 @@ func (in *Installer) runGit(ctx context.Context, op, url, dir, home string, args
 
 // clone makes a shallow clone of g into dest (which must not exist) and
 // returns the commit checked out.
-func (in *Installer) clone(ctx context.Context, g gitSource, dest, home string) (string, error) {
+func (in *Installer) clone(ctx context.Context, g gitSource, dest, home string) (commit string, err error) {
 	args := []string{"clone", "--depth", "1", "--no-recurse-submodules", "--quiet"}
 	if g.ref != "" {
 		args = append(args, "--branch", g.ref)
@@ -115,15 +115,29 @@ func (in *Installer) clone(ctx context.Context, g gitSource, dest, home string) 
 	if _, err := in.runGit(ctx, "clone", g.url, home, home, args...); err != nil {
 		return "", err
 	}
-	out, err := in.runGit(ctx, "rev-parse", g.url, dest, home, "rev-parse", "--verify", "HEAD^{commit}")
+	return in.revParse(ctx, g, dest, home, "HEAD^{commit}")
+}
+
+// treeOf is the revision of the tree of folder subdir ("" for the top) at
+// commit-ish rev.
+func treeOf(rev, subdir string) string {
+	if subdir == "" {
+		return rev + "^{tree}"
+	}
+	return rev + ":" + subdir
+}
+
+// revParse resolves rev to an object id in the repository at dir.
+func (in *Installer) revParse(ctx context.Context, g gitSource, dir, home, rev string) (string, error) {
+	out, err := in.runGit(ctx, "rev-parse", g.url, dir, home, "rev-parse", "--verify", "--end-of-options", rev)
 	if err != nil {
 		return "", err
 	}
-	commit := strings.TrimSpace(string(out))
-	if !isCommitID(commit) {
-		return "", fmt.Errorf("git rev-parse %s: unexpected output %q", g.url, commit)
+	id := strings.TrimSpace(string(out))
+	if !isCommitID(id) {
+		return "", fmt.Errorf("installer: git rev-parse %s %s: unexpected output %q", g.url, rev, id)
 	}
-	return commit, nil
+	return id, nil
 }
 
 // lsRemote returns the commit the remote's ref (or default branch) points

@@ -341,3 +341,81 @@ func TestCheckUpdatesOnAFreshFolder(t *testing.T) {
 	}
 	assertNoLeftovers(t, dir)
 }
+
+// TestMultiSkillRepositoryComparesTheFolder: in a repository holding
+// several skills, a commit that changes another skill is no update of this
+// one — for CheckUpdates (by the folder's git tree) and for Update, which
+// swaps nothing and only records the new commit.
+func TestMultiSkillRepositoryComparesTheFolder(t *testing.T) {
+	r := newRepo(t)
+	r.Write(map[string]string{
+		"skills/notes/SKILL.md": skillMD("notes", "v1"),
+		"skills/todo/SKILL.md":  skillMD("todo", "v1"),
+	})
+	r.Commit("v1")
+	in, dir := newTestInstaller(t, nil)
+	first, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "skills/notes"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if first.Record.Tree == "" || first.Record.Tree != r.Git("rev-parse", "HEAD:skills/notes") {
+		t.Fatalf("recorded tree %q", first.Record.Tree)
+	}
+	installed := filepath.Join(dir, "notes", "SKILL.md")
+	before, err := os.Stat(installed)
+	if err != nil {
+		t.Fatal(err)
+	}
+
+	r.Write(map[string]string{"skills/todo/SKILL.md": skillMD("todo", "v2")})
+	other := r.Commit("todo v2")
+	st, err := in.CheckUpdates(t.Context())
+	if err != nil || len(st) != 1 || !st[0].Checked || st[0].HasUpdate || st[0].Latest != other {
+		t.Fatalf("after a commit to another skill: %+v, %v", st, err)
+	}
+	res, err := in.Update(t.Context(), "notes", nil)
+	if err != nil || !res.UpToDate || res.Replaced || res.Record.Commit != other {
+		t.Fatalf("update after a commit to another skill: %+v, %v", res, err)
+	}
+	after, err := os.Stat(installed)
+	if err != nil || !os.SameFile(before, after) {
+		t.Errorf("the skill's files were swapped although nothing changed")
+	}
+	assertNoLeftovers(t, dir)
+
+	r.Write(map[string]string{"skills/notes/SKILL.md": skillMD("notes", "v2")})
+	mine := r.Commit("notes v2")
+	st, err = in.CheckUpdates(t.Context())
+	if err != nil || !st[0].HasUpdate || st[0].Latest != mine {
+		t.Fatalf("after a commit to this skill: %+v, %v", st, err)
+	}
+	res, err = in.Update(t.Context(), "notes", nil)
+	if err != nil || res.UpToDate || !res.Replaced || res.Record.Tree != r.Git("rev-parse", "HEAD:skills/notes") {
+		t.Fatalf("update: %+v, %v", res, err)
+	}
+	if !strings.Contains(readFile(t, installed), "v2") {
+		t.Error("not updated")
+	}
+}
+
+// TestUpdateOfUnchangedFolderSwapsNothing: updating a skill installed from
+// a folder that did not change leaves its files (and what was built in
+// them) where they are.
+func TestUpdateOfUnchangedFolderSwapsNothing(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "steady", "same", nil)
+	if _, err := in.Install(t.Context(), Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	built := filepath.Join(dir, "steady", ".venv")
+	writeTree(t, built, map[string]string{"marker": "built"})
+	before, _ := os.Stat(built)
+	res, err := in.Update(t.Context(), "steady", nil)
+	if err != nil || !res.UpToDate || res.Replaced {
+		t.Fatalf("%+v, %v", res, err)
+	}
+	if after, err := os.Stat(built); err != nil || !os.SameFile(before, after) {
+		t.Errorf("the .venv was touched: %v", err)
+	}
+	assertNoLeftovers(t, dir)
+}

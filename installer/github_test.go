@@ -30,6 +30,10 @@ func fakeGitHub(t *testing.T, commits map[string]string) (*httptest.Server, func
 		mu.Lock()
 		seen = append(seen, r.Header.Clone())
 		mu.Unlock()
+		if body, ok := commits[r.URL.EscapedPath()+"?"+r.URL.RawQuery]; ok && r.Header.Get("Accept") == "application/vnd.github+json" {
+			w.Write([]byte(body)) // a JSON document of the API
+			return
+		}
 		if r.Header.Get("Accept") != "application/vnd.github.sha" {
 			http.Error(w, `{"message":"want the sha media type"}`, http.StatusUnsupportedMediaType)
 			return
@@ -77,7 +81,11 @@ func TestGitHubClient(t *testing.T) {
 // With Options.GitHub, CheckUpdates asks the API for github.com sources
 // and never runs git.
 func TestCheckUpdatesThroughGitHubAPI(t *testing.T) {
-	srv, _ := fakeGitHub(t, map[string]string{"/repos/o/r/commits/main": shaNew, "/repos/o/same/commits/HEAD": shaOld})
+	const treeX, treeY = "3333333333333333333333333333333333333333", "4444444444444444444444444444444444444444"
+	srv, _ := fakeGitHub(t, map[string]string{
+		"/repos/o/r/commits/main": shaNew, "/repos/o/same/commits/HEAD": shaOld, "/repos/o/mono/commits/HEAD": shaNew,
+		"/repos/o/mono/contents/skills?ref=" + shaNew: `[{"path":"skills/x","type":"dir","sha":"` + treeX + `"},{"path":"skills/y","type":"dir","sha":"` + treeY + `"}]`,
+	})
 	in, _ := newTestInstaller(t, &Options{
 		GitHub: &GitHubClient{BaseURL: srv.URL},
 		Runner: failRunner(t),
@@ -88,6 +96,9 @@ func TestCheckUpdatesThroughGitHubAPI(t *testing.T) {
 		{Name: "current", Source: registry.SourceGitHub, URL: "https://github.com/o/same", Commit: shaOld, Enabled: true, Pinned: true},
 		{Name: "missing", Source: registry.SourceGitHub, URL: "https://github.com/o/none", Commit: shaOld, Enabled: true},
 		{Name: "zipped", Source: registry.SourceZip, Enabled: true},
+		// A repository of several skills moved; x's folder did not, y's did.
+		{Name: "x", Source: registry.SourceGitHub, URL: "https://github.com/o/mono", Subdir: "skills/x", Commit: shaOld, Tree: treeX, Enabled: true},
+		{Name: "y", Source: registry.SourceGitHub, URL: "https://github.com/o/mono", Subdir: "skills/y", Commit: shaOld, Tree: treeX, Enabled: true},
 	} {
 		if err := in.dir.Registry().Put(ctx, rec); err != nil {
 			t.Fatal(err)
@@ -113,7 +124,13 @@ func TestCheckUpdatesThroughGitHubAPI(t *testing.T) {
 	if s := byName["zipped"]; s.Checked || s.Error != "" {
 		t.Errorf("zipped: %+v", s)
 	}
-	if names := []string{st[0].Name, st[1].Name, st[2].Name, st[3].Name}; strings.Join(names, ",") != "current,missing,outdated,zipped" {
+	if s := byName["x"]; !s.Checked || s.HasUpdate || s.Latest != shaNew {
+		t.Errorf("x, whose folder did not change: %+v", s)
+	}
+	if s := byName["y"]; !s.Checked || !s.HasUpdate {
+		t.Errorf("y, whose folder changed: %+v", s)
+	}
+	if names := []string{st[0].Name, st[1].Name, st[2].Name, st[3].Name, st[4].Name, st[5].Name}; strings.Join(names, ",") != "current,missing,outdated,x,y,zipped" {
 		t.Errorf("order %v", names)
 	}
 }

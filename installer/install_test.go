@@ -392,3 +392,46 @@ func TestStaleRecordIsReplaced(t *testing.T) {
 		t.Errorf("result %+v", res)
 	}
 }
+
+// TestReinstallFromAnotherSourceNeedsForce: one rule for every kind of
+// source — a skill installed from one place is not replaced from another
+// without Force; from the same place it is.
+func TestReinstallFromAnotherSourceNeedsForce(t *testing.T) {
+	ctx := t.Context()
+	files := map[string]string{"SKILL.md": skillMD("same", "x")}
+	zipA, zipB := writeZip(t, files), writeZip(t, files)
+	dirA, dirB := skillFolder(t, "same", "x", nil), skillFolder(t, "same", "x", nil)
+	upload := zipOf(t, files)
+	mem := func() Source { return Source{Zip: bytes.NewReader(upload), ZipSize: int64(len(upload))} }
+	for _, tc := range []struct {
+		name          string
+		first, second Source
+		same          bool
+	}{
+		{"folder, then another folder", Source{Dir: dirA}, Source{Dir: dirB}, false},
+		{"folder, then a ZIP file", Source{Dir: dirA}, Source{ZipFile: zipA}, false},
+		{"ZIP file, then another ZIP file", Source{ZipFile: zipA}, Source{ZipFile: zipB}, false},
+		{"ZIP file, then a folder", Source{ZipFile: zipA}, Source{Dir: dirA}, false},
+		{"uploaded ZIP, then a ZIP file", mem(), Source{ZipFile: zipA}, false},
+		{"folder, then the same folder", Source{Dir: dirA}, Source{Dir: dirA}, true},
+		{"ZIP file, then the same file", Source{ZipFile: zipA}, Source{ZipFile: zipA}, true},
+		{"uploaded ZIP, then another upload", mem(), mem(), true},
+	} {
+		t.Run(tc.name, func(t *testing.T) {
+			in, _ := newTestInstaller(t, nil)
+			if _, err := in.Install(ctx, tc.first, nil); err != nil {
+				t.Fatal(err)
+			}
+			_, err := in.Install(ctx, tc.second, nil)
+			if tc.same && err != nil {
+				t.Fatalf("from the same origin: %v", err)
+			}
+			if !tc.same && !errors.Is(err, ErrExists) {
+				t.Fatalf("from another origin: %v, want ErrExists", err)
+			}
+			if _, err := in.Install(ctx, tc.second, &InstallOptions{Force: true}); err != nil {
+				t.Fatalf("forced: %v", err)
+			}
+		})
+	}
+}

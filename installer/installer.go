@@ -60,6 +60,10 @@ type Result struct {
 	// Diagnostics are the findings of the lenient load (warnings a loader
 	// would show too), with paths in the installed folder.
 	Diagnostics diagnostics.List `json:"diagnostics,omitempty"`
+	// Notes say, for people, what the skill's dependencies need now: what
+	// was rebuilt, what must still be installed, a setup script to run.
+	// skillkit.Kit fills them in; it knows the dependency package.
+	Notes []string `json:"notes,omitempty"`
 }
 
 // Install fetches src into the staging area, checks, validates,
@@ -72,7 +76,7 @@ func (in *Installer) Install(ctx context.Context, src Source, opts *InstallOptio
 	err := in.dir.Recover(ctx)
 	var res *Result
 	if err == nil {
-		res, err = in.install(ctx, src, rep, "", replaceRules{otherOrigin: force, pinned: force, modified: force})
+		res, err = in.install(ctx, src, rep, replaceRules{otherOrigin: force, pinned: force, modified: force})
 	}
 	rep.Done(err)
 	return res, err
@@ -85,10 +89,10 @@ type replaceRules struct {
 	modified    bool // edited since installed
 }
 
-// install runs the whole flow. held names a skill whose lock the caller
-// holds (Update), so the swap does not take it again. The caller has run
+// install runs the whole flow: stage, then the swap under the skill's
+// lock, which is known once SKILL.md was read. The caller has run
 // recovery, before taking any lock.
-func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, held string, rules replaceRules) (*Result, error) {
+func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules) (*Result, error) {
 	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
 	if err != nil {
 		return nil, err
@@ -102,16 +106,17 @@ func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Rep
 	if err != nil {
 		return nil, err
 	}
-	if held != "" && c.rec.Name != held {
-		return nil, fmt.Errorf("%w: the source now holds the skill %q, not %q", ErrInvalidSkill, c.rec.Name, held)
+	unlock, err := in.dir.Lock(ctx, c.rec.Name)
+	if err != nil {
+		return nil, err
 	}
-	if held == "" {
-		unlock, err := in.dir.Lock(ctx, c.rec.Name)
-		if err != nil {
-			return nil, err
-		}
-		defer unlock()
-	}
+	defer unlock()
+	return in.swap(ctx, t, c, rules, rep)
+}
+
+// swap swaps the staged candidate in, when rules allow replacing what is
+// there.
+func (in *Installer) swap(ctx context.Context, t *skillsdir.Txn, c *candidate, rules replaceRules, rep *skillsdir.Reporter) (*Result, error) {
 	sw, err := in.dir.Swap(ctx, t, c.rec, func(ctx context.Context, prev *registry.Record, present bool) error {
 		return in.mayReplace(ctx, c.rec, prev, present, rules)
 	}, rep)
@@ -241,16 +246,16 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 }
 
 // fetch brings plan's files into t's staging tree through the archive and
-// folder checks, and sets the commit of a git source in rec.
+// folder checks, and sets the commit and tree of a git source in rec.
 func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan, rec *registry.Record) (archive.Report, error) {
 	tree := t.StagingOS(skillsdir.TreeName)
 	switch plan.kind {
 	case registry.SourceGit:
-		srcDir, commit, err := in.fetchGit(ctx, t, plan.git)
+		srcDir, commit, treeID, err := in.fetchGit(ctx, t, plan.git)
 		if err != nil {
 			return archive.Report{}, err
 		}
-		rec.Commit = commit
+		rec.Commit, rec.Tree = commit, treeID
 		return archive.CopyDir(ctx, srcDir, tree, in.dir.Limits())
 	case registry.SourceZip:
 		if plan.zip.ZipFile != "" {
@@ -262,18 +267,14 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 }
 
 // fetchGit clones g into t's staging folder, drops .git and returns the
-// folder holding the skill and the commit.
-func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource) (string, string, error) {
+// folder holding the skill, the commit and the folder's tree.
+func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource) (dir, commit, tree string, err error) {
 	root := in.dir.Root()
 	if err := root.Mkdir(t.Staging(homeName), skillsdir.DirPerm); err != nil {
-		return "", "", fmt.Errorf("installer: %w", err)
+		return "", "", "", fmt.Errorf("installer: %w", err)
 	}
-	commit, err := in.clone(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName))
-	if err != nil {
-		return "", "", err
-	}
-	if err := root.RemoveAll(t.Staging(cloneName, ".git")); err != nil {
-		return "", "", fmt.Errorf("installer: removing .git: %w", err)
+	if commit, err = in.clone(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName)); err != nil {
+		return "", "", "", err
 	}
 	// Every element of the subfolder must be a real folder: a symbolic
 	// link would make the copy read outside the clone.
@@ -283,17 +284,23 @@ func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource
 			p = path.Join(p, part)
 			info, err := root.Lstat(p)
 			if errors.Is(err, fs.ErrNotExist) {
-				return "", "", fmt.Errorf("%w: the repository has no folder %s", ErrInvalidSource, g.subdir)
+				return "", "", "", fmt.Errorf("%w: the repository has no folder %s", ErrInvalidSource, g.subdir)
 			}
 			if err != nil {
-				return "", "", fmt.Errorf("installer: %w", err)
+				return "", "", "", fmt.Errorf("installer: %w", err)
 			}
 			if !info.IsDir() {
-				return "", "", rejected(fmt.Errorf("%w: %s in the repository is not a folder (%v)", archive.ErrLink, g.subdir, info.Mode().Type()))
+				return "", "", "", rejected(fmt.Errorf("%w: %s in the repository is not a folder (%v)", archive.ErrLink, g.subdir, info.Mode().Type()))
 			}
 		}
 	}
-	return in.dir.OSPath(p), commit, nil
+	if tree, err = in.revParse(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName), treeOf("HEAD", g.subdir)); err != nil {
+		return "", "", "", err
+	}
+	if err := root.RemoveAll(t.Staging(cloneName, ".git")); err != nil {
+		return "", "", "", fmt.Errorf("installer: removing .git: %w", err)
+	}
+	return in.dir.OSPath(p), commit, tree, nil
 }
 
 // Staging folders of a git fetch, inside the transaction's staging folder.

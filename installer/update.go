@@ -19,12 +19,15 @@ type UpdateOptions struct {
 }
 
 // Update fetches skill name again from its recorded origin and installs it
-// when it changed. A git source whose remote still points to the recorded
-// commit is up to date (Result.UpToDate) without a clone; a local folder or
-// a ZIP file is fetched again and installed when its fingerprint differs.
-// It refuses a pinned skill (ErrPinned), a skill without an origin to fetch
-// (ErrNotUpdatable), and one whose files were edited since it was installed
-// (ErrModified) unless opts.Force. opts may be nil.
+// when its files changed. A git source whose remote still points to the
+// recorded commit is up to date (Result.UpToDate) without a clone; otherwise
+// the source is fetched and checked as an install is, and when the fetched
+// files are the ones installed (a commit elsewhere in the repository, a
+// folder or ZIP file that did not change) nothing is swapped: the skill, its
+// .venv and node_modules stay as they are, and only the record learns the
+// new commit. It refuses a pinned skill (ErrPinned), a skill without an
+// origin to fetch (ErrNotUpdatable), and one whose files were edited since
+// it was installed (ErrModified) unless opts.Force. opts may be nil.
 func (in *Installer) Update(ctx context.Context, name string, opts *UpdateOptions) (*Result, error) {
 	rep := in.reporter(OpUpdate, name, "")
 	res, err := in.update(ctx, name, opts != nil && opts.Force, rep)
@@ -65,23 +68,50 @@ func (in *Installer) update(ctx context.Context, name string, force bool, rep *s
 	if err != nil {
 		return nil, fmt.Errorf("installer: %w", err)
 	}
-	if present && !force {
-		changed, err := in.dir.Modified(ctx, rec)
-		if err != nil {
+	changed := false
+	if present {
+		if changed, err = in.dir.Modified(ctx, rec); err != nil {
 			return nil, err
 		}
-		if changed {
+		if changed && !force {
 			return nil, fmt.Errorf("%w: %s; update with Force to discard the changes", ErrModified, name)
 		}
 	}
-	res, err := in.install(ctx, src, rep, name, replaceRules{modified: true})
+	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
 	if err != nil {
 		return nil, err
 	}
-	if res.Previous != nil && res.Previous.Fingerprint == res.Record.Fingerprint && res.Previous.Commit == res.Record.Commit {
-		res.UpToDate = true
+	t, err := in.dir.Begin(ctx)
+	if err != nil {
+		return nil, err
 	}
-	return res, nil
+	defer t.End()
+	c, err := in.stage(ctx, t, plan, rep)
+	if err != nil {
+		return nil, err
+	}
+	if c.rec.Name != name {
+		return nil, fmt.Errorf("%w: the source now holds the skill %q, not %q", ErrInvalidSkill, c.rec.Name, name)
+	}
+	if present && !changed && c.rec.Fingerprint == rec.Fingerprint {
+		return in.unchanged(ctx, rec, c.rec, rep)
+	}
+	return in.swap(ctx, t, c, replaceRules{modified: true}, rep)
+}
+
+// unchanged answers an update whose fetched files are the installed ones:
+// nothing is swapped; the record notes the commit and tree the files were
+// fetched at, so the next update and CheckUpdates compare with them.
+func (in *Installer) unchanged(ctx context.Context, rec, fetched registry.Record, rep *skillsdir.Reporter) (*Result, error) {
+	prev := rec
+	if fetched.Commit != rec.Commit || fetched.Tree != rec.Tree {
+		rec.Commit, rec.Tree = fetched.Commit, fetched.Tree
+		if err := in.dir.Registry().Put(ctx, rec); err != nil {
+			return nil, fmt.Errorf("installer: recording commit %.12s of %s: %w", rec.Commit, rec.Name, err)
+		}
+	}
+	rep.Step(skillsdir.StepCheck, 100, "%s is up to date: its files did not change", rec.Name)
+	return &Result{Name: rec.Name, Record: rec, Previous: &prev, UpToDate: true}, nil
 }
 
 // record returns the record of an installed skill, ErrNotInstalled when
@@ -162,18 +192,24 @@ type UpdateStatus struct {
 	Latest  string          `json:"latest,omitempty"`  // the commit the remote has now
 	// Checked is false for skills whose source cannot be asked (ZIP, local
 	// folder, agent-written, hand-placed) and when asking failed.
-	Checked   bool   `json:"checked"`
-	HasUpdate bool   `json:"hasUpdate"`       // Latest differs from Current
+	Checked bool `json:"checked"`
+	// HasUpdate: the skill's folder differs at Latest from what was
+	// installed (its git tree, when the record holds one; else Latest
+	// differs from Current). A commit elsewhere in a repository holding
+	// several skills is no update of this one.
+	HasUpdate bool   `json:"hasUpdate"`
 	Pinned    bool   `json:"pinned"`          // Update would refuse it
 	Error     string `json:"error,omitempty"` // why the remote could not be asked
 }
 
 // CheckUpdates asks the remote of every skill installed from git for its
-// latest commit, a few at a time, and compares it with the recorded one:
-// git ls-remote through the Runner (any host, no token), or the GitHub API
-// for github.com sources when Options.GitHub is set. It returns one status
-// per record, sorted by name; a remote that cannot be asked gives a status
-// with Error, not an error. Pinned skills are checked too, and marked.
+// latest commit, a few at a time, and, when it moved, for the tree of the
+// skill's folder there, which it compares with the installed one: git
+// ls-remote and a shallow fetch without file contents through the Runner
+// (any host, no token), or the GitHub API for github.com sources when
+// Options.GitHub is set. It returns one status per record, sorted by name;
+// a remote that cannot be asked gives a status with Error, not an error.
+// Pinned skills are checked too, and marked. It changes nothing.
 func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
 	recs, err := in.dir.Registry().List(ctx)
 	if err != nil {
@@ -197,16 +233,86 @@ func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
 				return
 			}
 			defer func() { <-sem }()
-			latest, err := in.latest(ctx, rec)
+			latest, changed, err := in.remoteState(ctx, rec)
 			if err != nil {
 				out[i].Error = err.Error()
 				return
 			}
-			out[i].Checked, out[i].Latest, out[i].HasUpdate = true, latest, latest != rec.Commit
+			out[i].Checked, out[i].Latest, out[i].HasUpdate = true, latest, changed
 		}()
 	}
 	wg.Wait()
 	return out, ctx.Err()
+}
+
+// remoteState returns the commit rec's remote ref points to now and whether
+// the skill's folder differs there from the installed one: compared by git
+// tree when the record holds the installed tree, else by commit.
+func (in *Installer) remoteState(ctx context.Context, rec registry.Record) (latest string, changed bool, err error) {
+	if latest, err = in.latest(ctx, rec); err != nil || latest == rec.Commit || rec.Tree == "" {
+		return latest, err == nil && latest != rec.Commit, err
+	}
+	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.allowFile)
+	if err != nil {
+		return "", false, err
+	}
+	var tree string
+	if g.source == registry.SourceGitHub && in.opt.github != nil {
+		tree, err = in.opt.github.treeAt(ctx, g.owner, g.repo, latest, g.subdir)
+	} else {
+		latest, tree, err = in.remoteTree(ctx, g)
+	}
+	if err != nil {
+		return "", false, err
+	}
+	return latest, tree != rec.Tree, nil
+}
+
+// remoteTree fetches g's ref (its default branch when none), one commit
+// deep and without file contents, and returns the commit and the tree of
+// g's folder in it.
+func (in *Installer) remoteTree(ctx context.Context, g gitSource) (commit, tree string, err error) {
+	t, err := in.gitScratch(ctx)
+	if err != nil {
+		return "", "", err
+	}
+	defer t.End()
+	repo, home := t.StagingOS(cloneName), t.StagingOS(homeName)
+	if _, err := in.runGit(ctx, "init", g.url, home, home, "init", "--quiet", "--bare", "--", repo); err != nil {
+		return "", "", err
+	}
+	ref := g.ref
+	if ref == "" {
+		ref = "HEAD"
+	}
+	if _, err := in.runGit(ctx, "fetch", g.url, repo, home, "fetch", "--quiet", "--depth", "1", "--filter=blob:none", "--no-tags", "--", g.cloneURL, ref); err != nil {
+		return "", "", err
+	}
+	if commit, err = in.revParse(ctx, g, repo, home, "FETCH_HEAD^{commit}"); err != nil {
+		return "", "", err
+	}
+	if tree, err = in.revParse(ctx, g, repo, home, treeOf("FETCH_HEAD", g.subdir)); err != nil {
+		return "", "", fmt.Errorf("%w: the repository has no folder %s at %.12s any more", ErrInvalidSource, g.subdir, commit)
+	}
+	return commit, tree, nil
+}
+
+// gitScratch begins a transaction with an empty home for git, for the
+// remote queries that install nothing. CheckUpdates may be the first thing
+// a host does in a skills folder, so the bookkeeping folders are made here.
+func (in *Installer) gitScratch(ctx context.Context) (*skillsdir.Txn, error) {
+	if err := in.dir.MakeDirs(); err != nil {
+		return nil, err
+	}
+	t, err := in.dir.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	if err := in.dir.Root().Mkdir(t.Staging(homeName), skillsdir.DirPerm); err != nil {
+		t.End()
+		return nil, fmt.Errorf("installer: %w", err)
+	}
+	return t, nil
 }
 
 // latest returns the commit rec's remote ref points to now.
@@ -218,19 +324,11 @@ func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, e
 	if g.source == registry.SourceGitHub && in.opt.github != nil {
 		return in.opt.github.latestCommit(ctx, g.owner, g.repo, g.ref)
 	}
-	// CheckUpdates may be the first thing a host does in a skills folder:
-	// ls-remote's empty home lives in staging, which may not exist yet.
-	if err := in.dir.MakeDirs(); err != nil {
-		return "", err
-	}
-	t, err := in.dir.Begin(ctx)
+	t, err := in.gitScratch(ctx)
 	if err != nil {
 		return "", err
 	}
 	defer t.End()
-	if err := in.dir.Root().Mkdir(t.Staging(homeName), skillsdir.DirPerm); err != nil {
-		return "", fmt.Errorf("installer: %w", err)
-	}
 	return in.lsRemote(ctx, g, t.StagingOS(homeName))
 }
 

@@ -45,6 +45,7 @@ type originFile struct {
 	InstalledAt time.Time `json:"installedAt,omitzero"`
 	UpdatedAt   time.Time `json:"updatedAt,omitzero"`
 	Subdir      string    `json:"subdir,omitempty"`
+	Tree        string    `json:"tree,omitempty"`
 }
 
 // looseString reads a JSON string or number as text, since hand-written lock
@@ -188,6 +189,7 @@ func split(rec Record) (lockEntry, originFile) {
 			InstalledAt: rec.InstalledAt.UTC(),
 			UpdatedAt:   rec.UpdatedAt.UTC(),
 			Subdir:      rec.Subdir,
+			Tree:        rec.Tree,
 		}
 }
 
@@ -204,7 +206,7 @@ func join(name string, e lockEntry, o *originFile) Record {
 		Pinned:      e.Pinned,
 	}
 	if o != nil {
-		rec.Source, rec.URL, rec.Ref, rec.Commit, rec.Subdir = o.Source, o.URL, o.Branch, o.CommitHash, o.Subdir
+		rec.Source, rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree = o.Source, o.URL, o.Branch, o.CommitHash, o.Subdir, o.Tree
 		if rec.InstalledAt.IsZero() {
 			rec.InstalledAt = o.InstalledAt
 		}

@@ -30,6 +30,7 @@ type Record struct {
 	Ref         string    `json:"ref,omitempty"`    // branch or tag asked for
 	Commit      string    `json:"commit,omitempty"` // commit installed
 	Subdir      string    `json:"subdir,omitempty"` // folder within the repository or archive
+	Tree        string    `json:"tree,omitempty"`   // git: the object id of the installed folder's tree at Commit
 	Fingerprint string    `json:"fingerprint,omitempty"`
 	InstalledAt time.Time `json:"installed_at,omitzero"`
 	UpdatedAt   time.Time `json:"updated_at,omitzero"`

@@ -136,6 +136,7 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitOK
 	}
 	printResult(c, "installed", res)
+	printNext(ctx, c, kit, res.Name)
 	return exitOK
 }
 
@@ -192,6 +193,23 @@ func printResult(c *cli, verb string, res *installer.Result) {
 	}
 	for _, d := range res.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintf(c.stdout, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+	}
+	for _, n := range res.Notes {
+		fmt.Fprintf(c.stdout, "  %s\n", n)
+	}
+}
+
+// printNext says which command the skill's dependencies need next.
+func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
+	st, err := kit.Deps().State(ctx, name)
+	if err != nil {
+		return
+	}
+	if len(st.Missing()) > 0 {
+		fmt.Fprintf(c.stdout, "next: skillkit deps %s\n", name)
+	}
+	if st.Setup != "" {
+		fmt.Fprintf(c.stdout, "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
 }
 

@@ -76,6 +76,9 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 			fmt.Fprintf(c.stdout, "%s: skipped (%s)\n", r.Name, r.Skipped)
 		case r.Result != nil && !o.json:
 			printResult(c, "updated", r.Result)
+			if !r.Result.UpToDate {
+				printNext(ctx, c, kit, r.Name)
+			}
 		}
 		out = append(out, jr)
 	}

@@ -43,6 +43,12 @@ type Options struct {
 	// Limits bound what one skill may hold (archive and folder checks).
 	// Nil: the defaults of archive.Limits.
 	Limits *archive.Limits
+	// Keep, when set, names what the installed version of a skill (its
+	// folder oldDir) has built that the version replacing it (newDir,
+	// staged) takes over — a .venv built for the same requirements; slash
+	// paths relative to the skill. Swap moves them over after its commit
+	// point. The Kit passes deps.Keep.
+	Keep func(oldDir, newDir string) []string
 }
 
 // Dir is one skills folder and the transactions on it. Every package that
@@ -57,6 +63,7 @@ type Dir struct {
 	purge  func(ctx context.Context, name string) error
 	log    *slog.Logger
 	limits *archive.Limits
+	keep   func(oldDir, newDir string) []string
 	names  nameLocks
 	// Fault, set by tests, is called at each named point of a transaction;
 	// an error fails the transaction there, and ErrSimulatedCrash stops it
@@ -89,7 +96,7 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 	}
 	d := &Dir{path: abs, root: root, reg: reg}
 	if opts != nil {
-		d.purge, d.log, d.limits = opts.Purge, opts.Logger, opts.Limits
+		d.purge, d.log, d.limits, d.keep = opts.Purge, opts.Logger, opts.Limits, opts.Keep
 	}
 	return d, nil
 }
@@ -211,12 +218,10 @@ func (d *Dir) Warn(ctx context.Context, format string, args ...any) {
 }
 
 // SameOrigin reports whether a new install comes from where rec came from:
-// the same source, URL and subfolder. Any ZIP archive replaces a skill
-// installed from a ZIP archive: uploading a new archive is how such a skill
-// is updated.
+// the same source, URL and subfolder. The rule is the same for every kind
+// of source: a ZIP file at another path is another origin, like another
+// folder or repository; ZIP archives uploaded from memory (no URL) share
+// one.
 func SameOrigin(rec, next registry.Record) bool {
-	if rec.Source == registry.SourceZip && next.Source == registry.SourceZip {
-		return true
-	}
 	return rec.Source == next.Source && rec.URL == next.URL && rec.Subdir == next.Subdir
 }

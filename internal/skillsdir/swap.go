@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"path"
 	"time"
 
 	"github.com/skillkit-go/skillkit/registry"
@@ -50,8 +51,12 @@ func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 		}
 	}
 	msg := "installing"
+	var keep []string
 	if present {
 		msg = "replacing the installed version"
+		if d.keep != nil {
+			keep = d.keep(d.OSPath(name), t.StagingOS(TreeName))
+		}
 	}
 	rep.Step(StepSwap, 85, "%s %s", msg, name)
 
@@ -95,20 +100,35 @@ func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 		}
 		d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
 		t.keep = true
-	} else if err := d.root.RemoveAll(t.Trash()); err != nil {
-		d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
-		t.keep = true
+	} else {
+		d.takeOver(ctx, t, name, keep)
+		if err := d.root.RemoveAll(t.Trash()); err != nil {
+			d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
+			t.keep = true
+		}
 	}
 	d.Audit(ctx, auditMessage(rep.Op()), rec)
 	return &Swapped{Record: rec, Previous: prev, Replaced: present}, nil
+}
+
+// takeOver moves what the new version of skill name keeps from the old one
+// (in t's trash) into it. It runs after the commit point: a failure, or a
+// crash before it, leaves the new version without them, which its checks
+// then report (VENV_MISSING), and is logged.
+func (d *Dir) takeOver(ctx context.Context, t *Txn, name string, keep []string) {
+	for _, k := range keep {
+		if err := d.Move(path.Join(t.Trash(), k), path.Join(name, k)); err != nil {
+			d.Warn(ctx, "%s: the new version could not keep %s: %v", name, k, err)
+		}
+	}
 }
 
 // Remove removes skill name, whose lock the caller holds, once check allows
 // it: the folder moves to the trash, the record is deleted (the commit
 // point), the purge hook runs when purge is set, the trash is emptied. A
 // failure before the commit point puts the folder and record back. It
-// returns the record removed (nil: there was none). Neither a record nor a
-// folder: errNothing, which callers turn into their own "not installed".
+// returns the record removed (nil: there was none); check decides what a
+// missing skill is.
 func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, rep *Reporter) (*registry.Record, error) {
 	if purge && d.purge == nil {
 		return nil, errors.New("skillkit: purge asked but no purge hook is configured")

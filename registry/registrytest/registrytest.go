@@ -194,7 +194,7 @@ func full(name string) registry.Record {
 	at := time.Date(2026, 4, 13, 10, 0, 0, 0, time.UTC)
 	return registry.Record{
 		Name: name, Version: "1.0.0", Source: registry.SourceGitHub,
-		URL: "https://github.com/example/skills", Ref: "main", Commit: "abc123", Subdir: "skills/" + name,
+		URL: "https://github.com/example/skills", Ref: "main", Commit: "abc123", Subdir: "skills/" + name, Tree: "def456",
 		Fingerprint: "sha256:00ff", InstalledAt: at, UpdatedAt: at.Add(time.Hour),
 		Enabled: true, Pinned: true,
 	}
