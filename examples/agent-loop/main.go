@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"path/filepath"
 	"regexp"
 	"strings"
 
@@ -97,6 +98,8 @@ var (
 	requiredRef = regexp.MustCompile(`(?s)<skill_required_references>.*?</skill_required_references>`)
 	listedPath  = regexp.MustCompile(`(?m)^- (\S+)`)
 	dates       = regexp.MustCompile(`\d{4}-\d{2}-\d{2}`)
+	skillFolder = regexp.MustCompile(`(?m)^Skill folder: (.+)$`)
+	csvFile     = regexp.MustCompile(`\S+\.csv`)
 )
 
 func (scripted) Next(_ context.Context, messages []Message, _ []tools.Tool) (Message, error) {
@@ -112,7 +115,8 @@ func (scripted) Next(_ context.Context, messages []Message, _ []tools.Tool) (Mes
 	for _, m := range skillTag.FindAllStringSubmatch(system, -1) {
 		name := m[1]
 		if strings.Contains(request, "release notes") && name == "release-notes" ||
-			strings.Contains(request, "working days") && name == "date-diff" {
+			strings.Contains(request, "working days") && name == "date-diff" ||
+			strings.Contains(request, ".csv") && name == "csv-tools" {
 			wanted = append(wanted, name)
 		}
 	}
@@ -133,6 +137,18 @@ func (scripted) Next(_ context.Context, messages []Message, _ []tools.Tool) (Mes
 				return call(refID, "read_skill_file", map[string]string{"name": name, "path": ref[1]})
 			}
 		}
+		if name == "csv-tools" {
+			// A compute-toolkit skill: its script runs with the host's own
+			// bash tool, from the workspace, by its path in the skill folder.
+			if _, ok := done["bash:summary"]; !ok {
+				folder := skillFolder.FindStringSubmatch(answer)
+				if folder == nil {
+					return Message{}, fmt.Errorf("read_skill did not say where csv-tools is")
+				}
+				script := filepath.Join(folder[1], "scripts", "summary.sh")
+				return call("bash:summary", "bash", map[string]string{"command": "bash " + script + " " + csvFile.FindString(request)})
+			}
+		}
 		if name == "date-diff" {
 			if _, ok := done["run:date-diff"]; !ok {
 				d := dates.FindAllString(request, 2)
@@ -151,6 +167,9 @@ func (scripted) Next(_ context.Context, messages []Message, _ []tools.Tool) (Mes
 		}
 		fmt.Fprintf(&answer, "There are %d working days until the release. ", r.Weekdays)
 	}
+	if out, ok := done["bash:summary"]; ok {
+		fmt.Fprintf(&answer, "The CSV file: %s. ", strings.Join(strings.Fields(out), " "))
+	}
 	if _, ok := done["file:release-notes:references/format.md"]; ok {
 		answer.WriteString("Release notes, in the format the skill requires:\n\n## v1.4.0\n\n### Added\n- Export reports as CSV.\n\n### Fixed\n- Crash when the input file is empty.")
 	}
@@ -167,8 +186,19 @@ func run(ctx context.Context, w io.Writer, dir string) error {
 	if err != nil {
 		return err
 	}
+	// The host's own bash tool goes beside the skill tools, working in the
+	// agent's workspace.
+	workspace, err := os.MkdirTemp("", "agent-workspace")
+	if err != nil {
+		return err
+	}
+	defer os.RemoveAll(workspace)
+	if err := os.WriteFile(filepath.Join(workspace, "sales.csv"), []byte("region,amount\neast,10\nwest,20\n"), 0o644); err != nil {
+		return err
+	}
+	ts.Tools = append(ts.Tools, shellTool(kit, workspace))
 	_, err = Turn(ctx, w, scripted{}, ts,
-		"Write release notes for v1.4.0 (added CSV export, fixed a crash on empty input), and tell me how many working days there are from 2026-12-01 to 2026-12-24.")
+		"Write release notes for v1.4.0 (added CSV export, fixed a crash on empty input), tell me how many working days there are from 2026-12-01 to 2026-12-24, and summarize sales.csv.")
 	return err
 }
 
