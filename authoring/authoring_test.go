@@ -378,3 +378,25 @@ func TestAgentMayNotChangeInstalledCode(t *testing.T) {
 		t.Errorf("an agent editing its own script: %v", err)
 	}
 }
+
+// TestCheckPathRefusesInvisibleCharacters: the agent's write path itself
+// refuses bidirectional and zero-width characters in file names, before
+// anything is written (a later check of the staged folder would catch some,
+// not all, and only after the write).
+func TestCheckPathRefusesInvisibleCharacters(t *testing.T) {
+	for _, p := range []string{
+		"references/\u202ecod.md",     // RIGHT-TO-LEFT OVERRIDE: shows "dm.doc"
+		"references/a\u200bb.md",      // ZERO WIDTH SPACE
+		"references/\u2066x\u2069.md", // isolates
+		"assets/logo\ufeff.svg",       // BYTE ORDER MARK
+		"templates/a\U000E0041.md",    // TAG LATIN CAPITAL LETTER A
+	} {
+		err := checkPath(p)
+		if !errors.Is(err, ErrInvalidContent) || !strings.Contains(err.Error(), "U+") {
+			t.Errorf("%q: %v, want ErrInvalidContent naming the character", p, err)
+		}
+	}
+	if err := checkPath("references/ünïcode-名前.md"); err != nil {
+		t.Errorf("a plain Unicode name: %v", err)
+	}
+}

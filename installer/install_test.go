@@ -435,3 +435,24 @@ func TestReinstallFromAnotherSourceNeedsForce(t *testing.T) {
 		})
 	}
 }
+
+// TestSetEnabledOther records the flag of a skill another source defines,
+// and refuses a skill the folder holds (SetEnabled is for those).
+func TestSetEnabledOther(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	if err := in.SetEnabledOther(ctx, "bundled-only", false); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := in.dir.Registry().Get(ctx, "bundled-only")
+	if err != nil || rec.Enabled || rec.Source != "" {
+		t.Fatalf("flag-only record %+v, %v", rec, err)
+	}
+	writeTree(t, filepath.Join(dir, "mine"), map[string]string{"SKILL.md": skillMD("mine", "x")})
+	if err := in.SetEnabledOther(ctx, "mine", false); !errors.Is(err, ErrExists) {
+		t.Fatalf("a skill of the folder: %v, want ErrExists", err)
+	}
+	if _, err := in.dir.Registry().Get(ctx, "mine"); !errors.Is(err, registry.ErrNotFound) {
+		t.Errorf("a refused call wrote a record: %v", err)
+	}
+}
