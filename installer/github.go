@@ -16,7 +16,7 @@ import (
 const defaultGitHubAPI = "https://api.github.com"
 
 // GitHubClient asks the GitHub REST API for the latest commit of a
-// repository's branch or tag, for CheckUpdates (seed 002 §9). git
+// repository's branch or tag, for CheckUpdates. git
 // ls-remote needs no client and works for every host; the API answers
 // without starting a process and with a token also for private
 // repositories. Its zero value is ready.

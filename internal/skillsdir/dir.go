@@ -170,7 +170,7 @@ func (d *Dir) Fingerprint(ctx context.Context, name string) (string, error) {
 
 // Modified reports whether the installed files of rec's skill differ from
 // its recorded fingerprint. A record without a fingerprint of ours (the
-// seed's bare hex, or none) is never taken as modified.
+// older installers' bare hex, or none) is never taken as modified.
 func (d *Dir) Modified(ctx context.Context, rec registry.Record) (bool, error) {
 	if !strings.HasPrefix(rec.Fingerprint, registry.FingerprintPrefix) {
 		return false, nil
