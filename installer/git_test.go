@@ -3,6 +3,7 @@ package installer
 import (
 	"context"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -418,4 +419,30 @@ func TestUpdateOfUnchangedFolderSwapsNothing(t *testing.T) {
 		t.Errorf("the .venv was touched: %v", err)
 	}
 	assertNoLeftovers(t, dir)
+}
+
+// TestSourceHoldingSeveralSkills: a repository (or folder, or ZIP) with no
+// SKILL.md at its top but skills below it is refused with the list of its
+// skills, so the user can pick one.
+func TestSourceHoldingSeveralSkills(t *testing.T) {
+	r := newRepo(t)
+	r.Write(map[string]string{
+		"README.md":             "A collection.",
+		"skills/pdf/SKILL.md":   skillMD("pdf", "x"),
+		"skills/csv/SKILL.md":   skillMD("csv", "x"),
+		"extra/deep/x/SKILL.md": skillMD("x", "x"),
+	})
+	r.Commit("several")
+	in, _ := newTestInstaller(t, nil)
+	_, err := in.Install(t.Context(), Source{Git: r.URL()}, nil)
+	if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "it holds 3 skills, in extra/deep/x, skills/csv and skills/pdf") {
+		t.Fatalf("err %v", err)
+	}
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "skills/pdf"}, nil); err != nil {
+		t.Fatalf("picking one: %v", err)
+	}
+	zip := writeZip(t, map[string]string{"a/SKILL.md": skillMD("a", "x"), "b/SKILL.md": skillMD("b", "x")})
+	if _, err := in.Install(t.Context(), Source{ZipFile: zip}, nil); !strings.Contains(fmt.Sprint(err), "it holds 2 skills, in a and b") {
+		t.Fatalf("a ZIP of two skills: %v", err)
+	}
 }

@@ -8,6 +8,7 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -191,6 +192,9 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	rep.Step(skillsdir.StepFetch, 5, "%s", plan.what)
 	check, err := in.fetch(ctx, t, plan, &c.rec)
 	if err != nil {
+		if inner := innerSkills(check.Valid); errors.Is(err, archive.ErrNoSkillFile) && len(inner) > 0 {
+			err = fmt.Errorf("%w; it holds %d skill%s, in %s: install one by its folder", err, len(inner), plural(len(inner)), listed(inner))
+		}
 		if skillsdir.IsRefusal(check, err) {
 			err = rejected(err)
 		}
@@ -334,4 +338,36 @@ func (in *Installer) mayReplace(ctx context.Context, next registry.Record, prev 
 
 func (in *Installer) reporter(op Op, skillName, source string) *skillsdir.Reporter {
 	return skillsdir.NewReporter(in.opt.progress, op, skillName, source)
+}
+
+// innerSkills returns the folders of the skill files among a source's
+// files (slash paths), sorted: what a source with several skills holds.
+func innerSkills(files []string) []string {
+	var out []string
+	for _, f := range files {
+		if b := path.Base(f); b == skill.FileName || b == skill.FileNameLower {
+			out = append(out, path.Dir(f))
+		}
+	}
+	slices.Sort(out)
+	return slices.Compact(out)
+}
+
+// listed names at most ten items: "a, b and c", "a, b, ... and 12 more".
+func listed(items []string) string {
+	const most = 10
+	if len(items) > most {
+		return strings.Join(items[:most], ", ") + fmt.Sprintf(" and %d more", len(items)-most)
+	}
+	if len(items) < 2 {
+		return strings.Join(items, "")
+	}
+	return strings.Join(items[:len(items)-1], ", ") + " and " + items[len(items)-1]
+}
+
+func plural(n int) string {
+	if n == 1 {
+		return ""
+	}
+	return "s"
 }

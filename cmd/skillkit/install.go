@@ -8,6 +8,7 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"regexp"
 	"strings"
 
 	"github.com/skillkit-go/skillkit"
@@ -86,8 +87,11 @@ func installCommand() *command {
 		help: `
 SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
 /tree/REF/PATH for one skill in a repository; another host with --allow-host;
-file:// with --allow-file-urls), a ZIP file or a skill folder. --ref picks a
-branch or tag and --path the skill's folder in the repository.
+file:// with --allow-file-urls), GitHub's short form OWNER/REPO[/PATH][@REF],
+a ZIP file or a skill folder (a file or folder that exists wins over the
+short form). --ref picks a branch or tag and --path the skill's folder in the
+repository; a repository holding several skills and no SKILL.md at its top
+is refused with the list of its skills.
 
 The source is checked (unsafe names, links, sizes), SKILL.md validated, the
 files fingerprinted and swapped in atomically: on any failure the skill
@@ -140,7 +144,12 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 	return exitOK
 }
 
-// parseSource tells a git URL from a ZIP file and a folder.
+// gitHubShorthand is OWNER/REPO[/PATH][@REF], the form GitHub users type.
+var gitHubShorthand = regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)((?:/[^/@\s]+)*)(?:@([^@\s]+))?$`)
+
+// parseSource tells a git URL from a ZIP file, a folder and the GitHub
+// shorthand OWNER/REPO[/PATH][@REF]. A file or folder that exists wins over
+// the shorthand; a path written as ./x, ../x or absolute is never one.
 func parseSource(arg, ref, subdir string) (installer.Source, error) {
 	if strings.HasPrefix(arg, "github.com/") {
 		arg = "https://" + arg
@@ -148,12 +157,17 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 	if strings.Contains(arg, "://") {
 		return installer.Source{Git: arg, Ref: ref, Subdir: subdir}, nil
 	}
-	if ref != "" || subdir != "" {
-		return installer.Source{}, errors.New("--ref and --path go with a git URL")
-	}
 	st, err := os.Stat(arg)
 	if errors.Is(err, fs.ErrNotExist) {
-		return installer.Source{}, fmt.Errorf("%s: no such file or folder (a git URL starts with https://)", arg)
+		if m := gitHubShorthand.FindStringSubmatch(arg); m != nil && !strings.HasPrefix(arg, ".") {
+			return gitHubSource(m, ref, subdir)
+		}
+	}
+	if ref != "" || subdir != "" {
+		return installer.Source{}, errors.New("--ref and --path go with a git URL or OWNER/REPO")
+	}
+	if errors.Is(err, fs.ErrNotExist) {
+		return installer.Source{}, fmt.Errorf("%s: no such file or folder (a git URL starts with https://; GitHub's short form is OWNER/REPO[/PATH][@REF])", arg)
 	}
 	if err != nil {
 		return installer.Source{}, err
@@ -265,4 +279,23 @@ func (p *progress) event(e installer.Event) {
 		fmt.Fprint(p.w, "\r")
 	}
 	p.last = len([]rune(line))
+}
+
+// gitHubSource builds the source of a GitHub shorthand match; --ref and
+// --path, when given, must agree with what the shorthand says.
+func gitHubSource(m []string, ref, subdir string) (installer.Source, error) {
+	src := installer.Source{Git: "https://github.com/" + m[1] + "/" + m[2], Ref: m[4], Subdir: strings.TrimPrefix(m[3], "/")}
+	for _, f := range []struct {
+		flag, given string
+		into        *string
+	}{{"--ref", ref, &src.Ref}, {"--path", subdir, &src.Subdir}} {
+		switch {
+		case f.given == "":
+		case *f.into == "":
+			*f.into = f.given
+		case *f.into != f.given:
+			return installer.Source{}, fmt.Errorf("%s %s differs from the source's %s", f.flag, f.given, *f.into)
+		}
+	}
+	return src, nil
 }

@@ -217,3 +217,43 @@ func TestProgressLine(t *testing.T) {
 		t.Error("progress written to a file")
 	}
 }
+
+func TestParseSource(t *testing.T) {
+	dir := t.TempDir()
+	t.Chdir(dir)
+	if err := os.MkdirAll(filepath.Join("acme", "skills"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	gh := func(repo, ref, sub string) installer.Source {
+		return installer.Source{Git: "https://github.com/" + repo, Ref: ref, Subdir: sub}
+	}
+	for _, tc := range []struct {
+		arg, ref, path string
+		want           installer.Source
+		err            string
+	}{
+		{arg: "anthropics/skills", want: gh("anthropics/skills", "", "")},
+		{arg: "anthropics/skills/document-skills/pdf", want: gh("anthropics/skills", "", "document-skills/pdf")},
+		{arg: "anthropics/skills/pdf@v1.2", want: gh("anthropics/skills", "v1.2", "pdf")},
+		{arg: "anthropics/skills@main", want: gh("anthropics/skills", "main", "")},
+		{arg: "anthropics/skills", ref: "dev", path: "pdf", want: gh("anthropics/skills", "dev", "pdf")},
+		{arg: "anthropics/skills/pdf", path: "csv", err: "--path csv differs"},
+		{arg: "https://github.com/o/r/tree/main/x", want: installer.Source{Git: "https://github.com/o/r/tree/main/x"}},
+		{arg: "github.com/o/r", want: installer.Source{Git: "https://github.com/o/r"}},
+		{arg: "acme/skills", want: installer.Source{Dir: "acme/skills"}}, // an existing folder wins
+		{arg: "./missing/folder", err: "no such file or folder"},
+		{arg: "just-a-word", err: "no such file or folder"},
+		{arg: "acme/skills", ref: "main", err: "--ref and --path go with"},
+	} {
+		got, err := parseSource(tc.arg, tc.ref, tc.path)
+		if tc.err != "" {
+			if err == nil || !strings.Contains(err.Error(), tc.err) {
+				t.Errorf("%q: %+v, %v, want an error with %q", tc.arg, got, err, tc.err)
+			}
+			continue
+		}
+		if err != nil || got != tc.want {
+			t.Errorf("%q --ref %q --path %q: %+v, %v, want %+v", tc.arg, tc.ref, tc.path, got, err, tc.want)
+		}
+	}
+}
