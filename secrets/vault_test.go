@@ -2,7 +2,6 @@ package secrets_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -16,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/secrets/secretstest"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -194,30 +194,6 @@ func TestValueMovedBetweenSkillsDoesNotOpen(t *testing.T) {
 	}
 }
 
-// crashingStore fails every Put after the first limit ones, as if the
-// process had been killed there.
-type crashingStore struct {
-	secrets.Store
-	mu     sync.Mutex
-	puts   int
-	limit  int
-	failed bool
-}
-
-var errCrash = errors.New("simulated crash")
-
-func (s *crashingStore) Put(ctx context.Context, skillName, key string, sealed []byte) error {
-	s.mu.Lock()
-	if s.puts >= s.limit {
-		s.failed = true
-		s.mu.Unlock()
-		return errCrash
-	}
-	s.puts++
-	s.mu.Unlock()
-	return s.Store.Put(ctx, skillName, key, sealed)
-}
-
 func keyIDs(t *testing.T, store secrets.Store) map[uint32]int {
 	t.Helper()
 	ctx := t.Context()
@@ -233,11 +209,11 @@ func keyIDs(t *testing.T, store secrets.Store) map[uint32]int {
 			if err != nil {
 				t.Fatal(err)
 			}
-			id, err := secrets.SealedKeyID(sealed)
+			h, err := secrets.ReadHeader(sealed)
 			if err != nil {
 				t.Fatal(err)
 			}
-			count[id]++
+			count[h.KeyID]++
 		}
 	}
 	return count
@@ -261,18 +237,17 @@ func TestRotateKilledHalfWayThenResumed(t *testing.T) {
 	}
 	next := keyring(t, newKey)
 
-	// The first run dies after 5 of 12 writes.
-	crash := &crashingStore{Store: fsStore, limit: 5}
+	// The first run dies at the sixth of 12 writes.
+	crash := secretstest.FailingStore(fsStore, secretstest.Fault{Method: "CompareAndSwap", Call: 6})
 	v := newVault(t, crash, keyring(t, oldKey))
 	stats, err := v.Rotate(ctx, next)
-	if !errors.Is(err, errCrash) || stats.Resealed != 5 {
+	if !errors.Is(err, secretstest.ErrInjected) || stats.Resealed != 5 {
 		t.Fatalf("first run: %+v, %v", stats, err)
 	}
 	if ids := keyIDs(t, fsStore); ids[newKey.ID()] != 5 || ids[oldKey.ID()] != 7 {
 		t.Fatalf("after the crash: %v", ids)
 	}
 	// The vault that crashed still reads everything (it holds both keys)...
-	crash.limit = 1 << 30
 	for s, vals := range want {
 		if got, err := v.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
 			t.Fatalf("%s after the crash: %v", s, err)
