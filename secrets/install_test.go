@@ -12,11 +12,11 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 	"testing"
 
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/secrets/secretstest"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -214,23 +214,8 @@ func TestV1StoreKeepsWorking(t *testing.T) {
 func versions(t *testing.T, store secrets.Store) map[int]int {
 	t.Helper()
 	out := map[int]int{}
-	skills, err := store.Skills(t.Context())
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range skills {
-		keys, _ := store.Keys(t.Context(), s)
-		for _, k := range keys {
-			sealed, err := store.Get(t.Context(), s, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h, err := secrets.ReadHeader(sealed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			out[h.Version]++
-		}
+	for _, h := range secretstest.SealedHeaders(t, store) {
+		out[h.Version]++
 	}
 	return out
 }
@@ -338,19 +323,11 @@ func TestResealNeverOverwritesAConcurrentSave(t *testing.T) {
 }
 
 // Two vaults on one store, as two processes: one saves new values while the
-// other rotates. No saved value is lost, and a final rotation leaves every
-// value under the new key.
+// other rotates. No saved value is lost.
 func TestRotateWhileAnotherVaultSaves(t *testing.T) {
 	for name, store := range map[string]secrets.Store{"mem": &secrets.MemStore{}, "fs": secrets.NewFSStore(t.TempDir())} {
 		t.Run(name, func(t *testing.T) {
-			rotateWhileSaving(t, store, func(saver *secrets.Vault, keys []string) error {
-				for _, k := range keys {
-					if err := saver.Save(t.Context(), "pdf", map[string]string{k: "new " + k}); err != nil {
-						return err
-					}
-				}
-				return nil
-			})
+			secretstest.RotateWhileSaving(t, store, func() error { return secretstest.SaveNewValues(t.Context(), store) })
 		})
 	}
 }
@@ -359,16 +336,13 @@ func TestRotateWhileAnotherVaultSaves(t *testing.T) {
 // while this one rotates.
 func TestRotateWhileAnotherProcessSaves(t *testing.T) {
 	if dir := os.Getenv("SECRETS_CHILD_STORE"); dir != "" {
-		saver := newVault(t, secrets.NewFSStore(dir), keyring(t, deriveKey(t, oldSecret)))
-		for _, k := range concurrentKeys() {
-			if err := saver.Save(t.Context(), "pdf", map[string]string{k: "new " + k}); err != nil {
-				t.Fatal(err)
-			}
+		if err := secretstest.SaveNewValues(t.Context(), secrets.NewFSStore(dir)); err != nil {
+			t.Fatal(err)
 		}
 		return
 	}
 	skills := t.TempDir()
-	rotateWhileSaving(t, secrets.NewFSStore(skills), func(*secrets.Vault, []string) error {
+	secretstest.RotateWhileSaving(t, secrets.NewFSStore(skills), func() error {
 		cmd := exec.Command(os.Args[0], "-test.run=^TestRotateWhileAnotherProcessSaves$")
 		cmd.Env = append(os.Environ(), "SECRETS_CHILD_STORE="+skills)
 		if out, err := cmd.CombinedOutput(); err != nil {
@@ -376,67 +350,4 @@ func TestRotateWhileAnotherProcessSaves(t *testing.T) {
 		}
 		return nil
 	})
-}
-
-func concurrentKeys() []string {
-	keys := make([]string, 150)
-	for i := range keys {
-		keys[i] = fmt.Sprintf("K_%03d", i)
-	}
-	return keys
-}
-
-// rotateWhileSaving fills store with "old K" for every key under the old
-// key, runs save (which must write "new K" for every key, sealing with the
-// old key) while rotating again and again to the new key, then checks that
-// every key holds "new K", under the new key after one more rotation.
-func rotateWhileSaving(t *testing.T, store secrets.Store, save func(saver *secrets.Vault, keys []string) error) {
-	ctx := t.Context()
-	oldKey, newKey := deriveKey(t, oldSecret), deriveKey(t, newSecret)
-	keys := concurrentKeys()
-	before := map[string]string{}
-	for _, k := range keys {
-		before[k] = "old " + k
-	}
-	if err := newVault(t, store, keyring(t, oldKey)).Save(ctx, "pdf", before); err != nil {
-		t.Fatal(err)
-	}
-	// The rotating vault keeps the old key, as SKILL_SECRET_KEY_PREVIOUS
-	// does, since the other writer goes on sealing with it.
-	next := keyring(t, newKey, oldKey)
-	rotator := newVault(t, store, keyring(t, oldKey))
-	saver := newVault(t, store, keyring(t, oldKey))
-	var done atomic.Bool
-	var wg sync.WaitGroup
-	wg.Go(func() {
-		defer done.Store(true)
-		if err := save(saver, keys); err != nil {
-			t.Error(err)
-		}
-	})
-	rounds := 0
-	for !done.Load() || rounds == 0 {
-		if _, err := rotator.Rotate(ctx, next); err != nil {
-			t.Fatal(err)
-		}
-		rounds++
-	}
-	wg.Wait()
-	if _, err := rotator.Rotate(ctx, next); err != nil {
-		t.Fatal(err)
-	}
-	env, err := newVault(t, store, keyring(t, newKey)).ResolveEnv(ctx, "pdf", nil)
-	if err != nil {
-		t.Fatalf("with the new key only, after %d rotations: %v", rounds, err)
-	}
-	var lost []string
-	for _, k := range keys {
-		if env[k] != "new "+k {
-			lost = append(lost, k)
-		}
-	}
-	if len(lost) > 0 {
-		t.Fatalf("%d of %d saves were overwritten by a rotation (%d rounds): %v", len(lost), len(keys), rounds, lost)
-	}
-	t.Logf("%d rotations while saving", rounds)
 }

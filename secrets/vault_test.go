@@ -15,7 +15,6 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/secrets"
-	"github.com/skillkit-go/skillkit/secrets/secretstest"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -190,91 +189,6 @@ func TestValueMovedBetweenSkillsDoesNotOpen(t *testing.T) {
 	for _, s := range []string{"weather", "billing"} {
 		if _, err := v.ResolveEnv(ctx, s, nil); !errors.Is(err, secrets.ErrCannotOpen) {
 			t.Errorf("%s with a moved value: %v", s, err)
-		}
-	}
-}
-
-func keyIDs(t *testing.T, store secrets.Store) map[uint32]int {
-	t.Helper()
-	ctx := t.Context()
-	count := map[uint32]int{}
-	skills, err := store.Skills(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range skills {
-		keys, _ := store.Keys(ctx, s)
-		for _, k := range keys {
-			sealed, err := store.Get(ctx, s, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			h, err := secrets.ReadHeader(sealed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			count[h.KeyID]++
-		}
-	}
-	return count
-}
-
-func TestRotateKilledHalfWayThenResumed(t *testing.T) {
-	ctx := t.Context()
-	fsStore := secrets.NewFSStore(t.TempDir())
-	oldKey, newKey := deriveKey(t, oldSecret), deriveKey(t, newSecret)
-	before := newVault(t, fsStore, keyring(t, oldKey))
-	want := map[string]map[string]string{}
-	for i := range 3 {
-		s := fmt.Sprintf("skill-%d", i)
-		want[s] = map[string]string{}
-		for j := range 4 {
-			want[s][fmt.Sprintf("KEY_%d", j)] = fmt.Sprintf("value %d/%d", i, j)
-		}
-		if err := before.Save(ctx, s, want[s]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	next := keyring(t, newKey)
-
-	// The first run dies at the sixth of 12 writes.
-	crash := secretstest.FailingStore(fsStore, secretstest.Fault{Method: "CompareAndSwap", Call: 6})
-	v := newVault(t, crash, keyring(t, oldKey))
-	stats, err := v.Rotate(ctx, next)
-	if !errors.Is(err, secretstest.ErrInjected) || stats.Resealed != 5 {
-		t.Fatalf("first run: %+v, %v", stats, err)
-	}
-	if ids := keyIDs(t, fsStore); ids[newKey.ID()] != 5 || ids[oldKey.ID()] != 7 {
-		t.Fatalf("after the crash: %v", ids)
-	}
-	// The vault that crashed still reads everything (it holds both keys)...
-	for s, vals := range want {
-		if got, err := v.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
-			t.Fatalf("%s after the crash: %v", s, err)
-		}
-	}
-	// ...and a restarted process with only the new key does not.
-	if _, err := newVault(t, fsStore, next).ResolveEnv(ctx, "skill-2", nil); !errors.Is(err, secrets.ErrCannotOpen) {
-		t.Fatalf("new key alone before the resume: %v", err)
-	}
-
-	// The restarted process (old key from its environment) runs it again.
-	restarted := newVault(t, fsStore, keyring(t, oldKey))
-	stats, err = restarted.Rotate(ctx, next)
-	if err != nil || stats != (secrets.RotateStats{Resealed: 7, Unchanged: 5}) {
-		t.Fatalf("second run: %+v, %v", stats, err)
-	}
-	if ids := keyIDs(t, fsStore); ids[newKey.ID()] != 12 || len(ids) != 1 {
-		t.Fatalf("after the second run: %v", ids)
-	}
-	// A third run has nothing to do.
-	if stats, err := restarted.Rotate(ctx, next); err != nil || stats != (secrets.RotateStats{Unchanged: 12}) {
-		t.Fatalf("third run: %+v, %v", stats, err)
-	}
-	after := newVault(t, fsStore, next)
-	for s, vals := range want {
-		if got, err := after.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
-			t.Fatalf("%s with the new key only: %v %v", s, got, err)
 		}
 	}
 }

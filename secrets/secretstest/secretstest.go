@@ -35,6 +35,7 @@ func TestStore(t *testing.T, newStore NewStore) {
 		{"CompareAndSwap", TestCompareAndSwap},
 		{"CompareAndDelete", TestCompareAndDelete},
 		{"CompareAndSwapConcurrent", TestCompareAndSwapConcurrent},
+		{"RotationResumes", TestRotationResumes},
 	} {
 		t.Run(tc.name, func(t *testing.T) { tc.run(t, newStore) })
 	}
