@@ -21,10 +21,10 @@ var ErrConflict = errors.New("secrets: value changed since it was read")
 
 // Store holds sealed values, never plaintext, by skill and variable name.
 // Implementations are safe for concurrent use and check names with
-// [skill.ValidateKey] and [skill.ValidateEnvName] (errors wrap
-// [skill.ErrInvalidName] or [skill.ErrInvalidEnvName]). They return the
-// context's error when it is done before they start. secretstest.TestStore
-// is the conformance suite.
+// [ValidateNames] (errors wrap [skill.ErrInvalidName] or
+// [skill.ErrInvalidEnvName]). They return the context's error when it is
+// done before they start. A sealed value is never empty. secretstest.TestStore
+// is the conformance suite; a store may also implement [CompareAndSwapper].
 type Store interface {
 	// Get returns the sealed value; an error wrapping ErrNotFound when there
 	// is none. The caller may modify the returned slice.
