@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"slices"
+	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/registry"
@@ -27,11 +28,17 @@ var (
 	_ registry.CompareAndSwapper = (*Registry)(nil)
 )
 
-const registryColumns = "name, version, source, url, ref, commit_hash, subdir, fingerprint, installed_at, updated_at, enabled, pinned, install_id"
+const registryColumns = "name, version, source, url, ref, commit_hash, subdir, tree, fingerprint, installed_at, updated_at, enabled, pinned, install_id"
+
+// insertRecord returns the INSERT of one row of registryColumns.
+func insertRecord() string {
+	n := strings.Count(registryColumns, ",") + 1
+	return "INSERT INTO skillkit_registry (" + registryColumns + ") VALUES (" + strings.TrimSuffix(strings.Repeat("?, ", n), ", ") + ")"
+}
 
 // args returns rec's values in the order of registryColumns.
 func (r *Registry) args(rec registry.Record) []any {
-	return []any{rec.Name, rec.Version, string(rec.Source), rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Fingerprint,
+	return []any{rec.Name, rec.Version, string(rec.Source), rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree, rec.Fingerprint,
 		r.db.timeArg(rec.InstalledAt), r.db.timeArg(rec.UpdatedAt), rec.Enabled, rec.Pinned, rec.InstallID}
 }
 
@@ -41,7 +48,7 @@ func scanRecord(row interface{ Scan(...any) error }) (registry.Record, int64, er
 	var source string
 	var installed, updated scannedTime
 	var revision int64
-	err := row.Scan(&rec.Name, &rec.Version, &source, &rec.URL, &rec.Ref, &rec.Commit, &rec.Subdir, &rec.Fingerprint,
+	err := row.Scan(&rec.Name, &rec.Version, &source, &rec.URL, &rec.Ref, &rec.Commit, &rec.Subdir, &rec.Tree, &rec.Fingerprint,
 		&installed, &updated, &rec.Enabled, &rec.Pinned, &rec.InstallID, &revision)
 	rec.Source, rec.InstalledAt, rec.UpdatedAt = registry.Source(source), installed.t, updated.t
 	return rec, revision, err
@@ -106,9 +113,9 @@ func (r *Registry) Put(ctx context.Context, rec registry.Record) error {
 	if err := rec.Validate(); err != nil {
 		return err
 	}
-	_, err := r.db.exec(ctx, "INSERT INTO skillkit_registry ("+registryColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+	_, err := r.db.exec(ctx, insertRecord()+" "+
 		"ON CONFLICT (name) DO UPDATE SET version = excluded.version, source = excluded.source, url = excluded.url, ref = excluded.ref, "+
-		"commit_hash = excluded.commit_hash, subdir = excluded.subdir, fingerprint = excluded.fingerprint, installed_at = excluded.installed_at, "+
+		"commit_hash = excluded.commit_hash, subdir = excluded.subdir, tree = excluded.tree, fingerprint = excluded.fingerprint, installed_at = excluded.installed_at, "+
 		"updated_at = excluded.updated_at, enabled = excluded.enabled, pinned = excluded.pinned, install_id = excluded.install_id, "+
 		"revision = skillkit_registry.revision + 1", r.args(rec)...)
 	return pkgerr.Wrap("sqlstore", err, "writing the record of %s", rec.Name)
@@ -142,7 +149,7 @@ func (r *Registry) CompareAndSwap(ctx context.Context, old *registry.Record, rec
 		return fmt.Errorf("%w: compare-and-swap of %q with a record of %q", registry.ErrInvalidRecord, rec.Name, old.Name)
 	}
 	if old == nil {
-		n, err := r.db.exec(ctx, "INSERT INTO skillkit_registry ("+registryColumns+") VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "+
+		n, err := r.db.exec(ctx, insertRecord()+" "+
 			"ON CONFLICT (name) DO NOTHING", r.args(rec)...)
 		if err != nil {
 			return pkgerr.Wrap("sqlstore", err, "writing the record of %s", rec.Name)
@@ -160,7 +167,7 @@ func (r *Registry) CompareAndSwap(ctx context.Context, old *registry.Record, rec
 		return err
 	}
 	args := append(r.args(rec)[1:], rec.Name, revision)
-	n, err := r.db.exec(ctx, "UPDATE skillkit_registry SET version = ?, source = ?, url = ?, ref = ?, commit_hash = ?, subdir = ?, "+
+	n, err := r.db.exec(ctx, "UPDATE skillkit_registry SET version = ?, source = ?, url = ?, ref = ?, commit_hash = ?, subdir = ?, tree = ?, "+
 		"fingerprint = ?, installed_at = ?, updated_at = ?, enabled = ?, pinned = ?, install_id = ?, revision = revision + 1 "+
 		"WHERE name = ? AND revision = ?", args...)
 	if err != nil {

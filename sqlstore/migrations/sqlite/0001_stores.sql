@@ -9,6 +9,7 @@ CREATE TABLE skillkit_registry (
 	ref          TEXT NOT NULL DEFAULT '',
 	commit_hash  TEXT NOT NULL DEFAULT '',
 	subdir       TEXT NOT NULL DEFAULT '',
+	tree         TEXT NOT NULL DEFAULT '',
 	fingerprint  TEXT NOT NULL DEFAULT '',
 	installed_at TEXT,
 	updated_at   TEXT,
