@@ -7,15 +7,23 @@
 //
 // A [Store] keeps records by skill name. Get and Delete wrap [ErrNotFound]
 // for a name with no record; Put replaces the whole record; List returns
-// every record sorted by name. Names must be valid skill names
+// every record sorted by name (byte order). Names must be valid skill names
 // ([skill.ValidateKey]); Put wraps [ErrInvalidRecord] otherwise. Stores are
-// safe for concurrent use.
+// safe for concurrent use. Every error message starts with "registry: "
+// once, except errors passed up from another package (a context's error).
+//
+// A store may also implement [CompareAndSwapper]: a Put or Delete that
+// takes effect only when the stored record is still the one the caller read
+// ([Record.Equal]), and otherwise wraps [ErrConflict]. [Update] uses it to
+// read, change and write a record without losing a concurrent writer's
+// change, retrying on conflict; on a store without it the last writer wins.
+// Every store of this module implements it.
 //
 // [MemStore] keeps records in memory; its zero value is ready. [FSStore] keeps them in a
 // skills folder's .skillhub/, in the seed's format (seed 001, 002 §9) plus
 // skillkit's fields:
 //
-//	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned"}}}
+//	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned","installId"}}}
 //	.skillhub/origins/<name>.json {"version":1,"source","url","branch","commitHash","installedAt","subdir"}
 //
 // lock.json says what is installed: a record exists when lock.json has an
@@ -29,8 +37,31 @@
 // half written across its two files. The files are limited to
 // [MaxFileBytes]; a file that cannot be decoded, or has a version other than
 // 1, is an error wrapping [ErrCorrupt] and is never overwritten.
+// CompareAndSwap compares and writes under the exclusive lock, so it is
+// atomic across processes.
 //
-// registrytest.TestStore is the conformance suite every Store passes.
+// registrytest.TestStore is the conformance suite every Store passes; each
+// of its cases is also a function of its own. registrytest.FailingStore
+// wraps a store and fails chosen calls, before or after their write.
+//
+// # Install ids
+//
+// [Record.InstallID] names one install of a skill. Secrets are sealed for
+// it (see the secrets package), so that a skill that later takes the same
+// name, installed from elsewhere or written by an agent, never receives the
+// secrets of the one before. The rule for whoever writes records:
+//
+//   - A fresh install (no record for the name), a skill written fresh by an
+//     agent, and a reinstall from another origin (another source, URL or
+//     folder) get a new id from [NewInstallID].
+//   - An update, a reinstall from the same origin, enabling, disabling and
+//     pinning keep the id of the record they replace.
+//   - Records written before install ids existed have none, and so do
+//     hand-placed skills without a record; secrets saved for them are bound
+//     to "no install id" and keep opening for them.
+//
+// [InstallIDFunc] reads the current id of a skill from a Store, as the
+// secrets vault needs it.
 //
 // # Fingerprints
 //

@@ -26,5 +26,5 @@ func ExampleNewFSStore() {
 	fmt.Println(err)
 	// Output:
 	// pdf 1.2.0 github 9d2f1ae1 true
-	// registry: no such record: "docx"
+	// registry: record not found: "docx"
 }

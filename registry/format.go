@@ -33,6 +33,7 @@ type lockEntry struct {
 	UpdatedAt   time.Time   `json:"updatedAt,omitzero"`
 	Enabled     *bool       `json:"enabled,omitempty"` // absent (the seed's files): enabled
 	Pinned      bool        `json:"pinned,omitempty"`
+	InstallID   string      `json:"installId,omitempty"`
 }
 
 // originFile is .skillhub/origins/<name>.json.
@@ -180,6 +181,7 @@ func split(rec Record) (lockEntry, originFile) {
 			UpdatedAt:   rec.UpdatedAt.UTC(),
 			Enabled:     &enabled,
 			Pinned:      rec.Pinned,
+			InstallID:   rec.InstallID,
 		}, originFile{
 			Version:     formatVersion,
 			Source:      rec.Source,
@@ -204,6 +206,7 @@ func join(name string, e lockEntry, o *originFile) Record {
 		UpdatedAt:   e.UpdatedAt,
 		Enabled:     e.Enabled == nil || *e.Enabled,
 		Pinned:      e.Pinned,
+		InstallID:   e.InstallID,
 	}
 	if o != nil {
 		rec.Source, rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree = o.Source, o.URL, o.Branch, o.CommitHash, o.Subdir, o.Tree

@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
 	"github.com/skillkit-go/skillkit/internal/filelock"
+	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -38,7 +39,10 @@ type FSStore struct {
 	dir string
 }
 
-var _ Store = (*FSStore)(nil)
+var (
+	_ Store             = (*FSStore)(nil)
+	_ CompareAndSwapper = (*FSStore)(nil)
+)
 
 // NewFSStore returns the store of the skills folder dir. Nothing is created until
 // the first Put.
@@ -92,22 +96,75 @@ func (s *FSStore) Put(ctx context.Context, rec Record) error {
 	if err := rec.Validate(); err != nil {
 		return err
 	}
-	entry, origin := split(rec)
 	return s.write(ctx, func(root *os.Root, lf *lockFile) error {
-		data, err := json.MarshalIndent(origin, "", "  ")
-		if err != nil {
-			return err
-		}
-		if err := atomicfile.WriteFile(root, originPath(rec.Name), append(data, '\n'), filePerm); err != nil {
-			return err
-		}
-		raw, err := json.Marshal(entry)
-		if err != nil {
-			return err
-		}
-		lf.skills[rec.Name] = raw
-		return s.writeLock(root, lf)
+		return s.store(root, lf, rec)
 	})
+}
+
+// CompareAndSwap stores rec only if the stored record is still *old (none,
+// with old nil). It holds the exclusive lock from the comparison to the
+// write, so it is atomic across processes too.
+func (s *FSStore) CompareAndSwap(ctx context.Context, old *Record, rec Record) error {
+	if err := checkSwap(old, rec); err != nil {
+		return err
+	}
+	return s.write(ctx, func(root *os.Root, lf *lockFile) error {
+		current, err := s.lookup(root, lf, rec.Name)
+		if err != nil {
+			return err
+		}
+		if !swapAllowed(old, current) {
+			return conflict(rec.Name)
+		}
+		return s.store(root, lf, rec)
+	})
+}
+
+// CompareAndDelete removes the record of old.Name only if it is still old.
+func (s *FSStore) CompareAndDelete(ctx context.Context, old Record) error {
+	return s.write(ctx, func(root *os.Root, lf *lockFile) error {
+		current, err := s.lookup(root, lf, old.Name)
+		if err != nil {
+			return err
+		}
+		if current == nil {
+			return notFound(old.Name)
+		}
+		if !swapAllowed(&old, current) {
+			return conflict(old.Name)
+		}
+		return s.remove(root, lf, old.Name)
+	})
+}
+
+// lookup returns the record of name, or nil when there is none.
+func (s *FSStore) lookup(root *os.Root, lf *lockFile, name string) (*Record, error) {
+	if _, ok := lf.skills[name]; !ok || skill.ValidateKey(name) != nil {
+		return nil, nil
+	}
+	rec, err := s.record(root, lf, name)
+	if err != nil {
+		return nil, err
+	}
+	return &rec, nil
+}
+
+// store writes rec's origin file, then its lock.json entry.
+func (s *FSStore) store(root *os.Root, lf *lockFile, rec Record) error {
+	entry, origin := split(rec)
+	data, err := json.MarshalIndent(origin, "", "  ")
+	if err != nil {
+		return err
+	}
+	if err := atomicfile.WriteFile(root, originPath(rec.Name), append(data, '\n'), filePerm); err != nil {
+		return pkgerr.Wrap("registry", err, "writing the origin of %s", rec.Name)
+	}
+	raw, err := json.Marshal(entry)
+	if err != nil {
+		return err
+	}
+	lf.skills[rec.Name] = raw
+	return s.writeLock(root, lf)
 }
 
 // Delete removes the record: its lock.json entry, then its origin file.
@@ -116,15 +173,20 @@ func (s *FSStore) Delete(ctx context.Context, name string) error {
 		if _, ok := lf.skills[name]; !ok || skill.ValidateKey(name) != nil {
 			return notFound(name)
 		}
-		delete(lf.skills, name)
-		if err := s.writeLock(root, lf); err != nil {
-			return err
-		}
-		if err := root.Remove(originPath(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("registry: removing the origin of %s: %w", name, err)
-		}
-		return nil
+		return s.remove(root, lf, name)
 	})
+}
+
+// remove deletes name's lock.json entry, then its origin file.
+func (s *FSStore) remove(root *os.Root, lf *lockFile, name string) error {
+	delete(lf.skills, name)
+	if err := s.writeLock(root, lf); err != nil {
+		return err
+	}
+	if err := root.Remove(originPath(name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("registry: removing the origin of %s: %w", name, err)
+	}
+	return nil
 }
 
 func originPath(name string) string { return path.Join(OriginsDir, name+originExt) }
@@ -206,7 +268,7 @@ func (s *FSStore) writeLock(root *os.Root, lf *lockFile) error {
 	if err != nil {
 		return err
 	}
-	return atomicfile.WriteFile(root, LockFile, data, filePerm)
+	return pkgerr.Wrap("registry", atomicfile.WriteFile(root, LockFile, data, filePerm), "writing %s", LockFile)
 }
 
 // record joins a lock entry with its origin file, if any.
@@ -227,7 +289,7 @@ func (s *FSStore) record(root *os.Root, lf *lockFile, name string) (Record, erro
 	}
 	o, err := decodeOrigin(data)
 	if err != nil {
-		return Record{}, fmt.Errorf("origin of %s: %w", name, err)
+		return Record{}, pkgerr.Wrap("registry", err, "origin of %s", name)
 	}
 	return join(name, e, &o), nil
 }

@@ -6,6 +6,8 @@ import (
 	"fmt"
 	"time"
 
+	"github.com/skillkit-go/skillkit/internal/installid"
+	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -36,16 +38,41 @@ type Record struct {
 	UpdatedAt   time.Time `json:"updated_at,omitzero"`
 	Enabled     bool      `json:"enabled"` // a disabled skill is hidden from every agent
 	Pinned      bool      `json:"pinned"`  // updates skip a pinned skill
+	// InstallID names this install of the skill; the package comment gives
+	// the rule. Secrets are sealed for it, so a later install under the
+	// same name does not receive them. Empty for installs made before
+	// install ids existed and for skills with no install (hand-placed).
+	InstallID string `json:"install_id,omitempty"`
+}
+
+// NewInstallID returns a fresh random install id (128 bits, 26 characters
+// of base32).
+func NewInstallID() string { return installid.New() }
+
+// InstallIDFunc returns a function that reads the install id of a skill from
+// s: the record's InstallID, or "" when s has no record for the name. It is
+// the secrets vault's source of install ids (secrets.Options.InstallID).
+func InstallIDFunc(s Store) func(ctx context.Context, name string) (string, error) {
+	return func(ctx context.Context, name string) (string, error) {
+		rec, err := s.Get(ctx, name)
+		if isNotFound(err) {
+			return "", nil
+		}
+		return rec.InstallID, err
+	}
 }
 
 // Errors the stores wrap.
 var (
 	// ErrNotFound: no record for the name.
-	ErrNotFound = errors.New("registry: no such record")
+	ErrNotFound = errors.New("registry: record not found")
 	// ErrInvalidRecord: the record cannot be stored (bad name, bad source).
 	ErrInvalidRecord = errors.New("registry: invalid record")
 	// ErrCorrupt: a stored file cannot be read as a record.
 	ErrCorrupt = errors.New("registry: corrupt store")
+	// ErrConflict: a conditional write ([CompareAndSwapper]) found another
+	// record than the one the caller read. Read again and retry.
+	ErrConflict = errors.New("registry: record changed since it was read")
 )
 
 // Store keeps records by skill name. Implementations are safe for concurrent
@@ -61,8 +88,26 @@ type Store interface {
 	List(ctx context.Context) ([]Record, error)
 }
 
+// CompareAndSwapper is the optional capability of a [Store] to write only
+// when the stored record is still the one the caller read, so that two
+// writers that read, change and write one record never lose a change. Find
+// it with a type assertion; [Update] uses it. Records are compared with
+// [Record.Equal].
+type CompareAndSwapper interface {
+	// CompareAndSwap stores rec only if the record stored under rec.Name is
+	// *old, or, with old nil, only if there is none. Otherwise it stores
+	// nothing and the error wraps ErrConflict. rec is checked as Put
+	// checks it; old.Name, when old is given, must be rec.Name.
+	CompareAndSwap(ctx context.Context, old *Record, rec Record) error
+	// CompareAndDelete removes the record of old.Name only if it is old.
+	// The error wraps ErrNotFound when there is no record, ErrConflict when
+	// there is another one.
+	CompareAndDelete(ctx context.Context, old Record) error
+}
+
 // Validate checks that the record can be stored: a name that can identify a
-// skill ([skill.ValidateKey]), and a known source or none.
+// skill ([skill.ValidateKey]), a known source or none, and an install id of
+// at most 64 ASCII letters, digits, '-', '_' and '.' (or none).
 func (r Record) Validate() error {
 	if err := skill.ValidateKey(r.Name); err != nil {
 		return fmt.Errorf("%w: %w", ErrInvalidRecord, err)
@@ -72,11 +117,90 @@ func (r Record) Validate() error {
 	default:
 		return fmt.Errorf("%w: unknown source %q", ErrInvalidRecord, r.Source)
 	}
+	if err := installid.Validate(r.InstallID); err != nil {
+		return fmt.Errorf("%w: %w", ErrInvalidRecord, err)
+	}
 	return nil
+}
+
+// Equal reports whether two records hold the same values, comparing times
+// as instants (a time read back from a store may carry another location).
+func (r Record) Equal(o Record) bool {
+	if !r.InstalledAt.Equal(o.InstalledAt) || !r.UpdatedAt.Equal(o.UpdatedAt) {
+		return false
+	}
+	r.InstalledAt, r.UpdatedAt = o.InstalledAt, o.UpdatedAt
+	return r == o
+}
+
+// maxUpdateAttempts bounds how often [Update] reads again after a conflict.
+const maxUpdateAttempts = 100
+
+// Update reads the record of name, lets change modify it and stores the
+// result. change gets the stored record and true, or a record holding only
+// the name and false when there is none; an error from change stops Update
+// and is returned as it is. On a store that implements [CompareAndSwapper]
+// the write succeeds only if nobody wrote the record since it was read;
+// otherwise Update reads again and calls change again, up to 100 times
+// (then the error wraps ErrConflict). On other stores the last writer wins.
+// Update returns the record it stored.
+func Update(ctx context.Context, s Store, name string, change func(rec *Record, found bool) error) (Record, error) {
+	cas, _ := s.(CompareAndSwapper)
+	for range maxUpdateAttempts {
+		rec, err := s.Get(ctx, name)
+		found := err == nil
+		if isNotFound(err) {
+			rec, err = Record{Name: name}, nil
+		}
+		if err != nil {
+			return Record{}, err
+		}
+		old := rec
+		if err := change(&rec, found); err != nil {
+			return Record{}, err
+		}
+		rec.Name = name
+		if cas == nil {
+			return rec, s.Put(ctx, rec)
+		}
+		var prev *Record
+		if found {
+			prev = &old
+		}
+		err = cas.CompareAndSwap(ctx, prev, rec)
+		if !errors.Is(err, ErrConflict) {
+			return rec, err
+		}
+	}
+	return Record{}, pkgerr.Wrap("registry", ErrConflict, "updating %s: gave up after %d attempts", name, maxUpdateAttempts)
+}
+
+// checkSwap checks the arguments of CompareAndSwap.
+func checkSwap(old *Record, rec Record) error {
+	if err := rec.Validate(); err != nil {
+		return err
+	}
+	if old != nil && old.Name != rec.Name {
+		return fmt.Errorf("%w: compare-and-swap of %q with a record of %q", ErrInvalidRecord, rec.Name, old.Name)
+	}
+	return nil
+}
+
+// swapAllowed reports whether a compare-and-swap expecting old may replace
+// current (nil when there is no record).
+func swapAllowed(old, current *Record) bool {
+	if old == nil || current == nil {
+		return old == nil && current == nil
+	}
+	return current.Equal(*old)
 }
 
 func notFound(name string) error {
 	return fmt.Errorf("%w: %q", ErrNotFound, name)
+}
+
+func conflict(name string) error {
+	return fmt.Errorf("%w: %q", ErrConflict, name)
 }
 
 func isNotFound(err error) bool { return errors.Is(err, ErrNotFound) }

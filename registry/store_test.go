@@ -7,6 +7,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
 	"strings"
 	"sync"
 	"testing"
@@ -47,6 +48,7 @@ func TestFSFormat(t *testing.T) {
 	rec := registry.Record{
 		Name: "pdf", Version: "1.0.0", Source: registry.SourceGitHub, URL: "https://github.com/user/my-skill",
 		Ref: "main", Commit: "abc123", Subdir: "skills/pdf", Fingerprint: "sha256:ab", InstalledAt: at, Enabled: true,
+		InstallID: "K7Q2XAMPLEINSTALL234567ABC",
 	}
 	if err := s.Put(t.Context(), rec); err != nil {
 		t.Fatal(err)
@@ -58,7 +60,7 @@ func TestFSFormat(t *testing.T) {
 	readJSON(t, filepath.Join(dir, ".skillhub", "lock.json"), &lock)
 	e := lock.Skills["pdf"]
 	if lock.Version != 1 || e["version"] != "1.0.0" || e["fingerprint"] != "sha256:ab" ||
-		e["installedAt"] != "2026-04-13T08:00:00Z" || e["enabled"] != true {
+		e["installedAt"] != "2026-04-13T08:00:00Z" || e["enabled"] != true || e["installId"] != rec.InstallID {
 		t.Errorf("lock.json = %+v", lock)
 	}
 	var origin map[string]any
@@ -142,12 +144,17 @@ func TestFSCorruptFilesAreErrorsAndKept(t *testing.T) {
 
 // Processes that Put at the same time lose no record: writers serialize on
 // the lock file, so no read-modify-write of lock.json overwrites another's.
+// Processes that Update one record at the same time lose no change:
+// CompareAndSwap compares and writes under that lock.
 func TestFSAcrossProcesses(t *testing.T) {
 	if dir := os.Getenv("REGISTRY_CHILD_DIR"); dir != "" {
 		s := registry.NewFSStore(dir)
 		for i := range 10 {
 			name := fmt.Sprintf("%s-%d", os.Getenv("REGISTRY_CHILD_NAME"), i)
 			if err := s.Put(t.Context(), registry.Record{Name: name, Enabled: true}); err != nil {
+				t.Fatal(err)
+			}
+			if _, err := registry.Update(t.Context(), s, "counter", increment); err != nil {
 				t.Fatal(err)
 			}
 		}
@@ -169,8 +176,87 @@ func TestFSAcrossProcesses(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(recs) != 40 {
-		t.Errorf("%d records, want 40", len(recs))
+	if len(recs) != 41 {
+		t.Errorf("%d records, want 40 and the counter", len(recs))
+	}
+	if rec, err := registry.NewFSStore(dir).Get(t.Context(), "counter"); err != nil || rec.Version != "40" {
+		t.Errorf("counter = %q, %v; want 40: updates were lost", rec.Version, err)
+	}
+}
+
+func increment(rec *registry.Record, found bool) error {
+	n := 0
+	if found {
+		var err error
+		if n, err = strconv.Atoi(rec.Version); err != nil {
+			return err
+		}
+	}
+	rec.Version = strconv.Itoa(n + 1)
+	return nil
+}
+
+// withoutSwap hides a store's compare-and-swap capability.
+type withoutSwap struct{ registry.Store }
+
+func TestUpdate(t *testing.T) {
+	ctx := t.Context()
+	for name, s := range map[string]registry.Store{"mem": &registry.MemStore{}, "no swap": withoutSwap{&registry.MemStore{}}} {
+		t.Run(name, func(t *testing.T) {
+			rec, err := registry.Update(ctx, s, "pdf", func(rec *registry.Record, found bool) error {
+				if found || rec.Name != "pdf" {
+					t.Errorf("change of a missing record got %+v, %v", rec, found)
+				}
+				rec.Enabled, rec.Name = true, "renamed"
+				return nil
+			})
+			if err != nil || rec.Name != "pdf" || !rec.Enabled {
+				t.Fatalf("Update = %+v, %v", rec, err)
+			}
+			stop := errors.New("stop")
+			if _, err := registry.Update(ctx, s, "pdf", func(*registry.Record, bool) error { return stop }); err != stop {
+				t.Fatalf("an error from change: %v", err)
+			}
+			if got, _ := s.Get(ctx, "pdf"); !got.Enabled {
+				t.Fatalf("Update stored %+v", got)
+			}
+		})
+	}
+}
+
+// A store whose swaps always conflict makes Update give up rather than spin.
+func TestUpdateGivesUp(t *testing.T) {
+	s := registrytest.FailingStore(&registry.MemStore{}, registrytest.Fault{Method: "CompareAndSwap", Err: registry.ErrConflict})
+	_, err := registry.Update(t.Context(), s, "pdf", increment)
+	if !errors.Is(err, registry.ErrConflict) || !strings.Contains(err.Error(), "gave up") {
+		t.Fatalf("Update against endless conflicts: %v", err)
+	}
+	if strings.Count(err.Error(), "registry:") != 1 {
+		t.Errorf("the package name is not said once: %v", err)
+	}
+}
+
+// Install ids: fresh ones are valid and differ; InstallIDFunc reads a
+// record's, and "" for a skill without a record.
+func TestInstallID(t *testing.T) {
+	a, b := registry.NewInstallID(), registry.NewInstallID()
+	if a == b || (registry.Record{Name: "x", InstallID: a}).Validate() != nil {
+		t.Fatalf("NewInstallID = %q, %q", a, b)
+	}
+	s := &registry.MemStore{}
+	if err := s.Put(t.Context(), registry.Record{Name: "pdf", InstallID: a}); err != nil {
+		t.Fatal(err)
+	}
+	get := registry.InstallIDFunc(s)
+	if id, err := get(t.Context(), "pdf"); err != nil || id != a {
+		t.Errorf("InstallIDFunc(pdf) = %q, %v", id, err)
+	}
+	if id, err := get(t.Context(), "other"); err != nil || id != "" {
+		t.Errorf("InstallIDFunc(other) = %q, %v", id, err)
+	}
+	failing := registry.InstallIDFunc(registrytest.FailingStore(s, registrytest.Fault{Method: "Get"}))
+	if _, err := failing(t.Context(), "pdf"); !errors.Is(err, registrytest.ErrInjected) {
+		t.Errorf("a store that fails: %v", err)
 	}
 }
 

@@ -16,7 +16,7 @@ func BenchmarkSeal(b *testing.B) {
 	b.SetBytes(int64(len(benchValue)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := kr.Seal("pdf-tools", "OCR_API_KEY", benchValue); err != nil {
+		if _, err := kr.Seal(secrets.Binding{Skill: "pdf-tools", Install: "BENCHINSTALL234567ABCDEFGH", Variable: "OCR_API_KEY"}, benchValue); err != nil {
 			b.Fatal(err)
 		}
 	}
@@ -24,14 +24,14 @@ func BenchmarkSeal(b *testing.B) {
 
 func BenchmarkOpen(b *testing.B) {
 	kr := keyring(b, deriveKey(b, oldSecret))
-	sealed, err := kr.Seal("pdf-tools", "OCR_API_KEY", benchValue)
+	sealed, err := kr.Seal(secrets.Binding{Skill: "pdf-tools", Install: "BENCHINSTALL234567ABCDEFGH", Variable: "OCR_API_KEY"}, benchValue)
 	if err != nil {
 		b.Fatal(err)
 	}
 	b.SetBytes(int64(len(benchValue)))
 	b.ReportAllocs()
 	for b.Loop() {
-		if _, err := kr.Open("pdf-tools", "OCR_API_KEY", sealed); err != nil {
+		if _, err := kr.Open(secrets.Binding{Skill: "pdf-tools", Install: "BENCHINSTALL234567ABCDEFGH", Variable: "OCR_API_KEY"}, sealed); err != nil {
 			b.Fatal(err)
 		}
 	}

@@ -8,7 +8,17 @@
 //     a Store holds sealed bytes only. [FSStore] keeps them in
 //     <skills dir>/.skillhub/secrets/<skill>/<VARIABLE>.sealed (files 0600,
 //     folders 0700, atomic replace); [MemStore] in memory. Both pass
-//     secretstest.TestStore.
+//     secretstest.TestStore and implement [CompareAndSwapper], the optional
+//     conditional write that Rotate and Adopt use.
+//   - A value belongs to one install of a skill. The vault learns the
+//     current install id of a skill from [Options].InstallID (the
+//     registry's record; "" for a skill without one), seals each value for
+//     it, and opens a value only for the install it was sealed for. A value
+//     saved for another install (the skill was uninstalled with its secrets
+//     kept, and another skill took its name) is stale: [Vault.Configured]
+//     reports it (EnvStatus.Stale), [Vault.ResolveEnv] leaves it out, and
+//     only [Vault.Adopt], a person's decision, binds it to the current
+//     install.
 //   - [Vault.Save] seals and stores values; [Vault.Delete] and
 //     [Vault.DeleteSkill] remove them; [Vault.Configured] says for each
 //     declared variable whether it has a value and a default, never what
@@ -43,29 +53,45 @@
 // environment on first use; with no secret set that use fails with
 // [ErrNoKey]. Nothing is read when the package is imported.
 //
-// # Sealed format (version 1)
+// # Sealed format (version 2)
 //
 //	offset  length  field
-//	0       1       version, 0x01
+//	0       1       version, 0x02
 //	1       4       key id, big-endian
-//	5       12      nonce, random
-//	17      n       AES-256-GCM ciphertext of the n-byte value
-//	17+n    16      GCM tag
+//	5       1       L, the length of the install id (0 to 64)
+//	6       L       install id, ASCII letters, digits, '-', '_', '.'
+//	6+L     12      nonce, random
+//	18+L    n       AES-256-GCM ciphertext of the n-byte value
+//	18+L+n  16      GCM tag
 //
-// The additional authenticated data is the 5-byte header followed by
-// uint32be(len(skill)) || skill || uint32be(len(variable)) || variable, so a
-// value copied to another skill or variable, or given another key id, does
-// not open. Opening picks the key by id; every failure (unknown version or
-// key id, wrong key, any changed or missing byte, other names) wraps
-// [ErrCannotOpen], which says nothing about the plaintext.
+// The additional authenticated data is the header (version, key id and
+// install id) followed by uint32be(len(skill)) || skill ||
+// uint32be(len(variable)) || variable, so a value copied to another skill or
+// variable, or given another key id or install id, does not open. The
+// header is readable without the key ([ReadHeader]), so the vault can tell
+// stale values apart and re-bind them; it is authenticated only when the
+// value opens. Opening picks the key by id; every failure (unknown version
+// or key id, wrong key, another install, any changed or missing byte,
+// other names) wraps [ErrCannotOpen], which says nothing about the
+// plaintext.
+//
+// Version 1, written before install ids, is the same without the length
+// byte and the install id (a 5-byte header). Such values still open, for
+// a skill without an install id only: installs made before the change keep
+// their secrets, and a new install never receives them. [Vault.Rotate]
+// rewrites them in version 2, still bound to no install id.
 //
 // # Rotation
 //
 // [Vault.Rotate] opens every value with the current keyring and the new one
-// and seals it again under the new primary key, one value at a time, each
-// replaced atomically. A value already under the new primary is skipped, so
-// a rotation cut short by a crash is finished by running it again; between
-// the two runs a Vault given both keys opens every value. With keys from the
+// and seals it again under the new primary key, for the same install, one
+// value at a time, each replaced atomically. A value already under the new
+// primary is skipped, so a rotation cut short by a crash is finished by
+// running it again; between the two runs a Vault given both keys opens
+// every value. On a store with [CompareAndSwapper] each value is replaced
+// only if it still holds what Rotate read, so other processes (other
+// replicas) may save while it runs: their values are never overwritten by
+// the re-seal of an older value. With keys from the
 // environment: set SKILL_SECRET_KEY to the new secret and
 // SKILL_SECRET_KEY_PREVIOUS to the old one, run "skillkit secrets rotate",
 // then remove SKILL_SECRET_KEY_PREVIOUS. If every key is lost, the values
@@ -91,8 +117,14 @@
 //     (e.g. openssl rand -base64 32), not a password.
 //   - Values live in memory as Go strings while a process uses them and
 //     cannot be wiped.
-//   - Several processes may share an FSStore; each write is atomic, but
-//     Rotate must not run while another process saves values.
+//   - Several processes may share a store. On a store without
+//     [CompareAndSwapper] (a third-party one), Rotate and Adopt must not run
+//     while another process saves values. A process that still seals with
+//     the old key after a rotation leaves values under it: give every
+//     process the new key, then rotate once more.
+//   - Without [Options].InstallID every skill's install id is "": values
+//     are bound to skill names alone, and a skill that takes the name of
+//     one uninstalled with its secrets kept receives them.
 //   - Secrets from a legacy secret that is not valid UTF-8 may not open
 //     (Node.js decodes the environment as UTF-8 first).
 package secrets

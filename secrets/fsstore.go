@@ -13,6 +13,8 @@ import (
 	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
+	"github.com/skillkit-go/skillkit/internal/filelock"
+	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -32,14 +34,24 @@ const (
 // Temporary files start with a dot and are never listed. Every path is
 // opened through an [os.Root] on DIR. DIR is created on the first Put.
 //
-// Two processes may share the folder: each Put and Delete is atomic on its
-// own. On a case-insensitive file system two variable names that differ only
-// in case share a file; [Vault.Save] refuses such names.
+// Several processes may share the folder. Writers (Put, Delete and the
+// compare-and-swap methods) take an exclusive lock on DIR/.lock (flock on
+// unix, LockFileEx on Windows), so a CompareAndSwap compares and writes
+// with no other write in between, across processes; readers take no lock
+// and see the old value or the new one. On a case-insensitive file system
+// two variable names that differ only in case share a file; [Vault.Save]
+// refuses such names.
 type FSStore struct {
 	dir string
 }
 
-var _ Store = (*FSStore)(nil)
+var (
+	_ Store             = (*FSStore)(nil)
+	_ CompareAndSwapper = (*FSStore)(nil)
+)
+
+// storeLockFile is the file every writer of an FSStore locks.
+const storeLockFile = ".lock"
 
 // NewFSStore returns the store of the skills folder skillsDir, in its
 // .skillhub/secrets folder ([StoreSubdir]). Nothing is created until the
@@ -83,84 +95,136 @@ func (s *FSStore) Get(ctx context.Context, skillName, key string) ([]byte, error
 		return nil, notFoundOr(err, skillName, key)
 	}
 	defer root.Close()
+	data, exists, err := readValue(root, skillName, key)
+	if err == nil && !exists {
+		err = notFound(skillName, key)
+	}
+	return data, err
+}
+
+// readValue reads a value file; exists is false when there is none.
+func readValue(root *os.Root, skillName, key string) (data []byte, exists bool, err error) {
 	f, err := root.Open(valueFile(skillName, key))
 	if errors.Is(err, fs.ErrNotExist) {
-		return nil, notFoundOr(nil, skillName, key)
+		return nil, false, nil
 	}
 	if err != nil {
-		return nil, fmt.Errorf("secrets: %w", err)
+		return nil, false, fmt.Errorf("secrets: %w", err)
 	}
 	defer f.Close()
 	st, err := f.Stat()
 	if err != nil {
-		return nil, fmt.Errorf("secrets: %w", err)
+		return nil, false, fmt.Errorf("secrets: %w", err)
 	}
 	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("secrets: %s of skill %s is not a regular file", key, skillName)
+		return nil, false, fmt.Errorf("secrets: %s of skill %s is not a regular file", key, skillName)
 	}
-	data, err := io.ReadAll(io.LimitReader(f, MaxSealedLen+1))
+	data, err = io.ReadAll(io.LimitReader(f, MaxSealedLen+1))
 	if err != nil {
-		return nil, fmt.Errorf("secrets: %w", err)
+		return nil, false, fmt.Errorf("secrets: %w", err)
 	}
 	if len(data) > MaxSealedLen {
-		return nil, fmt.Errorf("%w: %s of skill %s is over %d bytes", ErrCannotOpen, key, skillName, MaxSealedLen)
+		return nil, false, fmt.Errorf("%w: %s of skill %s is over %d bytes", ErrCannotOpen, key, skillName, MaxSealedLen)
 	}
-	return data, nil
+	return data, true, nil
 }
 
 func notFoundOr(err error, skillName, key string) error {
 	if err != nil {
 		return err
 	}
-	return fmt.Errorf("%w: %s of skill %s", ErrNotFound, key, skillName)
+	return notFound(skillName, key)
 }
 
 // Put implements [Store].
 func (s *FSStore) Put(ctx context.Context, skillName, key string, sealed []byte) error {
-	if err := begin(ctx, skillName, key); err != nil {
-		return err
-	}
-	root, _, err := s.openRoot(true)
-	if err != nil {
-		return err
-	}
-	defer root.Close()
-	// A concurrent Delete may remove the skill's folder between Mkdir and
-	// the temporary file; try again a few times.
-	for attempt := 0; ; attempt++ {
-		if err := root.Mkdir(skillName, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
-			return fmt.Errorf("secrets: %w", err)
-		}
-		err := atomicfile.WriteFile(root, path.Join(skillName, key+FileExt), sealed, 0o600)
-		if err == nil || !errors.Is(err, fs.ErrNotExist) || attempt == 3 {
-			return err
-		}
-	}
+	return s.write(ctx, skillName, key, true, func(root *os.Root) error {
+		return writeValue(root, skillName, key, sealed)
+	})
 }
 
 // Delete implements [Store].
 func (s *FSStore) Delete(ctx context.Context, skillName, key string) error {
+	return s.write(ctx, skillName, key, false, func(root *os.Root) error {
+		return removeValue(root, skillName, key)
+	})
+}
+
+// CompareAndSwap implements [CompareAndSwapper].
+func (s *FSStore) CompareAndSwap(ctx context.Context, skillName, key string, old, sealed []byte) error {
+	return s.write(ctx, skillName, key, true, func(root *os.Root) error {
+		current, exists, err := readValue(root, skillName, key)
+		if err != nil {
+			return err
+		}
+		if !swapAllowed(old, current, exists) {
+			return conflict(skillName, key)
+		}
+		return writeValue(root, skillName, key, sealed)
+	})
+}
+
+// CompareAndDelete implements [CompareAndSwapper].
+func (s *FSStore) CompareAndDelete(ctx context.Context, skillName, key string, old []byte) error {
+	return s.write(ctx, skillName, key, false, func(root *os.Root) error {
+		current, exists, err := readValue(root, skillName, key)
+		if err != nil {
+			return err
+		}
+		if !exists {
+			return notFound(skillName, key)
+		}
+		if !swapAllowed(old, current, exists) {
+			return conflict(skillName, key)
+		}
+		return removeValue(root, skillName, key)
+	})
+}
+
+// write checks the names, opens the store folder (creating it when create is
+// set; without it, a missing folder means the value is not there) and runs
+// fn under the store's exclusive lock.
+func (s *FSStore) write(ctx context.Context, skillName, key string, create bool, fn func(*os.Root) error) error {
 	if err := begin(ctx, skillName, key); err != nil {
 		return err
 	}
-	root, ok, err := s.openRoot(false)
+	root, ok, err := s.openRoot(create)
 	if err != nil || !ok {
 		return notFoundOr(err, skillName, key)
 	}
 	defer root.Close()
+	h, err := filelock.Lock(ctx, filepath.Join(s.dir, storeLockFile))
+	if err != nil {
+		return pkgerr.Wrap("secrets", err, "locking the store")
+	}
+	defer h.Unlock()
+	return fn(root)
+}
+
+// writeValue replaces a value file atomically, creating the skill's folder.
+func writeValue(root *os.Root, skillName, key string, sealed []byte) error {
+	if err := root.Mkdir(skillName, 0o700); err != nil && !errors.Is(err, fs.ErrExist) {
+		return fmt.Errorf("secrets: %w", err)
+	}
+	return pkgerr.Wrap("secrets", atomicfile.WriteFile(root, path.Join(skillName, key+FileExt), sealed, 0o600), "writing %s of skill %s", key, skillName)
+}
+
+// removeValue removes a value file, and the skill's folder when it is left
+// empty.
+func removeValue(root *os.Root, skillName, key string) error {
 	if err := root.Remove(valueFile(skillName, key)); err != nil {
 		if errors.Is(err, fs.ErrNotExist) {
-			return notFoundOr(nil, skillName, key)
+			return notFound(skillName, key)
 		}
 		return fmt.Errorf("secrets: %w", err)
 	}
 	if err := atomicfile.SyncDir(root, skillName); err != nil {
-		return err
+		return pkgerr.Wrap("secrets", err, "removing %s of skill %s", key, skillName)
 	}
 	// Remove the skill's folder when it is empty; it fails harmlessly when
-	// it is not, or when a concurrent Put has just written into it.
+	// it is not.
 	if root.Remove(skillName) == nil {
-		return atomicfile.SyncDir(root, ".")
+		return pkgerr.Wrap("secrets", atomicfile.SyncDir(root, "."), "removing the folder of skill %s", skillName)
 	}
 	return nil
 }

@@ -10,6 +10,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/internal/installid"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -25,26 +26,32 @@ func fuzzKeyring(f *testing.F) *Keyring {
 	return kr
 }
 
-// FuzzOpen feeds arbitrary bytes and names to Open: it must never panic,
-// and every refusal must be ErrCannotOpen or a name error.
+// FuzzOpen feeds arbitrary bytes and bindings to Open: it must never panic,
+// and every refusal must be ErrCannotOpen or a name or install id error.
 func FuzzOpen(f *testing.F) {
 	kr := fuzzKeyring(f)
-	golden, err := os.ReadFile("testdata/sealed_v1.txt")
-	if err != nil {
-		f.Fatal(err)
+	for _, tt := range []struct{ file, install string }{{"sealed_v1.txt", ""}, {"sealed_v2.txt", "GOLDENINSTALL234567ABCDEFG"}} {
+		golden, err := os.ReadFile("testdata/" + tt.file)
+		if err != nil {
+			f.Fatal(err)
+		}
+		sealed, err := hex.DecodeString(strings.TrimSpace(string(golden)))
+		if err != nil {
+			f.Fatal(err)
+		}
+		f.Add(sealed, "pdf-tools", tt.install, "OCR_API_KEY")
+		f.Add(sealed[:Overhead], "pdf-tools", tt.install, "OCR_API_KEY")
 	}
-	sealed, err := hex.DecodeString(strings.TrimSpace(string(golden)))
-	if err != nil {
-		f.Fatal(err)
-	}
-	f.Add(sealed, "pdf-tools", "OCR_API_KEY")
-	f.Add(sealed[:Overhead], "pdf-tools", "OCR_API_KEY")
-	f.Add([]byte{FormatVersion, 0, 0, 0, 0}, "a", "B")
-	f.Add([]byte{}, "", "")
-	f.Fuzz(func(t *testing.T, data []byte, skillName, name string) {
-		plain, err := kr.Open(skillName, name, data)
+	f.Add([]byte{FormatVersion, 0, 0, 0, 0, 200}, "a", "", "B")
+	f.Add([]byte{}, "", "", "")
+	f.Fuzz(func(t *testing.T, data []byte, skillName, install, name string) {
+		b := Binding{Skill: skillName, Install: install, Variable: name}
+		plain, err := kr.Open(b, data)
+		if h, herr := ReadHeader(data); herr == nil && h.InstallID != "" && h.Version != FormatVersion {
+			t.Fatalf("a version %d header carries an install id", h.Version)
+		}
 		if err == nil {
-			// Only the golden value opens: nothing else carries a valid tag.
+			// Only the golden values open: nothing else carries a valid tag.
 			if skillName != "pdf-tools" || name != "OCR_API_KEY" || string(plain) != "golden value ✓" {
 				t.Fatalf("opened something that was never sealed: %q", plain)
 			}
@@ -53,33 +60,41 @@ func FuzzOpen(f *testing.F) {
 		if plain != nil {
 			t.Fatal("a refusal returned bytes")
 		}
-		if !errors.Is(err, ErrCannotOpen) && !errors.Is(err, skill.ErrInvalidName) && !errors.Is(err, skill.ErrInvalidEnvName) {
+		if !errors.Is(err, ErrCannotOpen) && !errors.Is(err, skill.ErrInvalidName) && !errors.Is(err, skill.ErrInvalidEnvName) &&
+			!errors.Is(err, installid.ErrInvalid) {
 			t.Fatalf("unexpected error %v", err)
 		}
 	})
 }
 
-// FuzzSealOpen seals arbitrary values under arbitrary names and checks they
-// open, and that one flipped bit, chosen by the fuzzer, makes them not open.
+// FuzzSealOpen seals arbitrary values under arbitrary bindings and checks
+// they open, that they do not open for another install, and that one flipped
+// bit, chosen by the fuzzer, makes them not open.
 func FuzzSealOpen(f *testing.F) {
 	kr := fuzzKeyring(f)
-	f.Add([]byte("sk-123"), "pdf", "API_KEY", uint(0))
-	f.Add([]byte{}, "数据", "_", uint(1000))
-	f.Fuzz(func(t *testing.T, plain []byte, skillName, name string, bit uint) {
-		sealed, err := kr.Seal(skillName, name, plain)
+	f.Add([]byte("sk-123"), "pdf", "", "API_KEY", uint(0))
+	f.Add([]byte{}, "数据", "X2", "_", uint(1000))
+	f.Fuzz(func(t *testing.T, plain []byte, skillName, install, name string, bit uint) {
+		b := Binding{Skill: skillName, Install: install, Variable: name}
+		sealed, err := kr.Seal(b, plain)
 		if err != nil {
-			if checkNames(skillName, name) == nil && len(plain) <= MaxValueLen {
+			if b.check() == nil && len(plain) <= MaxValueLen {
 				t.Fatalf("Seal refused valid input: %v", err)
 			}
 			return
 		}
-		got, err := kr.Open(skillName, name, sealed)
+		got, err := kr.Open(b, sealed)
 		if err != nil || !bytes.Equal(got, plain) {
 			t.Fatalf("round trip: %v", err)
 		}
+		other := b
+		other.Install += "x"
+		if _, err := kr.Open(other, sealed); err == nil {
+			t.Fatal("opened for another install")
+		}
 		bit %= uint(len(sealed) * 8)
 		sealed[bit/8] ^= 1 << (bit % 8)
-		if _, err := kr.Open(skillName, name, sealed); !errors.Is(err, ErrCannotOpen) {
+		if _, err := kr.Open(b, sealed); !errors.Is(err, ErrCannotOpen) {
 			t.Fatalf("bit %d flipped: %v", bit, err)
 		}
 	})

@@ -72,11 +72,11 @@ func TestKeyringFromEnvPreviousKeyOpensOnly(t *testing.T) {
 	if kr.Primary().ID() != newKey.ID() || !kr.Has(oldKey.ID()) || len(kr.IDs()) != 2 {
 		t.Fatalf("keyring %v: want primary %v and %v", kr, newKey, oldKey)
 	}
-	sealedOld, err := keyring(t, oldKey).Seal("pdf", "API_KEY", []byte("v"))
+	sealedOld, err := keyring(t, oldKey).Seal(bind("pdf", "", "API_KEY"), []byte("v"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := kr.Open("pdf", "API_KEY", sealedOld); err != nil || string(got) != "v" {
+	if got, err := kr.Open(bind("pdf", "", "API_KEY"), sealedOld); err != nil || string(got) != "v" {
 		t.Fatalf("the previous key does not open its value: %q, %v", got, err)
 	}
 }
@@ -134,11 +134,11 @@ func TestRawKeyAndDerivedKey(t *testing.T) {
 	if fromRaw.ID() != derived.ID() {
 		t.Fatalf("ids differ: %v %v", fromRaw, derived)
 	}
-	sealed, err := keyring(t, fromRaw).Seal("pdf", "K", []byte("value"))
+	sealed, err := keyring(t, fromRaw).Seal(bind("pdf", "", "K"), []byte("value"))
 	if err != nil {
 		t.Fatal(err)
 	}
-	if got, err := keyring(t, derived).Open("pdf", "K", sealed); err != nil || !bytes.Equal(got, []byte("value")) {
+	if got, err := keyring(t, derived).Open(bind("pdf", "", "K"), sealed); err != nil || !bytes.Equal(got, []byte("value")) {
 		t.Fatalf("derived key does not open what the raw key sealed: %v", err)
 	}
 	if deriveKey(t, newSecret).ID() == derived.ID() {

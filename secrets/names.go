@@ -20,6 +20,12 @@ func validateKeyName(name string) error {
 	return skill.ValidateEnvName(name)
 }
 
+// ValidateNames checks the names of a value as every [Store] must: the
+// skill's name with [skill.ValidateKey], the variable's with
+// [skill.ValidateEnvName] and the length limit [MaxNameLen]. Errors wrap
+// [skill.ErrInvalidName] or [skill.ErrInvalidEnvName].
+func ValidateNames(skillName, variable string) error { return checkNames(skillName, variable) }
+
 // checkNames validates a skill name and a variable name.
 func checkNames(skillName, name string) error {
 	if err := skill.ValidateKey(skillName); err != nil {

@@ -11,6 +11,8 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillkit-go/skillkit/internal/installid"
+	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -24,8 +26,16 @@ type Options struct {
 	// Getenv reads the environment for the keyring. Nil: os.Getenv.
 	Getenv func(string) string
 	// Logger receives one audit line per change (save, delete, rotate,
-	// import) with skill and variable names, never values. Nil: no lines.
+	// adopt, import) with skill and variable names, never values. Nil: no
+	// lines.
 	Logger *slog.Logger
+	// InstallID returns the install id of a skill (the registry record's
+	// InstallID; registry.InstallIDFunc reads it from a registry store), or
+	// "" for a skill without one. Values are sealed for the current
+	// install and open only for it. Nil: every skill's install id is "",
+	// so values are bound to the skill's name alone, as for a vault used
+	// without a registry.
+	InstallID func(ctx context.Context, skill string) (string, error)
 }
 
 // Vault saves, lists and resolves the secrets of skills. It seals values
@@ -34,9 +44,10 @@ type Options struct {
 // Vault is safe for concurrent use; printing or logging it shows no key
 // material.
 type Vault struct {
-	store  Store
-	getenv func(string) string
-	log    *slog.Logger
+	store     Store
+	getenv    func(string) string
+	log       *slog.Logger
+	installID func(ctx context.Context, skill string) (string, error)
 
 	// rotating is held for writing by Rotate and for reading by every other
 	// use of keys, so no value is sealed under a key Rotate has passed.
@@ -54,7 +65,7 @@ func NewVault(store Store, opts *Options) *Vault {
 	if store == nil {
 		store = &MemStore{}
 	}
-	v := &Vault{store: store, getenv: opts.Getenv, log: opts.Logger, kr: opts.Keyring}
+	v := &Vault{store: store, getenv: opts.Getenv, log: opts.Logger, kr: opts.Keyring, installID: opts.InstallID}
 	if v.getenv == nil {
 		v.getenv = os.Getenv
 	}
@@ -83,14 +94,30 @@ func (v *Vault) keyring() (*Keyring, error) {
 	return v.kr, nil
 }
 
+// currentInstall returns the install id values of the skill are sealed for.
+func (v *Vault) currentInstall(ctx context.Context, skillName string) (string, error) {
+	if v.installID == nil {
+		return "", nil
+	}
+	id, err := v.installID(ctx, skillName)
+	if err != nil {
+		return "", pkgerr.Wrap("secrets", err, "the install id of skill %s", skillName)
+	}
+	if err := installid.Validate(id); err != nil {
+		return "", fmt.Errorf("secrets: the install id of skill %s: %w", skillName, err)
+	}
+	return id, nil
+}
+
 func (v *Vault) setKeyring(kr *Keyring) {
 	v.krMu.Lock()
 	v.kr = kr
 	v.krMu.Unlock()
 }
 
-// Save seals and stores values (variable name → value) for a skill,
-// replacing saved values of the same names and keeping the others. Every
+// Save seals and stores values (variable name → value) for the current
+// install of a skill, replacing saved values of the same names and keeping
+// the others. Every
 // name and value is checked before anything is written: names must pass
 // [skill.ValidateEnvName] and differ from each other and from the names
 // already saved by more than letter case; values must be at most
@@ -131,23 +158,27 @@ func (v *Vault) Save(ctx context.Context, skillName string, values map[string]st
 			}
 		}
 	}
+	install, err := v.currentInstall(ctx, skillName)
+	if err != nil {
+		return err
+	}
 	kr, err := v.keyring()
 	if err != nil {
 		return err
 	}
 	for i, name := range names {
-		sealed, err := kr.Seal(skillName, name, []byte(values[name]))
+		sealed, err := kr.Seal(Binding{Skill: skillName, Install: install, Variable: name}, []byte(values[name]))
 		if err == nil {
 			err = v.store.Put(ctx, skillName, name, sealed)
 		}
 		if err != nil {
 			if i > 0 {
-				v.log.InfoContext(ctx, "secrets saved", "skill", skillName, "keys", names[:i], "key_id", kr.primary.id)
+				v.log.InfoContext(ctx, "secrets saved", "skill", skillName, "keys", names[:i], "key_id", kr.primary.id, "install_id", install)
 			}
-			return fmt.Errorf("secrets: saving %s of skill %s: %w", name, skillName, err)
+			return pkgerr.Wrap("secrets", err, "saving %s of skill %s", name, skillName)
 		}
 	}
-	v.log.InfoContext(ctx, "secrets saved", "skill", skillName, "keys", names, "key_id", kr.primary.id)
+	v.log.InfoContext(ctx, "secrets saved", "skill", skillName, "keys", names, "key_id", kr.primary.id, "install_id", install)
 	return nil
 }
 
@@ -212,18 +243,74 @@ type EnvStatus struct {
 	Description string `json:"description,omitempty"`
 	// Declared is false for a saved value the skill's schema does not
 	// declare (it is still injected by ResolveEnv).
-	Declared   bool `json:"declared"`
-	HasValue   bool `json:"hasValue"`
-	HasDefault bool `json:"hasDefault"`
+	Declared bool `json:"declared"`
+	// HasValue: a value is saved for the skill's current install.
+	HasValue   bool `json:"has_value"`
+	HasDefault bool `json:"has_default"`
+	// Stale: the saved value was saved for an earlier install of a skill
+	// of this name ("saved for an earlier install"). It is not injected;
+	// [Vault.Adopt] binds it to the current install.
+	Stale bool `json:"stale"`
+}
+
+// savedValue is one stored value of a skill as read, with its header (or
+// the error that kept it from being read).
+type savedValue struct {
+	name      string
+	sealed    []byte
+	header    Header
+	headerErr error
+}
+
+// current reports whether the value was sealed for install. A value whose
+// header cannot be read counts as current, so that ResolveEnv reports it
+// instead of leaving it out.
+func (sv savedValue) current(install string) bool {
+	return sv.headerErr != nil || sv.header.InstallID == install
+}
+
+// readSaved reads every saved value of a skill, in name order.
+func (v *Vault) readSaved(ctx context.Context, skillName string) ([]savedValue, error) {
+	keys, err := v.store.Keys(ctx, skillName)
+	if err != nil {
+		return nil, err
+	}
+	out := make([]savedValue, 0, len(keys))
+	for _, name := range keys {
+		sealed, err := v.store.Get(ctx, skillName, name)
+		if errors.Is(err, ErrNotFound) {
+			continue // deleted since Keys
+		}
+		if err != nil {
+			return nil, err
+		}
+		h, herr := ReadHeader(sealed)
+		out = append(out, savedValue{name: name, sealed: sealed, header: h, headerErr: herr})
+	}
+	return out, nil
 }
 
 // Configured returns, for each variable of schema in order, whether it has a
-// saved value and a default, followed by the saved values the schema does
-// not declare, sorted. It needs no key: it only lists names.
+// value saved for the skill's current install, a default, or only a stale
+// value saved for an earlier install; followed by the saved values the
+// schema does not declare, sorted. It needs no key: it reads names and
+// the unencrypted headers of values.
 func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill.EnvVar) ([]EnvStatus, error) {
-	saved, err := v.store.Keys(ctx, skillName)
+	install, err := v.currentInstall(ctx, skillName)
 	if err != nil {
 		return nil, err
+	}
+	saved, err := v.readSaved(ctx, skillName)
+	if err != nil {
+		return nil, err
+	}
+	current, stale := map[string]bool{}, map[string]bool{}
+	for _, sv := range saved {
+		if sv.current(install) {
+			current[sv.name] = true
+		} else {
+			stale[sv.name] = true
+		}
 	}
 	out := make([]EnvStatus, 0, len(schema)+len(saved))
 	declared := map[string]bool{}
@@ -234,23 +321,25 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 		declared[ev.Name] = true
 		out = append(out, EnvStatus{
 			Name: ev.Name, Required: ev.Required, Description: ev.Description, Declared: true,
-			HasValue: slices.Contains(saved, ev.Name), HasDefault: ev.Default != nil,
+			HasValue: current[ev.Name], HasDefault: ev.Default != nil, Stale: stale[ev.Name],
 		})
 	}
-	for _, name := range saved {
-		if !declared[name] {
-			out = append(out, EnvStatus{Name: name, HasValue: true})
+	for _, sv := range saved {
+		if !declared[sv.name] {
+			out = append(out, EnvStatus{Name: sv.name, HasValue: current[sv.name], Stale: stale[sv.name]})
 		}
 	}
 	return out, nil
 }
 
 // ResolveEnv returns the environment of a skill: the defaults of schema
-// overlaid with every saved value of the skill, declared or not. A required
-// variable with neither is left out, not an error ([EnvChecker] reports it).
-// A name in schema that [skill.ValidateEnvName] refuses is an error, and so
-// is a saved value that does not open (wrapping [ErrCannotOpen]). The key is
-// needed only when the skill has saved values.
+// overlaid with every value saved for the skill's current install, declared
+// or not. Values saved for another install (stale) are left out, never
+// opened. A required variable with no value and no default is left out, not
+// an error ([EnvChecker] reports it). A name in schema that
+// [skill.ValidateEnvName] refuses is an error, and so is a value saved for
+// the current install that does not open (wrapping [ErrCannotOpen]). The
+// key is needed only when the skill has such values.
 func (v *Vault) ResolveEnv(ctx context.Context, skillName string, schema []skill.EnvVar) (map[string]string, error) {
 	if err := skill.ValidateKey(skillName); err != nil {
 		return nil, err
@@ -266,32 +355,129 @@ func (v *Vault) ResolveEnv(ctx context.Context, skillName string, schema []skill
 	}
 	v.rotating.RLock()
 	defer v.rotating.RUnlock()
-	keys, err := v.store.Keys(ctx, skillName)
+	install, err := v.currentInstall(ctx, skillName)
 	if err != nil {
 		return nil, err
 	}
-	if len(keys) == 0 {
-		return env, nil
-	}
-	kr, err := v.keyring()
+	saved, err := v.readSaved(ctx, skillName)
 	if err != nil {
 		return nil, err
 	}
-	for _, name := range keys {
-		sealed, err := v.store.Get(ctx, skillName, name)
-		if errors.Is(err, ErrNotFound) {
-			continue // deleted since Keys
+	var kr *Keyring
+	for _, sv := range saved {
+		if !sv.current(install) {
+			continue
 		}
+		if kr == nil {
+			if kr, err = v.keyring(); err != nil {
+				return nil, err
+			}
+		}
+		plain, err := kr.Open(Binding{Skill: skillName, Install: install, Variable: sv.name}, sv.sealed)
 		if err != nil {
-			return nil, err
+			return nil, pkgerr.Wrap("secrets", err, "%s of skill %s", sv.name, skillName)
 		}
-		plain, err := kr.Open(skillName, name, sealed)
-		if err != nil {
-			return nil, fmt.Errorf("secrets: %s of skill %s: %w", name, skillName, err)
-		}
-		env[name] = string(plain)
+		env[sv.name] = string(plain)
 	}
 	return env, nil
+}
+
+// Adopt binds the values of a skill that were saved for an earlier install
+// (EnvStatus.Stale) to its current install, so that ResolveEnv injects them
+// again, and returns their names, sorted. It is meant for a person who
+// knows the new install is the same program as the old one (for example
+// after reinstalling it from another source): a skill never adopts values
+// by itself. Values saved for the current install are left alone; so is a
+// value that another writer replaces while Adopt works on it (on a store
+// with [CompareAndSwapper]). A stale value that does not open is an error
+// wrapping [ErrCannotOpen] and stays as it was.
+func (v *Vault) Adopt(ctx context.Context, skillName string) ([]string, error) {
+	if err := skill.ValidateKey(skillName); err != nil {
+		return nil, err
+	}
+	v.rotating.RLock()
+	defer v.rotating.RUnlock()
+	install, err := v.currentInstall(ctx, skillName)
+	if err != nil {
+		return nil, err
+	}
+	saved, err := v.readSaved(ctx, skillName)
+	if err != nil {
+		return nil, err
+	}
+	var adopted []string
+	defer func() {
+		if len(adopted) > 0 {
+			v.log.InfoContext(ctx, "secrets adopted", "skill", skillName, "keys", adopted, "install_id", install)
+		}
+	}()
+	for _, sv := range saved {
+		if sv.current(install) {
+			continue
+		}
+		kr, err := v.keyring()
+		if err != nil {
+			return adopted, err
+		}
+		to := Binding{Skill: skillName, Install: install, Variable: sv.name}
+		changed, err := v.reseal(ctx, to, sv.sealed, func(h Header, sealed []byte) ([]byte, error) {
+			if h.InstallID == install {
+				return nil, nil // saved for this install meanwhile
+			}
+			plain, err := kr.Open(Binding{Skill: skillName, Install: h.InstallID, Variable: sv.name}, sealed)
+			if err != nil {
+				return nil, err
+			}
+			return kr.Seal(to, plain)
+		})
+		if err != nil {
+			return adopted, pkgerr.Wrap("secrets", err, "adopting %s of skill %s", sv.name, skillName)
+		}
+		if changed {
+			adopted = append(adopted, sv.name)
+		}
+	}
+	return adopted, nil
+}
+
+// maxResealAttempts bounds how often reseal reads a value again after a
+// conflicting write.
+const maxResealAttempts = 100
+
+// reseal replaces the stored value of b (read as sealed) with what remake
+// makes of it; remake returns nil when the value needs no change. On a store
+// with [CompareAndSwapper] the write takes effect only if the store still
+// holds sealed; when another writer replaced it meanwhile, reseal reads the
+// new value and remakes that, so a concurrent write is never overwritten by
+// a re-seal of the value it replaced. A value deleted meanwhile stays
+// deleted. It reports whether it wrote.
+func (v *Vault) reseal(ctx context.Context, b Binding, sealed []byte, remake func(Header, []byte) ([]byte, error)) (bool, error) {
+	cas, _ := v.store.(CompareAndSwapper)
+	for range maxResealAttempts {
+		h, err := ReadHeader(sealed)
+		if err != nil {
+			return false, err
+		}
+		next, err := remake(h, sealed)
+		if err != nil || next == nil {
+			return false, err
+		}
+		if cas == nil {
+			return true, v.store.Put(ctx, b.Skill, b.Variable, next)
+		}
+		err = cas.CompareAndSwap(ctx, b.Skill, b.Variable, sealed, next)
+		if !errors.Is(err, ErrConflict) {
+			return err == nil, err
+		}
+		sealed, err = v.store.Get(ctx, b.Skill, b.Variable)
+		if errors.Is(err, ErrNotFound) {
+			return false, nil
+		}
+		if err != nil {
+			return false, err
+		}
+	}
+	return false, fmt.Errorf("%w: gave up after %d attempts", ErrConflict, maxResealAttempts)
 }
 
 // RotateStats counts what [Vault.Rotate] did.
@@ -301,16 +487,27 @@ type RotateStats struct {
 	Failed    int // values that could not be opened, left as they were
 }
 
-// Rotate seals every saved value again under the primary key of next, and
-// then uses next. Values already sealed under that key are left alone, so a
-// rotation cut short (a crash, a cancelled context, a failing store) is
-// finished by calling Rotate again with the same keyring; until then the
-// vault opens values with the keys of both keyrings. Values are opened with
-// the current keyring (the old key, and SKILL_SECRET_KEY_PREVIOUS when it
-// came from the environment) and with next. A value no key opens is counted
-// as Failed, left as it was, and named in the returned error; the others are
-// still rotated. Rotate waits for other calls on this Vault and holds them
-// off while it runs; other processes must not write to the store meanwhile.
+// Rotate seals every saved value again under the primary key of next, for
+// the install it was sealed for, and then uses next. Values already sealed
+// under that key in the current format are left alone, so a rotation cut
+// short (a crash, a cancelled context, a failing store) is finished by
+// calling Rotate again with the same keyring; until then the vault opens
+// values with the keys of both keyrings. Values are opened with the
+// current keyring (the old key, and SKILL_SECRET_KEY_PREVIOUS when it came
+// from the environment) and with next. Values of format version 1 are
+// written in the current format, bound to no install id as before. A value
+// no key opens is counted as Failed, left as it was, and named in the
+// returned error; the others are still rotated.
+//
+// Rotate waits for other calls on this Vault and holds them off while it
+// runs. Other processes (other replicas) may save meanwhile: on a store
+// with [CompareAndSwapper] each value is replaced only if it still holds
+// what Rotate read, so a value saved meanwhile is never overwritten by the
+// re-seal of the value it replaced; it is re-sealed in turn, or left alone
+// when it is already under the new key. A process that still seals with the
+// old key after Rotate returns leaves values under it: give every process
+// the new key, then run Rotate once more. On a store without
+// CompareAndSwapper, other processes must not save while Rotate runs.
 func (v *Vault) Rotate(ctx context.Context, next *Keyring) (RotateStats, error) {
 	var stats RotateStats
 	if next == nil {
@@ -348,36 +545,34 @@ func (v *Vault) rotateAll(ctx context.Context, next, opener *Keyring, stats *Rot
 		return err
 	}
 	for _, skillName := range skills {
-		keys, err := v.store.Keys(ctx, skillName)
+		saved, err := v.readSaved(ctx, skillName)
 		if err != nil {
 			return err
 		}
-		for _, name := range keys {
-			sealed, err := v.store.Get(ctx, skillName, name)
-			if errors.Is(err, ErrNotFound) {
-				continue
-			}
-			if err != nil {
-				return err
-			}
-			if id, err := SealedKeyID(sealed); err == nil && id == next.primary.id {
-				stats.Unchanged++
-				continue
-			}
-			plain, err := opener.Open(skillName, name, sealed)
-			if err != nil {
+		for _, sv := range saved {
+			b := Binding{Skill: skillName, Variable: sv.name}
+			changed, err := v.reseal(ctx, b, sv.sealed, func(h Header, sealed []byte) ([]byte, error) {
+				if h.Version == FormatVersion && h.KeyID == next.primary.id {
+					return nil, nil
+				}
+				b.Install = h.InstallID
+				plain, err := opener.Open(b, sealed)
+				if err != nil {
+					return nil, err
+				}
+				return next.Seal(b, plain)
+			})
+			switch {
+			case errors.Is(err, ErrCannotOpen):
 				stats.Failed++
-				*failed = append(*failed, fmt.Errorf("secrets: rotate %s of skill %s: %w", name, skillName, err))
-				continue
+				*failed = append(*failed, pkgerr.Wrap("secrets", err, "rotate %s of skill %s", sv.name, skillName))
+			case err != nil:
+				return pkgerr.Wrap("secrets", err, "rotate %s of skill %s", sv.name, skillName)
+			case changed:
+				stats.Resealed++
+			default:
+				stats.Unchanged++
 			}
-			resealed, err := next.Seal(skillName, name, plain)
-			if err == nil {
-				err = v.store.Put(ctx, skillName, name, resealed)
-			}
-			if err != nil {
-				return fmt.Errorf("secrets: rotate %s of skill %s: %w", name, skillName, err)
-			}
-			stats.Resealed++
 		}
 	}
 	return nil

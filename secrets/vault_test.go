@@ -2,7 +2,6 @@ package secrets_test
 
 import (
 	"bytes"
-	"context"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -190,116 +189,6 @@ func TestValueMovedBetweenSkillsDoesNotOpen(t *testing.T) {
 	for _, s := range []string{"weather", "billing"} {
 		if _, err := v.ResolveEnv(ctx, s, nil); !errors.Is(err, secrets.ErrCannotOpen) {
 			t.Errorf("%s with a moved value: %v", s, err)
-		}
-	}
-}
-
-// crashingStore fails every Put after the first limit ones, as if the
-// process had been killed there.
-type crashingStore struct {
-	secrets.Store
-	mu     sync.Mutex
-	puts   int
-	limit  int
-	failed bool
-}
-
-var errCrash = errors.New("simulated crash")
-
-func (s *crashingStore) Put(ctx context.Context, skillName, key string, sealed []byte) error {
-	s.mu.Lock()
-	if s.puts >= s.limit {
-		s.failed = true
-		s.mu.Unlock()
-		return errCrash
-	}
-	s.puts++
-	s.mu.Unlock()
-	return s.Store.Put(ctx, skillName, key, sealed)
-}
-
-func keyIDs(t *testing.T, store secrets.Store) map[uint32]int {
-	t.Helper()
-	ctx := t.Context()
-	count := map[uint32]int{}
-	skills, err := store.Skills(ctx)
-	if err != nil {
-		t.Fatal(err)
-	}
-	for _, s := range skills {
-		keys, _ := store.Keys(ctx, s)
-		for _, k := range keys {
-			sealed, err := store.Get(ctx, s, k)
-			if err != nil {
-				t.Fatal(err)
-			}
-			id, err := secrets.SealedKeyID(sealed)
-			if err != nil {
-				t.Fatal(err)
-			}
-			count[id]++
-		}
-	}
-	return count
-}
-
-func TestRotateKilledHalfWayThenResumed(t *testing.T) {
-	ctx := t.Context()
-	fsStore := secrets.NewFSStore(t.TempDir())
-	oldKey, newKey := deriveKey(t, oldSecret), deriveKey(t, newSecret)
-	before := newVault(t, fsStore, keyring(t, oldKey))
-	want := map[string]map[string]string{}
-	for i := range 3 {
-		s := fmt.Sprintf("skill-%d", i)
-		want[s] = map[string]string{}
-		for j := range 4 {
-			want[s][fmt.Sprintf("KEY_%d", j)] = fmt.Sprintf("value %d/%d", i, j)
-		}
-		if err := before.Save(ctx, s, want[s]); err != nil {
-			t.Fatal(err)
-		}
-	}
-	next := keyring(t, newKey)
-
-	// The first run dies after 5 of 12 writes.
-	crash := &crashingStore{Store: fsStore, limit: 5}
-	v := newVault(t, crash, keyring(t, oldKey))
-	stats, err := v.Rotate(ctx, next)
-	if !errors.Is(err, errCrash) || stats.Resealed != 5 {
-		t.Fatalf("first run: %+v, %v", stats, err)
-	}
-	if ids := keyIDs(t, fsStore); ids[newKey.ID()] != 5 || ids[oldKey.ID()] != 7 {
-		t.Fatalf("after the crash: %v", ids)
-	}
-	// The vault that crashed still reads everything (it holds both keys)...
-	crash.limit = 1 << 30
-	for s, vals := range want {
-		if got, err := v.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
-			t.Fatalf("%s after the crash: %v", s, err)
-		}
-	}
-	// ...and a restarted process with only the new key does not.
-	if _, err := newVault(t, fsStore, next).ResolveEnv(ctx, "skill-2", nil); !errors.Is(err, secrets.ErrCannotOpen) {
-		t.Fatalf("new key alone before the resume: %v", err)
-	}
-
-	// The restarted process (old key from its environment) runs it again.
-	restarted := newVault(t, fsStore, keyring(t, oldKey))
-	stats, err = restarted.Rotate(ctx, next)
-	if err != nil || stats != (secrets.RotateStats{Resealed: 7, Unchanged: 5}) {
-		t.Fatalf("second run: %+v, %v", stats, err)
-	}
-	if ids := keyIDs(t, fsStore); ids[newKey.ID()] != 12 || len(ids) != 1 {
-		t.Fatalf("after the second run: %v", ids)
-	}
-	// A third run has nothing to do.
-	if stats, err := restarted.Rotate(ctx, next); err != nil || stats != (secrets.RotateStats{Unchanged: 12}) {
-		t.Fatalf("third run: %+v, %v", stats, err)
-	}
-	after := newVault(t, fsStore, next)
-	for s, vals := range want {
-		if got, err := after.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
-			t.Fatalf("%s with the new key only: %v %v", s, got, err)
 		}
 	}
 }

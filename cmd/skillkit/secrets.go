@@ -24,7 +24,7 @@ type secretsOptions struct {
 func secretsCommand() *command {
 	return &command{
 		name:    "secrets",
-		args:    "[--dir DIR] set NAME KEY=VALUE... | list NAME | delete NAME KEY... | rotate | import-legacy NAME BLOB",
+		args:    "[--dir DIR] set NAME KEY=VALUE... | list NAME | delete NAME KEY... | adopt NAME | rotate | import-legacy NAME BLOB",
 		summary: "save, list, delete and rotate the encrypted secrets of skills",
 		help: `
 Secrets live sealed (AES-256-GCM) in DIR/.skillhub/secrets. The key comes from
@@ -37,6 +37,12 @@ SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
   list NAME                the skill's declared and saved variables: whether
                            each has a value, never the value
   delete NAME KEY...       remove saved values
+  adopt NAME               use the values saved for an earlier install of a
+                           skill named NAME (list shows them as "saved for
+                           an earlier install") for the one installed now.
+                           Values belong to one install: a skill that takes
+                           the name of an uninstalled one never receives its
+                           secrets unless you adopt them.
   rotate                   seal every value again under SKILL_SECRET_KEY.
                            Set SKILL_SECRET_KEY to the new secret and
                            SKILL_SECRET_KEY_PREVIOUS to the old one, run
@@ -61,7 +67,7 @@ SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
 func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*secretsOptions)
 	if len(args) == 0 {
-		fmt.Fprintln(c.stderr, "skillkit secrets: give a subcommand: set, list, delete, rotate or import-legacy")
+		fmt.Fprintln(c.stderr, "skillkit secrets: give a subcommand: set, list, delete, adopt, rotate or import-legacy")
 		return exitUsage
 	}
 	sub, args := args[0], args[1:]
@@ -69,6 +75,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		"set":           func(n int) bool { return n >= 2 },
 		"list":          func(n int) bool { return n == 1 },
 		"delete":        func(n int) bool { return n >= 2 },
+		"adopt":         func(n int) bool { return n == 1 },
 		"rotate":        func(n int) bool { return n == 0 },
 		"import-legacy": func(n int) bool { return n == 2 },
 	}
@@ -106,6 +113,8 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		err = secretsList(ctx, c, o, kit, args[0])
 	case "delete":
 		err = secretsDelete(ctx, c, v, args[0], args[1:])
+	case "adopt":
+		err = secretsAdopt(ctx, c, v, args[0])
 	case "rotate":
 		err = secretsRotate(ctx, c, v)
 	case "import-legacy":
@@ -202,9 +211,12 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 	fmt.Fprintln(tw, "VARIABLE\tVALUE\tNOTE")
 	for _, r := range rows {
 		value := "not set"
-		if r.HasValue {
+		switch {
+		case r.HasValue:
 			value = "set"
-		} else if r.HasDefault {
+		case r.Stale:
+			value = "saved for an earlier install"
+		case r.HasDefault:
 			value = "default"
 		}
 		var notes []string
@@ -227,6 +239,19 @@ func secretsDelete(ctx context.Context, c *cli, v *secrets.Vault, name string, k
 		return err
 	}
 	fmt.Fprintf(c.stdout, "deleted %s from %s\n", strings.Join(keys, ", "), name)
+	return nil
+}
+
+func secretsAdopt(ctx context.Context, c *cli, v *secrets.Vault, name string) error {
+	names, err := v.Adopt(ctx, name)
+	if err != nil {
+		return err
+	}
+	if len(names) == 0 {
+		fmt.Fprintf(c.stdout, "%s has no values saved for an earlier install\n", name)
+		return nil
+	}
+	fmt.Fprintf(c.stdout, "adopted %s for the current install of %s\n", strings.Join(names, ", "), name)
 	return nil
 }
 

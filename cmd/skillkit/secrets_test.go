@@ -2,6 +2,7 @@ package main
 
 import (
 	"bytes"
+	"context"
 	"encoding/json"
 	"io/fs"
 	"os"
@@ -10,6 +11,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
 )
 
@@ -214,5 +216,40 @@ func TestSecretsUsage(t *testing.T) {
 	code, out, _ := runWith(t, nil, "", "help", "secrets")
 	if code != exitOK || !strings.Contains(out, "SKILL_SECRET_KEY_PREVIOUS") || !strings.Contains(out, "import-legacy NAME BLOB") {
 		t.Errorf("help: %d %s", code, out)
+	}
+}
+
+// A value saved for an earlier install of a skill is listed as such, is not
+// injected, and is used again after "secrets adopt". Here the earlier
+// install was gh installed with an install id and uninstalled with its
+// secrets kept; the skill now in the folder has no record.
+func TestSecretsAdopt(t *testing.T) {
+	dir := skillsDir(t)
+	vars := map[string]string{"SKILL_SECRET_KEY": cliOldSecret}
+	getenv := func(k string) string { return vars[k] }
+	earlier := registry.NewInstallID()
+	old := secrets.NewVault(secrets.NewFSStore(dir), &secrets.Options{Getenv: getenv,
+		InstallID: func(context.Context, string) (string, error) { return earlier, nil }})
+	if err := old.Save(t.Context(), "ocr", map[string]string{"OCR_API_KEY": cliPlain}); err != nil {
+		t.Fatal(err)
+	}
+	code, out, _ := runWith(t, vars, "", "secrets", "--dir", dir, "list", "ocr")
+	if code != exitOK || !strings.Contains(out, "OCR_API_KEY  saved for an earlier install  required, MISSING") {
+		t.Fatalf("list: exit %d\n%s", code, out)
+	}
+	current := secrets.NewVault(secrets.NewFSStore(dir), &secrets.Options{Getenv: getenv})
+	if env, err := current.ResolveEnv(t.Context(), "ocr", nil); err != nil || len(env) != 0 {
+		t.Fatalf("the skill now in the folder received %d values, %v", len(env), err)
+	}
+	code, out, errOut := runWith(t, vars, "", "secrets", "--dir", dir, "adopt", "ocr")
+	if code != exitOK || !strings.Contains(out, "adopted OCR_API_KEY for the current install of ocr") {
+		t.Fatalf("adopt: exit %d\n%s%s", code, out, errOut)
+	}
+	if env, err := current.ResolveEnv(t.Context(), "ocr", nil); err != nil || env["OCR_API_KEY"] != cliPlain {
+		t.Fatalf("after adopt: %v", err)
+	}
+	code, out, _ = runWith(t, vars, "", "secrets", "--dir", dir, "adopt", "ocr")
+	if code != exitOK || !strings.Contains(out, "no values saved for an earlier install") {
+		t.Fatalf("second adopt: exit %d\n%s", code, out)
 	}
 }

@@ -158,11 +158,11 @@ func TestMetasContentDiagnostics(t *testing.T) {
 func TestSecretsAndEnvSchema(t *testing.T) {
 	f := newFixture(t, "")
 	code, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", "")
-	if code != 200 || !strings.Contains(string(data), `"hasValue":false`) {
+	if code != 200 || !strings.Contains(string(data), `"has_value":false`) {
 		t.Fatalf("%d %s", code, data)
 	}
 	code, _, data = f.do(t, "POST", prefix+"/secrets", `{"name":"ocr","secrets":{"OCR_API_KEY":"sk-live-123"}}`)
-	if code != 200 || !strings.Contains(string(data), `"hasValue":true`) || strings.Contains(string(data), "sk-live-123") {
+	if code != 200 || !strings.Contains(string(data), `"has_value":true`) || strings.Contains(string(data), "sk-live-123") {
 		t.Fatalf("save: %d %s", code, data)
 	}
 	if _, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", ""); strings.Contains(string(data), "sk-live-123") {

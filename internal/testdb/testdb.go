@@ -1,0 +1,93 @@
+// Package testdb gives tests databases of their own: a fresh schema on the
+// PostgreSQL server that SKILLKIT_TEST_POSTGRES names (.ci/run starts one),
+// or a fresh SQLite file. It is the one place that imports the drivers, and
+// only tests import it.
+//
+// Without SKILLKIT_TEST_POSTGRES the PostgreSQL tests skip, unless CI=true,
+// where they fail: CI must not pass by skipping them.
+package testdb
+
+import (
+	"crypto/rand"
+	"database/sql"
+	"fmt"
+	"net/url"
+	"os"
+	"path/filepath"
+	"strings"
+	"testing"
+
+	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
+	_ "modernc.org/sqlite"             // the "sqlite" driver
+)
+
+// EnvPostgres names the variable that holds the DSN of a PostgreSQL server
+// the tests may create schemas on.
+const EnvPostgres = "SKILLKIT_TEST_POSTGRES"
+
+// Driver names for sql.Open.
+const (
+	PostgresDriver = "pgx"
+	SQLiteDriver   = "sqlite"
+)
+
+// PostgresDSN creates a schema of its own for the test and returns a DSN
+// whose connections use it; the schema is dropped when the test ends.
+func PostgresDSN(t testing.TB) string {
+	t.Helper()
+	admin := os.Getenv(EnvPostgres)
+	if admin == "" {
+		if os.Getenv("CI") == "true" {
+			t.Fatalf("%s is not set: .ci/run starts PostgreSQL and sets it", EnvPostgres)
+		}
+		t.Skipf("%s is not set (source .ci/postgres && start_postgres)", EnvPostgres)
+	}
+	u, err := url.Parse(admin)
+	if err != nil {
+		t.Fatalf("%s: %v", EnvPostgres, err)
+	}
+	schema := "t_" + strings.ToLower(rand.Text())
+	db := Open(t, PostgresDriver, admin)
+	if _, err := db.ExecContext(t.Context(), "CREATE SCHEMA "+schema); err != nil {
+		t.Fatalf("creating schema %s: %v", schema, err)
+	}
+	t.Cleanup(func() {
+		if _, err := db.Exec("DROP SCHEMA " + schema + " CASCADE"); err != nil {
+			t.Errorf("dropping schema %s: %v", schema, err)
+		}
+	})
+	q := u.Query()
+	q.Set("search_path", schema)
+	u.RawQuery = q.Encode()
+	return u.String()
+}
+
+// SQLiteDSN returns the DSN of a new SQLite file in a temporary folder, with
+// a busy timeout and WAL mode, as the sqlstore package asks.
+func SQLiteDSN(t testing.TB) string {
+	t.Helper()
+	return "file:" + filepath.Join(t.TempDir(), "skillkit.db") + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)"
+}
+
+// Open opens a pool that is closed when the test ends, and checks that it
+// connects.
+func Open(t testing.TB, driver, dsn string) *sql.DB {
+	t.Helper()
+	db, err := sql.Open(driver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { db.Close() })
+	if err := db.PingContext(t.Context()); err != nil {
+		t.Fatalf("connecting to %s: %v", redact(dsn), err)
+	}
+	return db
+}
+
+func redact(dsn string) string {
+	if u, err := url.Parse(dsn); err == nil && u.User != nil {
+		u.User = url.User(u.User.Username())
+		return u.String()
+	}
+	return fmt.Sprintf("a %s database", strings.SplitN(dsn, ":", 2)[0])
+}

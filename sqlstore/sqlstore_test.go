@@ -1,0 +1,213 @@
+package sqlstore_test
+
+import (
+	"bytes"
+	"database/sql"
+	"errors"
+	"strings"
+	"sync"
+	"testing"
+
+	"github.com/skillkit-go/skillkit/internal/testdb"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/registry/registrytest"
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/secrets/secretstest"
+	"github.com/skillkit-go/skillkit/sqlstore"
+)
+
+// backend opens pools on one fresh database of a dialect.
+type backend struct {
+	name    string
+	dialect sqlstore.Dialect
+	driver  string
+	dsn     func(testing.TB) string
+}
+
+var backends = []backend{
+	{"postgres", sqlstore.PostgreSQL, testdb.PostgresDriver, testdb.PostgresDSN},
+	{"sqlite", sqlstore.SQLite, testdb.SQLiteDriver, testdb.SQLiteDSN},
+}
+
+// open returns n clients (each its own *sql.DB pool, as n replicas have) of
+// one fresh database, migrated.
+func (b backend) open(t *testing.T, n int) []*sqlstore.DB {
+	t.Helper()
+	dsn := b.dsn(t)
+	out := make([]*sqlstore.DB, n)
+	for i := range out {
+		db, err := sqlstore.Open(t.Context(), testdb.Open(t, b.driver, dsn), b.dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		out[i] = db
+	}
+	return out
+}
+
+func forEach(t *testing.T, test func(t *testing.T, b backend)) {
+	for _, b := range backends {
+		t.Run(b.name, func(t *testing.T) { test(t, b) })
+	}
+}
+
+func TestRegistryConformance(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		registrytest.TestStore(t, func(t *testing.T) registry.Store { return b.open(t, 1)[0].Registry() })
+	})
+}
+
+func TestSecretsConformance(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		secretstest.TestStore(t, func(t *testing.T) secrets.Store { return b.open(t, 1)[0].Secrets() })
+	})
+}
+
+// 20 writers on two pools (two replicas) read, change and write one
+// registry record and one secret at the same time: no update is lost.
+func TestTwentyWritersOnTwoPools(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		dbs := b.open(t, 2)
+		registrytest.ConcurrentUpdates(t, []registry.Store{dbs[0].Registry(), dbs[1].Registry()}, 20, 5)
+		secretstest.ConcurrentSwaps(t, []secrets.Store{dbs[0].Secrets(), dbs[1].Secrets()}, 20, 5)
+	})
+}
+
+// One replica rotates the key while another saves values: none is lost.
+func TestRotationAcrossReplicas(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		dbs := b.open(t, 2)
+		secretstest.RotateWhileSaving(t, dbs[0].Secrets(), func() error {
+			return secretstest.SaveNewValues(t.Context(), dbs[1].Secrets())
+		})
+	})
+}
+
+// Replicas that start together migrate once: on an empty database, and on
+// one whose migrations table exists but lacks a migration (as when a new
+// version of the program adds one).
+func TestMigrationRunsOnce(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		dsn := b.dsn(t)
+		pool := testdb.Open(t, b.driver, dsn)
+		openTogether := func() {
+			const replicas = 6
+			var wg sync.WaitGroup
+			errs := make(chan error, replicas)
+			for range replicas {
+				wg.Go(func() {
+					_, err := sqlstore.Open(t.Context(), testdb.Open(t, b.driver, dsn), b.dialect)
+					errs <- err
+				})
+			}
+			wg.Wait()
+			close(errs)
+			for err := range errs {
+				if err != nil {
+					t.Fatal(err)
+				}
+			}
+			var rows, max int
+			if err := pool.QueryRowContext(t.Context(), "SELECT COUNT(*), MAX(version) FROM skillkit_schema_migrations").Scan(&rows, &max); err != nil {
+				t.Fatal(err)
+			}
+			if rows != 1 || max != 1 {
+				t.Fatalf("skillkit_schema_migrations holds %d rows up to version %d, want one", rows, max)
+			}
+		}
+		openTogether()
+		for _, stmt := range []string{"DROP TABLE skillkit_registry", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+			if _, err := pool.ExecContext(t.Context(), stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		openTogether()
+		db, err := sqlstore.Open(t.Context(), pool, b.dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if v, err := db.SchemaVersion(t.Context()); err != nil || v != 1 {
+			t.Fatalf("SchemaVersion = %d, %v", v, err)
+		}
+		// A newer program migrated this database: this one refuses it.
+		if _, err := pool.ExecContext(t.Context(), "INSERT INTO skillkit_schema_migrations (version, name) VALUES (99, 'future')"); err != nil {
+			t.Fatal(err)
+		}
+		if _, err := sqlstore.Open(t.Context(), pool, b.dialect); !errors.Is(err, sqlstore.ErrSchemaTooNew) {
+			t.Fatalf("a schema from the future: %v", err)
+		}
+	})
+}
+
+func TestOpenRefusesAnUnknownDialect(t *testing.T) {
+	_, err := sqlstore.Open(t.Context(), testdb.Open(t, testdb.SQLiteDriver, testdb.SQLiteDSN(t)), "mysql")
+	if !errors.Is(err, sqlstore.ErrDialect) || !strings.HasPrefix(err.Error(), "sqlstore: ") {
+		t.Fatalf("Open with mysql: %v", err)
+	}
+}
+
+// The secrets table holds sealed values only: the plaintext is in no cell.
+func TestSecretsTableHoldsSealedValuesOnly(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		dsn := b.dsn(t)
+		pool := testdb.Open(t, b.driver, dsn)
+		db, err := sqlstore.Open(t.Context(), pool, b.dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		const plain = "sk-SQL-PLAINTEXT-77c2"
+		v := secrets.NewVault(db.Secrets(), &secrets.Options{Keyring: secretstest.Keyring(t, secretstest.OldSecret)})
+		if err := v.Save(t.Context(), "pdf", map[string]string{"API_KEY": plain}); err != nil {
+			t.Fatal(err)
+		}
+		rows, err := pool.QueryContext(t.Context(), "SELECT skill, name, sealed FROM skillkit_secrets")
+		if err != nil {
+			t.Fatal(err)
+		}
+		defer rows.Close()
+		n := 0
+		for rows.Next() {
+			var skillName, name string
+			var sealed []byte
+			if err := rows.Scan(&skillName, &name, &sealed); err != nil {
+				t.Fatal(err)
+			}
+			n++
+			if bytes.Contains(sealed, []byte(plain)) || strings.Contains(skillName+name, plain) {
+				t.Errorf("the row of %s/%s holds the plaintext", skillName, name)
+			}
+			if _, err := secrets.ReadHeader(sealed); err != nil {
+				t.Errorf("the row of %s/%s is not a sealed value: %v", skillName, name, err)
+			}
+		}
+		if n != 1 {
+			t.Fatalf("%d rows", n)
+		}
+		if env, err := v.ResolveEnv(t.Context(), "pdf", nil); err != nil || env["API_KEY"] != plain {
+			t.Fatalf("ResolveEnv: %v", err)
+		}
+	})
+}
+
+// Errors name the package once, and a broken connection is an error, not a
+// missing record.
+func TestErrors(t *testing.T) {
+	dsn := testdb.SQLiteDSN(t)
+	pool, err := sql.Open(testdb.SQLiteDriver, dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	db, err := sqlstore.Open(t.Context(), pool, sqlstore.SQLite)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pool.Close()
+	_, err = db.Registry().Get(t.Context(), "pdf")
+	if err == nil || errors.Is(err, registry.ErrNotFound) || strings.Count(err.Error(), "sqlstore:") != 1 {
+		t.Errorf("Get on a closed pool: %v", err)
+	}
+	_, err = db.Secrets().Get(t.Context(), "pdf", "A")
+	if err == nil || errors.Is(err, secrets.ErrNotFound) || !strings.HasPrefix(err.Error(), "sqlstore: reading A of skill pdf") {
+		t.Errorf("secrets Get on a closed pool: %v", err)
+	}
+}
