@@ -144,7 +144,10 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if store == nil {
 		store = secrets.NewFSStore(abs)
 	}
-	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger})
+	// Values are sealed for the install their skill's record names, so a
+	// skill that takes the name of an uninstalled one never receives them.
+	k.vault = secrets.NewVault(store, &secrets.Options{Keyring: opts.Keyring, Getenv: opts.Getenv, Logger: opts.Logger,
+		InstallID: registry.InstallIDFunc(k.registry)})
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
 	})

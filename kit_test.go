@@ -240,7 +240,7 @@ func TestKitInstallUninstall(t *testing.T) {
 	if ts, _ := kit.Toolset(ctx, tools.Agent{}); ts.Prompt != "" {
 		t.Errorf("a disabled skill is offered:\n%s", ts.Prompt)
 	}
-	if err := kit.Uninstall(ctx, "greeter", &installer.UninstallOptions{Purge: true}); err != nil {
+	if err := kit.Uninstall(ctx, "greeter", nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, ok := loaderOf(t, kit).Get("greeter"); ok {

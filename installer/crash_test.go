@@ -140,7 +140,7 @@ func TestUninstallFaults(t *testing.T) {
 					}
 					return nil
 				}
-				err := in.Uninstall(ctx, "goner", &UninstallOptions{Purge: true})
+				err := in.Uninstall(ctx, "goner", nil)
 				committed := point == "u-unrecorded"
 				if committed && !crash {
 					if err != nil {

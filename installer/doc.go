@@ -174,6 +174,9 @@
 // # Uninstall and secrets
 //
 // The installer does not know where secrets live. [Installer.Uninstall]
-// with Purge calls the skills folder's purge hook after the skill is gone;
-// the Kit wires it to the secrets vault's DeleteSkill.
+// calls the skills folder's purge hook after the skill is gone, unless
+// UninstallOptions.KeepSecrets; the Kit wires it to the secrets vault's
+// DeleteSkill. Kept or not, a skill's secrets are sealed for its install id
+// (the registry package documentation says when it changes), so a skill
+// that later takes the name never receives them.
 package installer

@@ -40,40 +40,37 @@ func (in *Installer) SetEnabledOther(ctx context.Context, name string, enabled b
 	if ok, err := in.dir.Exists(name); err != nil || ok {
 		return errors.Join(err, fmt.Errorf("%w: the skills folder holds %s; enable or disable it with SetEnabled", ErrExists, name))
 	}
-	rec, err := in.dir.Record(ctx, name)
-	if err != nil {
-		return err
-	}
-	if rec == nil {
-		rec = &registry.Record{Name: name}
-	}
-	rec.Enabled = enabled
-	return in.dir.Registry().Put(ctx, *rec)
+	_, err = registry.Update(ctx, in.dir.Registry(), name, func(rec *registry.Record, _ bool) error {
+		rec.Enabled = enabled
+		return nil
+	})
+	return err
 }
 
-// setFlags changes a record under the skill's lock. A skill folder placed
-// by hand, without a record, gets one (source local, no URL), so it can
-// be disabled or pinned too.
+// setFlags changes a record under the skill's lock, through
+// registry.Update, so a store shared by several hosts (compare-and-swap)
+// loses no change another host made meanwhile. A skill folder placed by
+// hand, without a record, gets one (source local, no URL), so it can be
+// disabled or pinned too.
 func (in *Installer) setFlags(ctx context.Context, name string, change func(*registry.Record)) error {
 	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
-	rec, err := in.dir.Record(ctx, name)
-	if err != nil {
-		return err
-	}
-	if rec == nil {
-		ok, err := in.dir.HasSkill(name)
-		if err != nil {
-			return err
+	_, err = registry.Update(ctx, in.dir.Registry(), name, func(rec *registry.Record, found bool) error {
+		if !found {
+			ok, err := in.dir.HasSkill(name)
+			if err != nil {
+				return err
+			}
+			if !ok {
+				return fmt.Errorf("%w: %s", ErrNotInstalled, name)
+			}
+			rec.Source, rec.Enabled = registry.SourceLocal, true
 		}
-		if !ok {
-			return fmt.Errorf("%w: %s", ErrNotInstalled, name)
-		}
-		rec = &registry.Record{Name: name, Source: registry.SourceLocal, Enabled: true}
-	}
-	change(rec)
-	return in.dir.Registry().Put(ctx, *rec)
+		change(rec)
+		return nil
+	})
+	return err
 }

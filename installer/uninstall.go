@@ -2,7 +2,6 @@ package installer
 
 import (
 	"context"
-	"errors"
 	"fmt"
 
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
@@ -11,28 +10,28 @@ import (
 
 // UninstallOptions tune one Uninstall.
 type UninstallOptions struct {
-	// Purge also removes what the skill left elsewhere (its secrets),
-	// through Options.Purge; without that hook Uninstall refuses with
-	// ErrNoPurge before touching anything.
-	Purge bool
+	// KeepSecrets keeps what else the skill left (its saved secrets),
+	// which Uninstall otherwise removes through the skills folder's purge
+	// hook (the Kit's: the secrets vault). Kept values stay bound to this
+	// install: a skill that later takes the name never receives them,
+	// unless a person adopts them for it.
+	KeepSecrets bool
 }
 
 // Uninstall removes the skill folder name and its record: the folder moves
 // to the trash, the record is deleted (the commit point), the purge hook
-// runs when asked, the trash is emptied. A failure before the commit point
-// puts the folder and record back. The skill's secrets stay unless
-// opts.Purge. opts may be nil.
+// removes its secrets unless opts.KeepSecrets, the trash is emptied. A
+// failure before the commit point puts the folder and record back. opts
+// may be nil.
 func (in *Installer) Uninstall(ctx context.Context, name string, opts *UninstallOptions) error {
 	rep := in.reporter(OpUninstall, name, "")
-	err := in.uninstall(ctx, name, opts != nil && opts.Purge, rep)
+	purge := (opts == nil || !opts.KeepSecrets) && in.dir.CanPurge()
+	err := in.uninstall(ctx, name, purge, rep)
 	rep.Done(err)
 	return err
 }
 
 func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep *skillsdir.Reporter) error {
-	if purge && !in.dir.CanPurge() {
-		return errors.New("installer: purge asked, but the skills folder has no purge hook")
-	}
 	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return err

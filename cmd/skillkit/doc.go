@@ -10,7 +10,7 @@
 //	skillkit read NAME [--task T] [--file PATH] [--json] [DIR...]
 //	skillkit run NAME [--input JSON | --input -] [--json]
 //	skillkit install SOURCE [--ref R] [--path P] [--force] [--allow-host H] [--allow-file-urls]
-//	skillkit uninstall NAME [--purge]
+//	skillkit uninstall NAME [--keep-secrets]
 //	skillkit update [NAME | --all] [--force]
 //	skillkit outdated
 //	skillkit pin | unpin | enable | disable NAME

@@ -151,7 +151,7 @@ func TestInstallZipAndFolder(t *testing.T) {
 	}
 }
 
-func TestDisableEnableUninstallPurge(t *testing.T) {
+func TestDisableEnableUninstallSecrets(t *testing.T) {
 	skills := t.TempDir()
 	writeSkillFile(t, skills, "tool", "")
 	env := map[string]string{"SKILLKIT_DIR": skills, "SKILL_SECRET_KEY": "0123456789abcdef0123456789abcdef"}
@@ -170,18 +170,18 @@ func TestDisableEnableUninstallPurge(t *testing.T) {
 		t.Fatalf("secrets set: %s", errOut)
 	}
 	secretFile := filepath.Join(skills, ".skillhub", "secrets", "tool", "API_KEY.sealed")
-	if code, out, errOut := runCLIEnv(t, env, "uninstall", "tool"); code != exitOK || out != "uninstalled tool\n" {
-		t.Fatalf("uninstall: %d %q %s", code, out, errOut)
+	if code, out, errOut := runCLIEnv(t, env, "uninstall", "--keep-secrets", "tool"); code != exitOK || out != "uninstalled tool, keeping its secrets\n" {
+		t.Fatalf("uninstall --keep-secrets: %d %q %s", code, out, errOut)
 	}
 	if _, err := os.Stat(secretFile); err != nil {
-		t.Errorf("the secret went without --purge: %v", err)
+		t.Errorf("the secret went with --keep-secrets: %v", err)
 	}
 	writeSkillFile(t, skills, "tool", "")
-	if code, out, errOut := runCLIEnv(t, env, "uninstall", "--purge", "tool"); code != exitOK || !strings.Contains(out, "deleted its secrets") {
-		t.Fatalf("uninstall --purge: %d %q %s", code, out, errOut)
+	if code, out, errOut := runCLIEnv(t, env, "uninstall", "tool"); code != exitOK || !strings.Contains(out, "deleted its secrets") {
+		t.Fatalf("uninstall: %d %q %s", code, out, errOut)
 	}
 	if _, err := os.Stat(secretFile); !os.IsNotExist(err) {
-		t.Errorf("the secret stayed after --purge: %v", err)
+		t.Errorf("the secret stayed after a plain uninstall: %v", err)
 	}
 	if code, _, errOut := runCLIEnv(t, env, "uninstall", "tool"); code != exitFailure || !strings.Contains(errOut, "not installed") {
 		t.Errorf("uninstall again: %d %s", code, errOut)

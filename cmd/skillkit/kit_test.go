@@ -61,3 +61,33 @@ func TestDisableHandPlacedName(t *testing.T) {
 		t.Fatalf("secrets list: exit %d\n%s%s", code, out, errOut)
 	}
 }
+
+// TestSecretsListAfterAnotherInstall: a secret kept by an uninstall is not
+// shown as set for a skill installed later under the name; it is shown as
+// saved for an earlier install, and adopt makes it the new one's.
+func TestSecretsListAfterAnotherInstall(t *testing.T) {
+	skills, a, b := t.TempDir(), t.TempDir(), t.TempDir()
+	writeSkillFile(t, a, "gh", "metadata:\n  env:\n    - {name: GH_TOKEN, required: true}\n")
+	writeSkillFile(t, b, "gh", "metadata:\n  env:\n    - {name: GH_TOKEN, required: true}\n")
+	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes", "SKILLKIT_DIR": skills}
+	for _, args := range [][]string{
+		{"install", a + "/gh"},
+		{"secrets", "set", "gh", "GH_TOKEN=ghp_x"},
+		{"uninstall", "--keep-secrets", "gh"},
+		{"install", b + "/gh"},
+	} {
+		if code, _, errOut := runCLIEnv(t, env, args...); code != exitOK {
+			t.Fatalf("%v: %s", args, errOut)
+		}
+	}
+	code, out, errOut := runCLIEnv(t, env, "secrets", "list", "gh")
+	if code != exitOK || !strings.Contains(out, "saved for an earlier install") || strings.Contains(out, "GH_TOKEN  set") {
+		t.Fatalf("secrets list: %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLIEnv(t, env, "secrets", "adopt", "gh"); code != exitOK {
+		t.Fatal(errOut)
+	}
+	if _, out, _ := runCLIEnv(t, env, "secrets", "list", "gh"); !strings.Contains(out, "set") || strings.Contains(out, "earlier install") {
+		t.Fatalf("after adopt:\n%s", out)
+	}
+}

@@ -10,21 +10,23 @@ import (
 
 type uninstallOptions struct {
 	installerFlags
-	purge bool
+	keep bool
 }
 
 func uninstallCommand() *command {
 	return &command{
 		name:    "uninstall",
-		args:    "[--purge] NAME",
+		args:    "[--keep-secrets] NAME",
 		summary: "remove an installed skill and its record",
 		help: `
-The skill's folder and its registry record are removed; its saved secrets stay
-(a reinstall finds them again) unless --purge.` + installerHelp,
+The skill's folder, its registry record and its saved secrets are removed.
+With --keep-secrets the secrets stay, sealed for the install removed: a skill
+installed later under the name does not receive them unless you adopt them
+(skillkit secrets adopt NAME).` + installerHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &uninstallOptions{}
 			o.register(fs, false)
-			fs.BoolVar(&o.purge, "purge", false, "also delete the skill's saved secrets")
+			fs.BoolVar(&o.keep, "keep-secrets", false, "keep the skill's saved secrets")
 			return o
 		},
 		run: runUninstall,
@@ -43,18 +45,20 @@ func runUninstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitFailure
 	}
 	defer kit.Close()
-	if err := kit.Uninstall(ctx, args[0], &installer.UninstallOptions{Purge: o.purge}); err != nil {
+	if err := kit.Uninstall(ctx, args[0], &installer.UninstallOptions{KeepSecrets: o.keep}); err != nil {
 		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)
 		return exitFailure
 	}
 	if o.json {
-		if writeJSON(c, map[string]any{"name": args[0], "uninstalled": true, "purged": o.purge}) != nil {
+		if writeJSON(c, map[string]any{"name": args[0], "uninstalled": true, "secrets_kept": o.keep}) != nil {
 			return exitFailure
 		}
 		return exitOK
 	}
 	fmt.Fprintf(c.stdout, "uninstalled %s", args[0])
-	if o.purge {
+	if o.keep {
+		fmt.Fprint(c.stdout, ", keeping its secrets")
+	} else {
 		fmt.Fprint(c.stdout, " and deleted its secrets")
 	}
 	fmt.Fprintln(c.stdout)

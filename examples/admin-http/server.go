@@ -349,13 +349,13 @@ func (s *server) uploadInstall(w http.ResponseWriter, r *http.Request) {
 
 func (s *server) uninstall(w http.ResponseWriter, r *http.Request) {
 	var req struct {
-		Name  string `json:"name"`
-		Purge bool   `json:"purge,omitempty"`
+		Name        string `json:"name"`
+		KeepSecrets bool   `json:"keepSecrets,omitempty"`
 	}
 	if !decode(w, r, &req) {
 		return
 	}
-	if err := s.kit.Uninstall(r.Context(), req.Name, &installer.UninstallOptions{Purge: req.Purge}); err != nil {
+	if err := s.kit.Uninstall(r.Context(), req.Name, &installer.UninstallOptions{KeepSecrets: req.KeepSecrets}); err != nil {
 		fail(w, statusOf(err), err)
 		return
 	}

@@ -223,7 +223,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"status":0`) {
 		t.Errorf("metas after disable: %s", data)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"notes","purge":true}`); code != 200 {
+	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"notes"}`); code != 200 {
 		t.Errorf("uninstall: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "notes")); !os.IsNotExist(err) {

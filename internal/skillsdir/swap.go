@@ -24,7 +24,8 @@ type Swapped struct {
 // Swap replaces the skill rec.Name with the tree staged in t
 // (t.Staging(TreeName)), whose lock the caller holds, once check allows it.
 // Enabled, pinned and the first install time carry over from the previous
-// record. The staged files must be synced (SyncTree). A journal is written,
+// record, and so does its install id when the new version comes from the
+// same origin (see installID). The staged files must be synced (SyncTree). A journal is written,
 // the old version is renamed to the trash, the staged one into place, the
 // record written (the commit point), the trash removed. Until the commit
 // point every failure puts back what was there; after it the install has
@@ -42,6 +43,7 @@ func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	if err := check(ctx, prev, present); err != nil {
 		return nil, err
 	}
+	rec.InstallID = installID(prev, present, rec)
 	now := time.Now().UTC()
 	rec.Enabled, rec.InstalledAt = true, now
 	if prev != nil {
@@ -254,6 +256,23 @@ func (d *Dir) PlaceDir(t *Txn, staged, dst string) error {
 		}
 	}
 	return nil
+}
+
+// installID is the install id of rec, replacing prev (nil: no record) and a
+// folder when present: secrets are sealed for it, so it says which install
+// they belong to. An update or a reinstall from the same origin keeps the
+// id; a fresh install, a skill written fresh by an agent and a replacement
+// from another origin get a new one. A folder placed by hand has no record
+// and no id: an agent's edit of it (recorded as local, without a URL) keeps
+// none, so the secrets saved for it still open.
+func installID(prev *registry.Record, present bool, rec registry.Record) string {
+	switch {
+	case prev != nil && SameOrigin(*prev, rec):
+		return prev.InstallID
+	case prev == nil && present && rec.Source == registry.SourceLocal && rec.URL == "":
+		return ""
+	}
+	return registry.NewInstallID()
 }
 
 // auditMessage is the audit line of an operation that changed a skill.
