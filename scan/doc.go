@@ -1,0 +1,2 @@
+// Package scan checks skills for attacks. (Documentation follows.)
+package scan
