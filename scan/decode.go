@@ -82,7 +82,7 @@ func (sc *skillScan) decodeRuns(l *line) {
 }
 
 func (sc *skillScan) decodedBase64(l *line, at int, run string) {
-	dataURI := strings.HasSuffix(strings.ToLower(l.text[:at]), ";base64,")
+	dataURI := at >= 8 && strings.EqualFold(l.text[at-8:at], ";base64,")
 	if len(run) >= longBase64Run && !dataURI && blobContext(l.ctx) {
 		sc.add(Finding{Rule: ruleEncodedBlob, Severity: Medium, File: l.file.path, Line: l.lineAt(at), Context: l.ctx,
 			Match: snippet(l.text, at, at+40), Message: fmt.Sprintf("a %d-character base64 blob, which a reader cannot review", len(run))})

@@ -210,38 +210,65 @@ type line struct {
 	// decoded names the encoding the text came out of ("base64"), or "".
 	decoded string
 	depth   int
+	// winStart and winEnd bound the window the rules run on; checks look
+	// no further.
+	winStart, winEnd int
 }
 
-// run applies every candidate pattern to the line.
+// win is the lower-cased text of the current window.
+func (l *line) win() string { return l.lower[l.winStart:l.winEnd] }
+
+// Rules run on windows of a long line: every pattern is local (a command,
+// a sentence), and a regular expression over a window stays in the fast
+// matcher, where one over a megabyte-long line would not.
+const (
+	window        = 4 << 10
+	windowOverlap = 512
+)
+
+// run applies every candidate pattern to the line; a rule reports at most
+// once per line.
 func (l *line) run(rs *ruleSet) {
+	var reported []*rule
+	for start := 0; ; start += window - windowOverlap {
+		end := min(start+window, len(l.lower))
+		l.runWindow(rs, start, end, &reported)
+		if end == len(l.lower) {
+			return
+		}
+	}
+}
+
+// runWindow applies the patterns triggered in lower[start:end] there.
+func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
+	l.winStart, l.winEnd = start, end
 	var c patBits
-	if !rs.candidates(l.lower, &c) {
+	if !rs.candidates(l.lower[start:end], &c) {
 		return
 	}
-	var done *rule // the rule that last reported on this line
 	for w := range c {
 		for word := c[w]; word != 0; word &= word - 1 {
 			ip := &rs.pats[w*64+bits.TrailingZeros64(word)]
 			r := ip.rule
-			if r == done || r.only != nil && !slices.Contains(r.only, l.ctx) {
+			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) {
 				continue
 			}
 			// The first match, then (only when the check rejects it) the
 			// following ones, a few at most.
-			for at, tries := 0, 0; at <= len(l.lower) && tries < 8; tries++ {
-				loc := ip.re.FindStringIndex(l.lower[at:])
+			for at, tries := start, 0; at <= end && tries < 8; tries++ {
+				loc := ip.re.FindStringIndex(l.lower[at:end])
 				if loc == nil {
 					break
 				}
-				start, end := at+loc[0], at+loc[1]
-				h := &hit{rule: r, id: r.id, kind: r.kind, sev: r.sev, start: start, end: end, msg: r.msg, line: l.lineAt(start)}
-				h.ctx, h.quoted = l.spanContext(start)
+				ms, me := at+loc[0], at+loc[1]
+				h := &hit{rule: r, id: r.id, kind: r.kind, sev: r.sev, start: ms, end: me, msg: r.msg, line: l.lineAt(ms)}
+				h.ctx, h.quoted = l.spanContext(ms)
 				if r.check == nil || r.check(l, h) {
 					l.sc.record(l, h)
-					done = r
+					*reported = append(*reported, r)
 					break
 				}
-				at = max(end, start+1)
+				at = max(me, ms+1)
 			}
 		}
 	}
@@ -338,23 +365,27 @@ func snippet(text string, start, end int) string {
 		start = end
 	}
 	m := text[start:end]
-	if utf8.RuneCountInString(m) >= max {
-		return Visible(cutRunes(m, max-1)) + "…"
+	out := m
+	if room := max - utf8.RuneCountInString(m); room > 0 {
+		before := strings.TrimLeft(text[:start], " \t")
+		after := strings.TrimRight(text[end:], " \t\r")
+		pre := lastRunes(before, min(room/3, utf8.RuneCountInString(before)))
+		room -= utf8.RuneCountInString(pre)
+		post := cutRunes(after, min(room, utf8.RuneCountInString(after)))
+		out = pre + m + post
+		if len(pre) < len(before) {
+			out = "…" + out
+		}
+		if len(post) < len(after) {
+			out += "…"
+		}
 	}
-	room := max - utf8.RuneCountInString(m)
-	before := strings.TrimLeft(text[:start], " \t")
-	after := strings.TrimRight(text[end:], " \t\r")
-	pre := lastRunes(before, min(room/3, utf8.RuneCountInString(before)))
-	room -= utf8.RuneCountInString(pre)
-	post := cutRunes(after, min(room, utf8.RuneCountInString(after)))
-	out := pre + m + post
-	if len(pre) < len(before) {
-		out = "…" + out
+	// Marks for hidden characters make the text longer: cut after marking.
+	v := Visible(out)
+	if utf8.RuneCountInString(v) > max {
+		v = cutRunes(v, max-1) + "…"
 	}
-	if len(post) < len(after) {
-		out += "…"
-	}
-	return Visible(out)
+	return v
 }
 
 func max0(i int) int { return max(i, 0) }

@@ -22,10 +22,11 @@ const (
 	kindData                      // anything else
 )
 
-// Internal rule ids used outside the rule table.
+// Rule ids about files rather than their text.
 const (
-	ruleReadError = "read-error"
-	ruleScanLimit = "scan-limit"
+	ruleReadError     = "read-error"
+	ruleScanLimit     = "scan-limit"
+	ruleSymlinkEscape = "symlink-escape"
 )
 
 // skillScan is the state of one skill's scan.
@@ -431,7 +432,7 @@ func proseSpans(t string) (code, quotes [][2]int) {
 func (sc *skillScan) checkLink(fsys fs.FS, p string) {
 	target, err := fs.ReadLink(fsys, p)
 	if err != nil {
-		sc.add(Finding{Rule: "symlink-escape", Severity: Medium, File: p, Context: CtxFile,
+		sc.add(Finding{Rule: ruleSymlinkEscape, Severity: Medium, File: p, Context: CtxFile,
 			Message: "is a symbolic link whose target cannot be read; it was not followed"})
 		return
 	}
@@ -441,7 +442,7 @@ func (sc *skillScan) checkLink(fsys fs.FS, p string) {
 	if inside {
 		return
 	}
-	f := Finding{Rule: "symlink-escape", Severity: High, File: p, Context: CtxFile, Match: Visible(target),
+	f := Finding{Rule: ruleSymlinkEscape, Severity: High, File: p, Context: CtxFile, Match: Visible(target),
 		Message: "is a symbolic link that leads outside the skill folder"}
 	if credentialPath.MatchString(lowerASCII(t)) {
 		f.Severity = Critical

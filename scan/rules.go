@@ -59,12 +59,9 @@ var negation = regexp.MustCompile(`\b(?:not|never|no|don'?t|doesn'?t|won'?t|cann
 
 // notNegated rejects a phrase negated earlier in its sentence.
 func notNegated(l *line, h *hit) bool {
-	before := l.lower[:h.start]
+	before := l.lower[max(l.winStart, h.start-120):h.start]
 	if i := strings.LastIndexAny(before, ".!?;:"); i >= 0 {
 		before = before[i+1:]
-	}
-	if len(before) > 120 {
-		before = before[len(before)-120:]
 	}
 	return !negation.MatchString(before)
 }
@@ -115,7 +112,7 @@ func ruleTable() []*rule {
 			check: func(l *line, h *hit) bool {
 				// "ignore the above instructions if you use Windows" is
 				// documentation.
-				return notNegated(l, h) && !conditional.MatchString(l.lower[h.end:])
+				return notNegated(l, h) && !conditional.MatchString(l.lower[h.end:l.winEnd])
 			},
 			msg: "tells the model to drop the instructions it was given",
 		},
@@ -130,7 +127,7 @@ func ruleTable() []*rule {
 				p("secretly covertly silently quietly discreetly", `\b(?:secretly|covertly|silently|quietly|discreetly)\s+(?:send|upload|post|forward|exfiltrate|transmit|copy|collect|run|execute|install|download|add|append|write|modify|delete|remove|read)\b`),
 			},
 			check: func(l *line, h *hit) bool {
-				if exemptConcealment.MatchString(l.lower) {
+				if exemptConcealment.MatchString(l.win()) {
 					return false
 				}
 				m := l.lower[h.start:h.end]
@@ -201,7 +198,7 @@ func ruleTable() []*rule {
 				}
 				m := l.lower[h.start:h.end]
 				if transferVerb.MatchString(m) {
-					return hasDestination(l.lower[h.start:])
+					return hasDestination(l.lower[h.start:l.winEnd])
 				}
 				if !strings.Contains(m, "prompt") && !strings.Contains(m, "instructions") && !strings.Contains(m, "developer") {
 					h.sev = Medium
@@ -217,7 +214,7 @@ func ruleTable() []*rule {
 				if !notNegated(l, h) {
 					return false
 				}
-				rest := l.lower[h.start:]
+				rest := l.lower[h.start:l.winEnd]
 				if !hasDestination(rest) {
 					return false
 				}
@@ -239,7 +236,7 @@ func ruleTable() []*rule {
 				p("iex expression downloadstring", `\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(?:iex|invoke-expression)\b`),
 			},
 			check: func(l *line, h *hit) bool {
-				switch classifyURLs(l.lower) {
+				switch classifyURLs(l.win()) {
 				case destLocal, destInstaller:
 					h.sev = Low
 					h.msg = "pipes a well-known installer into a shell"
@@ -293,7 +290,7 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				archive := archiveWords.MatchString(l.lower)
+				archive := archiveWords.MatchString(l.win())
 				if passwordWord.MatchString(m) {
 					if !archive {
 						return false
@@ -303,11 +300,11 @@ func ruleTable() []*rule {
 				}
 				if strings.HasPrefix(m, "download") {
 					h.sev = Medium
-					if archive && strings.Contains(l.lower, "password") {
+					if archive && strings.Contains(l.win(), "password") {
 						h.sev = High
 					}
 				}
-				if classifyURLs(l.lower) == destSuspicious {
+				if classifyURLs(l.win()) == destSuspicious {
 					h.sev = Critical
 				}
 				return true
@@ -334,10 +331,10 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.HasSuffix(m, ".pub") {
-					return false
+				if strings.HasSuffix(m, ".pub") || notSecretInSSH.MatchString(l.lower[h.end:l.winEnd]) {
+					return false // public keys, known hosts, the client's config
 				}
-				before := l.lower[:h.start]
+				before := l.lower[l.winStart:h.start]
 				if identityFlag.MatchString(before) {
 					return true // a key used to log in, not read
 				}
@@ -371,8 +368,8 @@ func ruleTable() []*rule {
 			},
 			only: []Context{CtxScript, CtxConfig, CtxCode, CtxDocCode},
 			check: func(l *line, h *hit) bool {
-				if strings.Contains(l.lower[h.start:h.end], "environ.") {
-					h.sev = Low // iterating is often filtering; not a dump on its own
+				if strings.Contains(l.lower[h.start:h.end], "environ.") || filtered.MatchString(l.lower[h.end:l.winEnd]) {
+					h.sev = Low // iterating or grepping is filtering; not a dump on its own
 				}
 				return true
 			},
@@ -433,7 +430,7 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon.MatchString(l.lower) {
+				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon.MatchString(l.win()) {
 					h.sev = Critical
 					h.msg = "puts data into the name of a DNS lookup, which carries it past firewalls to whoever runs the domain"
 				}
@@ -453,7 +450,7 @@ func ruleTable() []*rule {
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
 				switch {
-				case sensitive(l.lower):
+				case sensitive(l.win()):
 					h.sev = Critical
 					h.msg = "uploads a credential or secrets file"
 				case strings.Contains(m, "$(") || strings.Contains(m, bt):
@@ -500,7 +497,7 @@ func ruleTable() []*rule {
 				case strings.HasPrefix(m, "pty.spawn"):
 					h.sev = High
 					h.msg = "spawns an interactive shell on a terminal the program controls"
-				case strings.Contains(m, "tcpclient") && !psExecution.MatchString(l.lower):
+				case strings.Contains(m, "tcpclient") && !psExecution.MatchString(l.win()):
 					h.sev = Medium
 					h.msg = "opens a raw TCP connection from PowerShell"
 				}
@@ -600,7 +597,7 @@ func ruleTable() []*rule {
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
 				switch {
-				case strings.HasPrefix(m, "open") && !writeMode.MatchString(l.lower[h.start:]):
+				case strings.HasPrefix(m, "open") && !writeMode.MatchString(l.lower[h.start:l.winEnd]):
 					return false // opened for reading
 				case strings.Contains(m, "/etc/hosts"):
 					h.msg = "rewrites /etc/hosts, redirecting names this machine looks up"
@@ -654,7 +651,7 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				payload := persistedPayload.MatchString(l.lower)
+				payload := persistedPayload.MatchString(l.win())
 				switch {
 				case strings.Contains(m, "authorized_keys"):
 					h.sev = Critical
@@ -714,6 +711,12 @@ var (
 	shellStartup     = regexp.MustCompile(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
 )
 
+// notSecretInSSH: what follows ~/.ssh when it names no secret.
+var notSecretInSSH = regexp.MustCompile(`^[/\\](?:[a-z0-9_.-]*\.pub|config|known_hosts[a-z0-9_.]*|authorized_keys)\b`)
+
+// filtered: an environment listing piped into a filter.
+var filtered = regexp.MustCompile(`^\s*(?:grep|sort|less|head|wc|awk)\b`)
+
 // conditional: a clause that limits an instruction to a case.
 var conditional = regexp.MustCompile(`^\s*(?:if|when|unless|for|on|in\s+case)\b`)
 
@@ -743,13 +746,50 @@ var exemptConcealment = regexp.MustCompile(`\b(?:unless|except|until|confirm|con
 // skills, skillkit's bookkeeping and /etc/hosts.
 const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/(?:settings(?:\.local)?\.json|commands/|agents/|skills/|hooks)|\.codex/|\.openclaw/|\.hermes/|\.gemini/|\.cursor/|\.continue/|\.skillhub/|claude_desktop_config\.json|\.mcp\.json|/etc/hosts\b|skills/[a-z0-9_-]+/skill\.md|\.\./[a-z0-9_-]+/skill\.md)`
 
-// envRead captures the name of an environment variable a program reads.
-var envRead = re(
+// envCall captures the name of an environment variable a program reads
+// through a function or an object; shell's $NAME is read by envNames.
+var envCall = re(
 	`os\.environ\s*\[\s*["']([a-z0-9_]+)["']`, `os\.environ\.get\(\s*["']([a-z0-9_]+)["']`, `\bgetenv\(\s*["']([a-z0-9_]+)["']`,
-	`process\.env\.([a-z0-9_]+)`, `process\.env\[\s*["']([a-z0-9_]+)["']`, `\$env:([a-z0-9_]+)`, `\benv\[\s*["']([a-z0-9_]+)["']`,
+	`process\.env\.([a-z0-9_]+)`, `process\.env\[\s*["']([a-z0-9_]+)["']`, `\benv\[\s*["']([a-z0-9_]+)["']`,
 	`\benvironment\.getenvironmentvariable\(\s*["']([a-z0-9_]+)["']`, `deno\.env\.get\(\s*["']([a-z0-9_]+)`,
-	`\$\{?([a-z_][a-z0-9_]*)`,
 )
+
+// envNames returns the variables a lower-cased text reads: $NAME, ${NAME}
+// and $env:NAME, and the calls envCall knows.
+func envNames(s string) []string {
+	var out []string
+	for i := strings.IndexByte(s, '$'); i >= 0 && i < len(s); {
+		j := i + 1
+		if strings.HasPrefix(s[j:], "{") {
+			j++
+		} else if strings.HasPrefix(s[j:], "env:") {
+			j += 4
+		}
+		k := j
+		for k < len(s) && (wordByte(s[k])) {
+			k++
+		}
+		if k > j && (s[j] < '0' || s[j] > '9') {
+			out = append(out, s[j:k])
+		}
+		next := strings.IndexByte(s[k:], '$')
+		if next < 0 {
+			break
+		}
+		i = k + next
+	}
+	if strings.Contains(s, "environ") || strings.Contains(s, "getenv") || strings.Contains(s, "env[") ||
+		strings.Contains(s, "process.env") || strings.Contains(s, "deno.env") {
+		for _, m := range envCall.FindAllStringSubmatch(s, -1) {
+			for _, name := range m[1:] {
+				if name != "" {
+					out = append(out, name)
+				}
+			}
+		}
+	}
+	return out
+}
 
 // secretName: a variable that holds a secret.
 var secretName = regexp.MustCompile(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
@@ -757,11 +797,9 @@ var secretName = regexp.MustCompile(`key|token|secret|passw|pwd|credential|auth|
 // recordEnvReads records the secret-looking variables a line reads; it
 // never reports.
 func recordEnvReads(l *line, _ *hit) bool {
-	for _, m := range envRead.FindAllStringSubmatch(l.lower, -1) {
-		for _, name := range m[1:] {
-			if name != "" && secretName.MatchString(name) && !slices.Contains(l.file.env, name) {
-				l.file.env = append(l.file.env, name)
-			}
+	for _, name := range envNames(l.win()) {
+		if secretName.MatchString(name) && !slices.Contains(l.file.env, name) {
+			l.file.env = append(l.file.env, name)
 		}
 	}
 	return false

@@ -23,7 +23,7 @@ const (
 	DefaultMaxTotalBytes   = 32 << 20 // all files of a skill together
 	DefaultMaxFiles        = 10_000   // files looked at in one skill
 	DefaultMaxDecodeDepth  = 3        // encodings unwrapped inside each other
-	DefaultMaxDecodedBytes = 4 << 20  // decoded text scanned per skill
+	DefaultMaxDecodedBytes = 1 << 20  // decoded text scanned per skill
 )
 
 // Options tune a scan. A nil *Options, or a zero field, means the default;
@@ -42,7 +42,7 @@ type Options struct {
 	// (default 3): base64 of hex of a script is depth 2.
 	MaxDecodeDepth int
 	// MaxDecodedBytes caps the decoded text scanned per skill (default
-	// 4 MiB).
+	// 1 MiB).
 	MaxDecodedBytes int
 }
 
