@@ -140,9 +140,10 @@ func newRuleSet(rules []*rule) *ruleSet {
 	return rs
 }
 
-// candidates returns the patterns whose trigger occurs in the lower-cased
-// line, and whether there is any.
-func (rs *ruleSet) candidates(lower string, c *patBits) bool {
+// candidates sets in c the patterns whose trigger occurs in the
+// lower-cased line, and reports whether there is any. Literal triggers of
+// rules that do not apply in ctx are not searched.
+func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {
 		if !wordByte(lower[i]) {
@@ -162,6 +163,9 @@ func (rs *ruleSet) candidates(lower string, c *patBits) bool {
 		i = j
 	}
 	for _, i := range rs.lits {
+		if only := rs.pats[i].rule.only; only != nil && !slices.Contains(only, ctx) {
+			continue // a literal search costs a pass over the line
+		}
 		for _, lit := range rs.pats[i].lits {
 			if strings.Contains(lower, lit) {
 				c.set(i)
@@ -243,7 +247,7 @@ func (l *line) run(rs *ruleSet) {
 func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 	l.winStart, l.winEnd = start, end
 	var c patBits
-	if !rs.candidates(l.lower[start:end], &c) {
+	if !rs.candidates(l.lower[start:end], l.ctx, &c) {
 		return
 	}
 	for w := range c {

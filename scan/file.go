@@ -3,6 +3,7 @@ package scan
 import (
 	"fmt"
 	"io/fs"
+	"iter"
 	"path"
 	"regexp"
 	"slices"
@@ -187,24 +188,35 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	for i := range lines {
 		lines[i] = strings.TrimSuffix(lines[i], "\r")
 	}
+	// Lower-case the whole text once (ASCII only, so offsets hold) and
+	// slice it per line; one line value serves every line of the file.
+	lower := strings.Split(lowerASCII(strings.Join(lines, "\n")), "\n")
 	ctxs := contexts(kind, lines)
-	for _, ll := range logicalLines(lines, ctxs) {
-		l := &line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
+	var l line
+	for ll := range logicalLines(lines, ctxs) {
+		l = line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
 		l.text, l.starts = ll.join(lines)
-		l.lower = lowerASCII(l.text)
+		if ll.first == ll.last {
+			l.lower = lower[ll.first]
+		} else {
+			l.lower = lowerASCII(l.text)
+		}
 		if l.ctx == CtxInstructions || l.ctx == CtxDocs || l.ctx == CtxFrontmatter {
 			l.code, l.quotes = proseSpans(l.text)
 		}
-		sc.scanLine(l)
+		sc.scanLine(&l)
 	}
 	// Hidden characters line by line, after the rules: the line read
 	// without them reports only what the line as written did not.
 	for i, t := range lines {
-		l := &line{text: t, lower: lowerASCII(t), num: i + 1, ctx: ctxs[i], file: f, sc: sc}
-		sc.hiddenLine(l)
-		if kind == kindSkillFile && l.ctx == CtxFrontmatter && f.descLine == 0 && strings.HasPrefix(l.lower, "description:") {
-			f.descLine = l.num
+		if kind == kindSkillFile && ctxs[i] == CtxFrontmatter && f.descLine == 0 && strings.HasPrefix(lower[i], "description:") {
+			f.descLine = i + 1
 		}
+		if !mayHide(t) {
+			continue
+		}
+		l = line{text: t, lower: lower[i], num: i + 1, ctx: ctxs[i], file: f, sc: sc}
+		sc.hiddenLine(&l)
 	}
 	if kind == kindConfig || kind == kindScript && path.Base(p) == "setup.py" {
 		sc.checkDeps(f, p, text)
@@ -287,20 +299,33 @@ func (ll logicalLine) join(lines []string) (string, []int) {
 // read whole), frontmatter values with their indented continuations, and
 // commands continued with a trailing backslash. Code and data lines stand
 // alone otherwise.
-func logicalLines(lines []string, ctxs []Context) []logicalLine {
-	var out []logicalLine
-	for i := 0; i < len(lines); {
-		ll := logicalLine{first: i, last: i}
-		size := len(lines[i])
-		for ll.last+1 < len(lines) && ll.last-ll.first < maxJoinedLines && size < maxJoinedBytes &&
-			continues(lines[ll.last], lines[ll.last+1], ctxs[ll.last], ctxs[ll.last+1]) {
-			ll.last++
-			size += len(lines[ll.last])
+func logicalLines(lines []string, ctxs []Context) iter.Seq[logicalLine] {
+	return func(yield func(logicalLine) bool) {
+		for i := 0; i < len(lines); {
+			ll := logicalLine{first: i, last: i}
+			size := len(lines[i])
+			for ll.last+1 < len(lines) && ll.last-ll.first < maxJoinedLines && size < maxJoinedBytes &&
+				continues(lines[ll.last], lines[ll.last+1], ctxs[ll.last], ctxs[ll.last+1]) {
+				ll.last++
+				size += len(lines[ll.last])
+			}
+			if !yield(ll) {
+				return
+			}
+			i = ll.last + 1
 		}
-		out = append(out, ll)
-		i = ll.last + 1
 	}
-	return out
+}
+
+// mayHide reports whether a line can hold a hidden character: it has a
+// byte outside printable ASCII.
+func mayHide(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= 0x7f || c < 0x20 && c != '\t' {
+			return true
+		}
+	}
+	return false
 }
 
 // continues reports whether next belongs to the logical line cur ends.

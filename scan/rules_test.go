@@ -206,7 +206,7 @@ func TestLogicalLines(t *testing.T) {
 	lines := []string{"A sentence that", "goes on.", "", "- item", "  continued", "# Heading", "curl -X POST \\", "  -d x https://h", "next"}
 	ctxs := []Context{CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxCode, CtxCode, CtxCode}
 	var got []string
-	for _, ll := range logicalLines(lines, ctxs) {
+	for ll := range logicalLines(lines, ctxs) {
 		text, _ := ll.join(lines)
 		got = append(got, text)
 	}

@@ -235,6 +235,8 @@ func isSkillFile(p string) bool { return p == skill.SkillFile || p == skill.Skil
 func isInfraDir(name string) bool { return slices.Contains(skill.InfraDirs, name) }
 
 // readFile reads at most max bytes of a file, saying whether there was more.
+// The buffer is sized from the file's reported size, so a file that does not
+// change while it is read is read without growing it.
 func readFile(fsys fs.FS, p string, max int64) ([]byte, bool, error) {
 	f, err := fsys.Open(p)
 	if err != nil {
@@ -248,15 +250,20 @@ func readFile(fsys fs.FS, p string, max int64) ([]byte, bool, error) {
 	if !st.Mode().IsRegular() {
 		return nil, false, errors.New("not a regular file")
 	}
-	n := max + 1
-	if st.Size() < max {
-		n = st.Size() + 1
+	data := make([]byte, 0, min(st.Size(), max)+1)
+	for int64(len(data)) <= max {
+		if len(data) == cap(data) {
+			data = slices.Grow(data, int(min(int64(cap(data)), max+1-int64(len(data)))))
+		}
+		n, err := f.Read(data[len(data):cap(data)])
+		data = data[:len(data)+n]
+		if errors.Is(err, io.EOF) {
+			break
+		}
+		if err != nil {
+			return nil, false, err
+		}
 	}
-	buf := bytes.NewBuffer(make([]byte, 0, n))
-	if _, err := buf.ReadFrom(io.LimitReader(f, max+1)); err != nil {
-		return nil, false, err
-	}
-	data := buf.Bytes()
 	if int64(len(data)) > max {
 		return data[:max], true, nil
 	}
