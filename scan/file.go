@@ -242,9 +242,11 @@ func (sc *skillScan) scanLine(l *line) {
 	}
 }
 
-// scanDecoded scans text found encoded in line l, as lines of l.
+// scanDecoded scans text found encoded in line l, as lines of l, within
+// the decoded-bytes budget; scanLine decodes them further up to the depth
+// limit.
 func (sc *skillScan) scanDecoded(l *line, text, encoding string) {
-	if l.depth >= sc.o.MaxDecodeDepth || sc.decoded+len(text) > sc.o.MaxDecodedBytes {
+	if sc.decoded+len(text) > sc.o.MaxDecodedBytes {
 		return
 	}
 	sc.decoded += len(text)
