@@ -113,6 +113,7 @@ func TestRuleCases(t *testing.T) {
 		{"popular requirement", "requirements.txt", "django==5.0\nimageio-ffmpeg>=0.4\nscapy\nscipy\n", "", 0},
 		{"url requirement", "requirements.txt", "tool @ git+https://github.com/x/tool@main\n", ruleDepURL, Medium},
 		{"http requirement", "requirements.txt", "https://198.51.100.4/pkgs/tool-1.0.tar.gz\n", ruleDepURL, High},
+		{"extra index", "requirements.txt", "--extra-index-url https://pkgs.corp.example/simple\nrequests\n", ruleDepConfusion, High},
 		{"trusted host", "requirements.txt", "--trusted-host pypi.internal.example\n", ruleDepConfusion, High},
 		{"npm alias", "package.json", `{"dependencies": {"x": "npm:expresss@4"}}`, ruleDepTyposquat, High},
 		{"npm file outside", "package.json", `{"dependencies": {"x": "file:../../outside"}}`, ruleDepURL, High},
