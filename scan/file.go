@@ -79,6 +79,8 @@ func newSkillScan(s *skill.Skill, o Options) *skillScan {
 		return sc
 	}
 	sc.attackDocs = aboutSecurity(s.Name + " " + s.Description)
+	// s.Env is the config's declaration when it has one; the frontmatter's
+	// counts too, since a host may read either.
 	for _, e := range s.Env {
 		sc.declared[strings.ToLower(e.Name)] = true
 	}
@@ -86,9 +88,6 @@ func newSkillScan(s *skill.Skill, o Options) *skillScan {
 		sc.declared[strings.ToLower(e.Name)] = true
 	}
 	if c := s.Config; c != nil {
-		for _, e := range c.Env {
-			sc.declared[strings.ToLower(e.Name)] = true
-		}
 		for _, p := range []string{c.Entrypoint, c.Setup.Posix, c.Setup.Win32} {
 			if clean, err := skill.CleanRelPath(p); err == nil {
 				sc.runs[clean] = true
