@@ -37,7 +37,7 @@ func hiddenSkill(t *testing.T) *skill.Skill {
 
 func assertMarked(t *testing.T, text string, markers ...string) {
 	t.Helper()
-	if skill.HasHidden(text) {
+	if skill.HasHiddenChars(text) {
 		t.Errorf("hidden characters reach the model: %+q", text)
 	}
 	for _, m := range markers {

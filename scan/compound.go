@@ -183,7 +183,7 @@ func (sc *skillScan) parsedFields(f *fileState) {
 		return
 	}
 	for _, v := range []string{sc.s.Name, sc.s.Description} {
-		if skill.HasHidden(v) {
+		if skill.HasHiddenChars(v) {
 			n := max(f.descLine, 1)
 			sc.hiddenLine(&line{text: v, lower: lowerASCII(v), num: n, ctx: CtxFrontmatter, file: f, sc: sc})
 		}

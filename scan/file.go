@@ -169,9 +169,6 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 		sc.checkBinary(p, data)
 		return
 	}
-	if truncated {
-		text = trimPartialRune(text)
-	}
 	kind := sc.classify(p, text)
 	f := &fileState{path: p, kind: kind}
 	sc.files = append(sc.files, f)

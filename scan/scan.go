@@ -12,7 +12,6 @@ import (
 	"slices"
 	"strings"
 	"unicode/utf16"
-	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -298,18 +297,4 @@ func decodeUTF16(b []byte, bigEndian bool) string {
 		}
 	}
 	return string(utf16.Decode(u))
-}
-
-// trimPartialRune drops an incomplete UTF-8 sequence a size limit left at
-// the end.
-func trimPartialRune(s string) string {
-	for i := len(s) - 1; i >= 0 && i >= len(s)-utf8.UTFMax; i-- {
-		if utf8.RuneStart(s[i]) {
-			if !utf8.FullRuneInString(s[i:]) {
-				return s[:i]
-			}
-			break
-		}
-	}
-	return s
 }

@@ -45,7 +45,7 @@ func (sc *skillScan) hiddenLine(l *line) {
 	hidden := 0
 	var stripped strings.Builder
 	last := 0
-	for h := range skill.Hidden(l.text) {
+	for h := range skill.HiddenChars(l.text) {
 		hidden++
 		if first[h.Kind] < 0 {
 			first[h.Kind] = h.Offset

@@ -57,7 +57,7 @@ type HiddenChar struct {
 	Kind   HiddenKind
 }
 
-// Hidden yields the hidden characters of s in order. Characters that are
+// HiddenChars yields the hidden characters of s in order. Characters that are
 // hidden only in isolation are not yielded where they do their ordinary job:
 // a zero-width joiner between two emoji or between letters of a script that
 // joins (Arabic, the Indic scripts, ...), a zero-width non-joiner between
@@ -66,7 +66,7 @@ type HiddenChar struct {
 // spells a subdivision flag after U+1F3F4, a direction mark on a line that
 // holds right-to-left letters, and a byte order mark at offset 0. Invalid
 // UTF-8 is not a hidden character.
-func Hidden(s string) iter.Seq[HiddenChar] {
+func HiddenChars(s string) iter.Seq[HiddenChar] {
 	return func(yield func(HiddenChar) bool) {
 		if plain(s) {
 			return
@@ -92,9 +92,9 @@ func Hidden(s string) iter.Seq[HiddenChar] {
 	}
 }
 
-// HasHidden reports whether s holds a hidden character (see [Hidden]).
-func HasHidden(s string) bool {
-	for range Hidden(s) {
+// HasHiddenChars reports whether s holds a hidden character (see [HiddenChars]).
+func HasHiddenChars(s string) bool {
+	for range HiddenChars(s) {
 		return true
 	}
 	return false
@@ -104,7 +104,7 @@ func HasHidden(s string) bool {
 // [MarkHidden] writes one marker for the whole run.
 const hiddenRun = 4
 
-// MarkHidden returns s with every hidden character (see [Hidden]) replaced by
+// MarkHidden returns s with every hidden character (see [HiddenChars]) replaced by
 // a visible marker: "[U+202E]" for one character, and
 // "[37 hidden characters from U+E0049]" for a run of four or more, so a text
 // spelled in tag characters reaches no reader, person or model, in a form
@@ -129,7 +129,7 @@ func MarkHidden(s string) string {
 		run = run[:0]
 	}
 	found := false
-	for h := range Hidden(s) {
+	for h := range HiddenChars(s) {
 		if !found {
 			b.Grow(len(s) + 16)
 			found = true

@@ -56,7 +56,7 @@ func TestHidden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []rune
-			for h := range skill.Hidden(tt.in) {
+			for h := range skill.HiddenChars(tt.in) {
 				if r, _ := utf8.DecodeRuneInString(tt.in[h.Offset:]); r != h.Rune {
 					t.Errorf("offset %d holds %U, not %U", h.Offset, r, h.Rune)
 				}
@@ -65,7 +65,7 @@ func TestHidden(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("hidden characters (-want +got):\n%s", diff)
 			}
-			if skill.HasHidden(tt.in) != (len(tt.want) > 0) {
+			if skill.HasHiddenChars(tt.in) != (len(tt.want) > 0) {
 				t.Errorf("HasHidden = %v", !(len(tt.want) > 0))
 			}
 		})
@@ -80,7 +80,7 @@ func TestHiddenKinds(t *testing.T) {
 	for r, kind := range want {
 		in := "x" + string(r) + string(r)
 		var kinds []skill.HiddenKind
-		for h := range skill.Hidden(in) {
+		for h := range skill.HiddenChars(in) {
 			kinds = append(kinds, h.Kind)
 		}
 		if len(kinds) == 0 || kinds[len(kinds)-1] != kind {
@@ -115,10 +115,10 @@ func FuzzMarkHidden(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, s string) {
 		out := skill.MarkHidden(s)
-		if skill.HasHidden(out) {
+		if skill.HasHiddenChars(out) {
 			t.Fatalf("MarkHidden(%+q) = %+q still holds hidden characters", s, out)
 		}
-		if !skill.HasHidden(s) && out != s {
+		if !skill.HasHiddenChars(s) && out != s {
 			t.Fatalf("MarkHidden changed %+q with nothing hidden in it", s)
 		}
 		if again := skill.MarkHidden(out); again != out {

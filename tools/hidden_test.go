@@ -29,7 +29,7 @@ func TestReadToolsMarkHiddenCharacters(t *testing.T) {
 		{readFile, `{"name":"a","path":"references/r.md"}`, "plain[U+200B] text"},
 	} {
 		res := call(t, c.tool, c.args)
-		if res.IsError || skill.HasHidden(res.Text) || !strings.Contains(res.Text, c.want) {
+		if res.IsError || skill.HasHiddenChars(res.Text) || !strings.Contains(res.Text, c.want) {
 			t.Errorf("%s %s: %+q, want the hidden characters marked: %q", c.tool.Name, c.args, res.Text, c.want)
 		}
 	}
