@@ -94,7 +94,7 @@ func (sc *skillScan) checkDeps(f *fileState, p, text string) {
 		}
 	case base == "package.json":
 		sc.packageJSON(f, text)
-	case base == skill.ConfigFile:
+	case base == skill.ConfigFileName:
 		cfg, _ := skill.ParseConfig([]byte(text))
 		if cfg == nil {
 			return

@@ -49,7 +49,7 @@ func ExampleChecker() {
 	skills := fstest.MapFS{
 		"notes/SKILL.md": {Data: []byte("---\nname: notes\ndescription: Take notes.\n---\nWrite them down.\u202e\n")},
 	}
-	l, err := loader.New(context.Background(), []loader.Source{{Name: "bundled", FS: skills}},
+	l, err := loader.New(context.Background(), []loader.Source{{Name: "bundled", FS: skills}}, nil,
 		&loader.Options{Checkers: []loader.Checker{scan.Checker{}}})
 	if err != nil {
 		fmt.Println(err)

@@ -156,7 +156,7 @@ var (
 		".wsf", ".lua", ".r", ".jl", ".go", ".rs", ".java", ".kt", ".swift", ".c", ".cc", ".cpp", ".h", ".cs", ".scala",
 		".applescript", ".command", ".tcl", ".awk", ".groovy", ".gradle", ".dart", ".ex", ".exs", ".nim", ".zig"}
 	scriptNames = []string{"makefile", "dockerfile", "containerfile", "justfile", "rakefile", "gemfile", "setup.py", "noxfile.py", "conftest.py"}
-	configNames = []string{skill.ConfigFile, "package.json", "pyproject.toml", "setup.cfg", "pipfile", ".npmrc", ".yarnrc",
+	configNames = []string{skill.ConfigFileName, "package.json", "pyproject.toml", "setup.cfg", "pipfile", ".npmrc", ".yarnrc",
 		".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", "environment.yml", "environment.yaml", "composer.json", "cargo.toml",
 		"go.mod", "deno.json", "bunfig.toml", ".pnpmfile.cjs"}
 	docExts = []string{".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", ".html", ".htm", ".tex"}

@@ -149,7 +149,10 @@ func scanFS(ctx context.Context, fsys fs.FS, display, name string, s *skill.Skil
 			return nil
 		}
 		if d.IsDir() {
-			if isInfraDir(d.Name()) {
+			// The loader never lists these either. What a skill ships in
+			// node_modules or .venv is left out by the installer; what the
+			// installer builds there is the dependencies' code.
+			if skill.IsInfraDir(d.Name()) {
 				return fs.SkipDir
 			}
 			return nil
@@ -226,12 +229,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func isSkillFile(p string) bool { return p == skill.SkillFile || p == skill.SkillFileLower }
-
-// isInfraDir: folders never scanned, as the loader never lists them. What a
-// skill ships in node_modules or .venv is left out by the installer; what
-// the installer builds there is the dependencies' code, not the skill's.
-func isInfraDir(name string) bool { return slices.Contains(skill.InfraDirs, name) }
+func isSkillFile(p string) bool { return p == skill.FileName || p == skill.FileNameLower }
 
 // readFile reads at most max bytes of a file, saying whether there was more.
 // The buffer is sized from the file's reported size, so a file that does not

@@ -104,7 +104,7 @@ func scanPath(ctx context.Context, root string) ([]scan.Report, error) {
 		if len(errs) > 0 {
 			return nil, errors.New(errs[0].Message)
 		}
-		return nil, fmt.Errorf("no skill found: no folder here holds a %s", skill.SkillFile)
+		return nil, fmt.Errorf("no skill found: no folder here holds a %s", skill.FileName)
 	}
 	r, err := os.OpenRoot(root)
 	if err != nil {
