@@ -93,6 +93,16 @@ const (
 	// PromptTruncated [warning]: the catalog outgrew its character budget and
 	// left skills out; detail lists them.
 	PromptTruncated Code = "PROMPT_TRUNCATED"
+	// ScanFinding [error, warning or info]: the security scan matched a rule
+	// (package scan). The level follows the finding's severity: critical is
+	// an error, high a warning, medium and low are info. Detail: rule,
+	// severity, line, match.
+	ScanFinding Code = "SCAN_FINDING"
+	// UnicodeHidden [warning or error]: invisible, bidirectional, tag or
+	// control characters in a skill's text, which a reader does not see and
+	// a model reads (package scan). Always at least a warning in SKILL.md;
+	// an error when they spell hidden text. Detail as for SCAN_FINDING.
+	UnicodeHidden Code = "UNICODE_HIDDEN"
 )
 
 // CodeInfo documents one code.
@@ -131,6 +141,8 @@ var codeTable = []CodeInfo{
 	{SymlinkEscape, Warning, "a symbolic link leaves its source root and was not followed"},
 	{ReadError, Error, "a file or folder could not be read"},
 	{PromptTruncated, Warning, "the catalog left skills out to stay within its budget"},
+	{ScanFinding, Warning, "the security scan matched a rule; the level follows the finding's severity"},
+	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
 }
 
 // Codes returns the documentation of every code, in a fixed order.

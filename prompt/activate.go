@@ -74,7 +74,9 @@ type Activation struct {
 // with the must-read text, <skill_optional_references>, and
 // <skill_resources> (capped). With a task, matched routes' references are
 // read and included, each and all together capped, so the model needs no
-// second call. The error is for the host: the skill file could not be read.
+// second call. Hidden characters in the body and the included references
+// are marked (skill.MarkHidden), never passed on. The error is for the
+// host: the skill file could not be read.
 func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 	o := opts.orDefault()
 	t := resolveTexts(o.Language, o.Texts)
@@ -114,7 +116,7 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 
 	var b strings.Builder
 	fmt.Fprintf(&b, "<skill_content name=\"%s\">\n", Escape(s.Name))
-	b.WriteString(body)
+	b.WriteString(skill.MarkHidden(body))
 	b.WriteString("\n")
 	if !o.HideLocation {
 		if dir := skillFolder(s); dir != "" {
@@ -139,7 +141,7 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 			if err != nil {
 				continue
 			}
-			content := string(data)
+			content := skill.MarkHidden(string(data))
 			if !IsText(data) {
 				content = t.InlineBinary
 			}

@@ -268,8 +268,12 @@ func skillPath(s *skill.Skill) string {
 	return path.Join(s.Dir, s.File)
 }
 
-// Escape escapes & < > " and ' for XML text and attribute values.
+// Escape escapes & < > " and ' for XML text and attribute values, and
+// marks hidden characters (skill.MarkHidden): "[U+202E]" instead of an
+// invisible override, so no skill text reaches the model in a form a
+// person reading it would not see.
 func Escape(s string) string {
+	s = skill.MarkHidden(s)
 	if !strings.ContainsAny(s, `&<>"'`) {
 		return s
 	}
@@ -282,7 +286,7 @@ func Escape(s string) string {
 // It copies runs of ordinary bytes at once; UTF-8 sequences never contain
 // the bytes it looks for.
 func writeOneLine(b *strings.Builder, s string) {
-	s = strings.TrimSpace(s)
+	s = strings.TrimSpace(skill.MarkHidden(s))
 	start, space := 0, false
 	for i := 0; i < len(s); i++ {
 		var rep string

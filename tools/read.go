@@ -94,8 +94,9 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 // outside) are refused; a skill on disk is read through [os.Root], so the
 // operating system enforces it. Files over the cap are cut, binary files are
 // answered with a short notice, infrastructure files (skill.config.yaml,
-// .env, package.json, .venv/...) are not served, and a missing file is
-// answered with the list of files that exist.
+// .env, package.json, .venv/...) are not served, a missing file is
+// answered with the list of files that exist, and hidden characters
+// (skill.MarkHidden) are marked, never passed on.
 func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 	if len(names) == 0 {
 		return Tool{}, errors.New("tools: read_skill_file needs at least one skill name")
@@ -210,7 +211,7 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 	if !prompt.IsText(data) {
 		return Result{Text: fmt.Sprintf("%s of %s is a binary file (%d bytes); it cannot be shown as text.", clean, s.Name, st.Size())}, nil
 	}
-	text := string(data)
+	text := skill.MarkHidden(string(data))
 	if truncated {
 		text += fmt.Sprintf("\n\n[%s is %d bytes; only the first %d are shown]", clean, st.Size(), limit)
 	}

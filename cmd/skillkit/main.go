@@ -50,6 +50,7 @@ func commands() []*command {
 	return []*command{
 		validateCommand(),
 		inspectCommand(),
+		scanCommand(),
 		listCommand(),
 		doctorCommand(),
 		promptCommand(),

