@@ -52,8 +52,14 @@
 // frontmatter, followed by the skill folder (optional), the references the
 // model must read (<skill_required_references>), those it may read
 // (<skill_optional_references>) and the other files (<skill_resources>,
-// capped). Given the task at hand, references.routes whose keywords occur in
-// it add their references to the required ones and include their content
+// capped). Given the task at hand, references.routes whose keywords it names
+// add their references to the required ones and include their content
 // directly, each and all together capped (seed 000 §10.10), so the model
-// needs no second call.
+// needs no second call. A keyword matches regardless of case and width; in
+// a script that separates words with spaces it matches whole words only
+// ("new" never matches "renew", "edit" never "credit"); a keyword holding
+// CJK characters matches anywhere, since those scripts do not separate
+// words. Activation first plans (what is required, which routes matched,
+// what may be included, what is listed), then reads what the plan includes,
+// cuts it to the caps and writes the answer.
 package prompt
