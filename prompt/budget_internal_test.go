@@ -181,3 +181,38 @@ func TestWriteOneLine(t *testing.T) {
 		}
 	}
 }
+
+// FuzzCatalog checks the catalog's promises on descriptions nobody chose:
+// the text fits, no skill is dropped before descriptions are left out, no
+// XML entity is split, and every step is reported.
+func FuzzCatalog(f *testing.F) {
+	f.Add("Builds reports. Use it when asked, e.g. monthly.", "中文描述。第二句。", 300, false)
+	f.Add(strings.Repeat("a&b <c> ", 50), "x", 120, true)
+	f.Add("One! Two? Three.", strings.Repeat("word ", 100), 700, false)
+	f.Fuzz(func(t *testing.T, d1, d2 string, budget int, agent bool) {
+		if budget < 1 || budget > 20_000 {
+			return
+		}
+		var skills []*skill.Skill
+		for i, d := range []string{d1, d2, d1 + d2} {
+			s := &skill.Skill{Name: fmt.Sprintf("s%d", i), Description: d, Class: skill.ClassPrompt}
+			skills = append(skills, s)
+		}
+		format := FormatSeed
+		if agent {
+			format = FormatAgentSkills
+		}
+		res := Catalog(skills, &Options{Format: format, MaxChars: budget})
+		where := fmt.Sprintf("budget %d", budget)
+		if n := runes(res.Text); n > budget {
+			t.Fatalf("%s: %d characters", where, n)
+		}
+		if len(res.Omitted) > 0 && res.Compaction != CompactionNamesOnly {
+			t.Fatalf("%s: skills dropped in form %q", where, res.Compaction)
+		}
+		if len(entity.FindAllString(res.Text, -1)) != strings.Count(res.Text, "&") {
+			t.Fatalf("%s: a broken XML entity:\n%s", where, res.Text)
+		}
+		checkReported(t, where, res)
+	})
+}

@@ -330,15 +330,15 @@ func (c *catalog) renderFull() {
 // its word ends (where a run of white space starts) and sentence ends
 // (after a full stop, question or exclamation mark followed by white space
 // and then not by a lower-case letter, so "e.g. this" goes on; after their
-// CJK forms anywhere). It reads bytes: every mark it looks for is ASCII or
-// a fixed UTF-8 sequence.
+// CJK forms anywhere). Every mark it looks for is ASCII or a fixed UTF-8
+// sequence, so it decodes only what is not ASCII.
 func (c *catalog) scanDescription(d string) int {
 	n := int32(0)
 	space := false
-	for i := 0; i < len(d); i++ {
+	for i, size := 0, 1; i < len(d); i += size {
 		ch := d[i]
-		if ch&0xC0 == 0x80 {
-			continue // inside a character
+		if size = 1; ch >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(d[i:]) // a byte that is not UTF-8 counts as one character, as everywhere
 		}
 		isSpace := ch == ' ' || ch == '\n' || ch == '\t'
 		if isSpace && !space && n > 0 {
