@@ -23,10 +23,11 @@ func budgetSkills(t *testing.T) []*skill.Skill {
 		"echo":    strings.Repeat("a&b ", 40) + "end. Second sentence.",
 		"foxtrot": "Runs scripts! Then reports? Yes. " + strings.Repeat("more words here ", 10),
 		"golf":    strings.Repeat("x", 300),
+		"hotel":   strings.Repeat(`&<>"'`, 40), // entities only: every cut lands next to one
 	}
 	fsys := fstest.MapFS{}
 	var skills []*skill.Skill
-	for _, n := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf"} {
+	for _, n := range []string{"alpha", "bravo", "charlie", "delta", "echo", "foxtrot", "golf", "hotel"} {
 		fsys[n+"/SKILL.md"] = &fstest.MapFile{Data: []byte(fmt.Sprintf("---\nname: %s\ndescription: %q\n---\n", n, descs[n]))}
 		s, diags := skill.Load(fsys, n, nil)
 		if s == nil {
@@ -165,6 +166,9 @@ func TestShortLenIsMonotone(t *testing.T) {
 			c.writeShortened(&b, e, k)
 			if got := runes(b.String()); n < prev || n > k && n != e.desc.runes || got > n {
 				t.Fatalf("%s, k %d: shortLen %d (previous %d), rendered %d: %q", e.s.Name, k, n, prev, got, b.String())
+			}
+			if len(entity.FindAllString(b.String(), -1)) != strings.Count(b.String(), "&") {
+				t.Fatalf("%s, k %d: a split XML entity: %q", e.s.Name, k, b.String())
 			}
 			prev = n
 		}

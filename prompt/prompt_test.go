@@ -213,6 +213,13 @@ func TestCatalogBudget(t *testing.T) {
 		}
 		break
 	}
+	// A description is never cut below 20 characters: below that, names
+	// only.
+	for b := wholeLen; b > 0; b -= 7 {
+		if res := prompt.Catalog(skills, &prompt.Options{MaxChars: b}); res.Compaction == prompt.CompactionShortened && res.DescriptionChars < 20 {
+			t.Fatalf("budget %d: descriptions cut to %d characters", b, res.DescriptionChars)
+		}
+	}
 	// The largest budget that lists names only.
 	compactLen := 0
 	for b := wholeLen; b > 0; b-- {
