@@ -157,9 +157,10 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 			root, recovered, broken = recoverFields(front)
 		}
 		lost := slices.IndexFunc(broken, func(b brokenField) bool { return b.key == "name" || b.key == "description" })
-		// Recovery counts only when it keeps what identifies the skill: a
-		// description read, and no name left out.
-		if strict || len(broken) == 0 || lost >= 0 || lookup(root, "description") == nil {
+		// Recovery counts only when it left something out (strict mode never
+		// recovers) and kept what identifies the skill: a description read,
+		// and no name left out.
+		if len(broken) == 0 || lost >= 0 || lookup(root, "description") == nil {
 			where, found := brokenField{}, false
 			if lost >= 0 {
 				where, found = broken[lost], true
