@@ -38,7 +38,7 @@ func budgetSkills(t *testing.T) []*skill.Skill {
 	return skills
 }
 
-var entity = regexp.MustCompile(`&(amp|lt|gt|quot|apos);`)
+var entityRef = regexp.MustCompile(`&(amp|lt|gt|quot|apos);`)
 
 // TestEveryBudget checks the catalog's promises at every budget, in both
 // formats: the text fits; no skill is dropped while a description could
@@ -66,7 +66,7 @@ func TestEveryBudget(t *testing.T) {
 			if len(res.Omitted) > 0 && res.Compaction != CompactionNamesOnly {
 				t.Fatalf("%s: skills dropped in form %q, before descriptions were left out", where, res.Compaction)
 			}
-			if strings.Contains(strings.ReplaceAll(res.Text, "&", "\x00"), "\x00") && len(entity.FindAllString(res.Text, -1)) != strings.Count(res.Text, "&") {
+			if strings.Contains(strings.ReplaceAll(res.Text, "&", "\x00"), "\x00") && len(entityRef.FindAllString(res.Text, -1)) != strings.Count(res.Text, "&") {
 				t.Fatalf("%s: a broken XML entity:\n%s", where, res.Text)
 			}
 			checkReported(t, where, res)
@@ -167,7 +167,7 @@ func TestShortLenIsMonotone(t *testing.T) {
 			if got := runes(b.String()); n < prev || n > k && n != e.desc.runes || got > n {
 				t.Fatalf("%s, k %d: shortLen %d (previous %d), rendered %d: %q", e.s.Name, k, n, prev, got, b.String())
 			}
-			if len(entity.FindAllString(b.String(), -1)) != strings.Count(b.String(), "&") {
+			if len(entityRef.FindAllString(b.String(), -1)) != strings.Count(b.String(), "&") {
 				t.Fatalf("%s, k %d: a split XML entity: %q", e.s.Name, k, b.String())
 			}
 			prev = n
@@ -214,7 +214,7 @@ func FuzzCatalog(f *testing.F) {
 		if len(res.Omitted) > 0 && res.Compaction != CompactionNamesOnly {
 			t.Fatalf("%s: skills dropped in form %q", where, res.Compaction)
 		}
-		if len(entity.FindAllString(res.Text, -1)) != strings.Count(res.Text, "&") {
+		if len(entityRef.FindAllString(res.Text, -1)) != strings.Count(res.Text, "&") {
 			t.Fatalf("%s: a broken XML entity:\n%s", where, res.Text)
 		}
 		checkReported(t, where, res)

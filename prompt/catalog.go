@@ -670,7 +670,10 @@ func Escape(s string) string {
 	if !strings.ContainsAny(s, `&<>"'`) {
 		return s
 	}
-	return escaper.Replace(s)
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	writeEscaped(&b, s)
+	return b.String()
 }
 
 // writeOneLine writes s escaped, with each run of ASCII white space as one
@@ -688,16 +691,8 @@ func writeOneLine(b *strings.Builder, s string) {
 			b.WriteString(s[start:i])
 			start, space = i+1, true
 			continue
-		case '&':
-			rep = "&amp;"
-		case '<':
-			rep = "&lt;"
-		case '>':
-			rep = "&gt;"
-		case '"':
-			rep = "&quot;"
-		case '\'':
-			rep = "&apos;"
+		default:
+			rep = entity(s[i])
 		}
 		if space {
 			b.WriteByte(' ')
@@ -716,19 +711,8 @@ func writeOneLine(b *strings.Builder, s string) {
 func writeEscaped(b *strings.Builder, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		var rep string
-		switch s[i] {
-		case '&':
-			rep = "&amp;"
-		case '<':
-			rep = "&lt;"
-		case '>':
-			rep = "&gt;"
-		case '"':
-			rep = "&quot;"
-		case '\'':
-			rep = "&apos;"
-		default:
+		rep := entity(s[i])
+		if rep == "" {
 			continue
 		}
 		b.WriteString(s[start:i])
@@ -738,7 +722,22 @@ func writeEscaped(b *strings.Builder, s string) {
 	b.WriteString(s[start:])
 }
 
-var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+// entity returns the XML escape of a byte, "" for one that needs none.
+func entity(c byte) string {
+	switch c {
+	case '&':
+		return "&amp;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	case '"':
+		return "&quot;"
+	case '\'':
+		return "&apos;"
+	}
+	return ""
+}
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
