@@ -26,9 +26,7 @@ func BenchmarkCatalog200(b *testing.B) {
 					b.Fatal("the budget leaves no skill out")
 				}
 				b.ReportAllocs()
-				for b.Loop() {
-					prompt.Catalog(skills, opts)
-				}
+				cpuLoop(b, func() { prompt.Catalog(skills, opts) })
 			})
 		}
 	}
@@ -42,9 +40,7 @@ func BenchmarkCatalog10000(b *testing.B) {
 		b.Run(string(f), func(b *testing.B) {
 			opts := &prompt.Options{Format: f}
 			b.ReportAllocs()
-			for b.Loop() {
-				prompt.Catalog(skills, opts)
-			}
+			cpuLoop(b, func() { prompt.Catalog(skills, opts) })
 		})
 	}
 }

@@ -157,6 +157,7 @@ func TestShortLenIsMonotone(t *testing.T) {
 	c := &catalog{o: (&Options{}).orDefault(), t: BuiltinTexts(English), skills: skills}
 	c.compactPrefix(1 << 30)
 	c.renderFull()
+	c.scanPrefixes(0, 1<<30)
 	for i := range c.entries {
 		e := &c.entries[i]
 		prev := 0
@@ -176,10 +177,10 @@ func TestShortLenIsMonotone(t *testing.T) {
 }
 
 func TestWriteOneLine(t *testing.T) {
-	for _, in := range []string{"", "  a  ", "a\n\tb", "x & y <z> \"q\" 'a'", " 中文\n  描述 ", "a\u00a0b", "&&  <<", "end "} {
+	for _, in := range []string{"", "  a  ", "a\n\tb", "x & y <z> \"q\" 'a'", " 中文\n  描述 ", "a\u00a0b", "&&  <<", "end ", "a \u00a0", "a \u0085", " x\v\fy ", "a  b c\r\nd", "& &"} {
 		var b strings.Builder
 		writeOneLine(&b, in)
-		want := Escape(strings.Join(strings.FieldsFunc(in, func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' }), " "))
+		want := Escape(strings.Join(strings.FieldsFunc(strings.TrimSpace(in), func(r rune) bool { return r == ' ' || r == '\t' || r == '\n' || r == '\r' || r == '\v' || r == '\f' }), " "))
 		if b.String() != want {
 			t.Errorf("writeOneLine(%q) = %q, want %q", in, b.String(), want)
 		}

@@ -134,7 +134,7 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	o := opts.orDefault()
 	t := resolveTexts(o.Language, o.Texts)
 	res := CatalogResult{Listed: []string{}, Omitted: []string{}, Shortened: []string{}, Diagnostics: diagnostics.List{}}
-	c := &catalog{o: o, t: t}
+	c := &catalog{o: o, t: t, skills: make([]*skill.Skill, 0, len(skills))}
 	for _, s := range skills {
 		if s != nil && !s.Hidden() {
 			c.skills = append(c.skills, s)
@@ -246,7 +246,10 @@ func (c *catalog) measure(sp *span) {
 // compactPrefix renders names-only entries in order while they fit in room
 // and returns how many did and whether all did.
 func (c *catalog) compactPrefix(room int) (int, bool) {
-	c.buf.Grow(min(len(c.skills)*80, 3*max(room, 0)+256)) // the entries that fit, and a little
+	// Room for the entries that fit, and a little: a names-only entry is
+	// rarely under 25 characters.
+	c.buf.Grow(min(len(c.skills)*80, 3*max(room, 0)+256))
+	c.entries = make([]entry, 0, min(len(c.skills), max(room, 0)/25+1))
 	used := 0
 	for i, s := range c.skills {
 		c.entries = append(c.entries, entry{s: s})
@@ -289,7 +292,6 @@ func (c *catalog) renderFull() {
 		size += len(e.s.Description) + len(e.s.Name) + len(e.s.DiskDir) + 160
 	}
 	c.buf.Grow(size)
-	c.words = make([]cutAt, 0, size/8)
 	for i := range c.entries {
 		e := &c.entries[i]
 		desc := e.s.Description
@@ -319,23 +321,41 @@ func (c *catalog) renderFull() {
 	for i := range c.entries {
 		e := &c.entries[i]
 		c.measure(&e.pre)
+		c.measure(&e.desc)
 		c.measure(&e.post)
+	}
+}
+
+// scanPrefixes records the word and sentence ends of every description
+// longer than shortest, up to character limit: what shortening to a share
+// of at most limit looks at.
+func (c *catalog) scanPrefixes(shortest, limit int) {
+	size := 0
+	for _, e := range c.entries {
+		size += min(e.desc.runes, limit)
+	}
+	c.words = make([]cutAt, 0, size/6) // words of about six characters
+	for i := range c.entries {
+		e := &c.entries[i]
 		e.words[0], e.sentences[0] = len(c.words), len(c.sentences)
-		e.desc.runes = c.scanDescription(c.text[e.desc.start:e.desc.end])
+		if e.desc.runes > shortest {
+			c.scanDescription(c.text[e.desc.start:e.desc.end], limit)
+		}
 		e.words[1], e.sentences[1] = len(c.words), len(c.sentences)
 	}
 }
 
-// scanDescription counts a rendered description's characters and records
-// its word ends (where a run of white space starts) and sentence ends
+// scanDescription records the word ends (where a run of white space
+// starts) and sentence ends of a rendered description's first limit
+// characters
 // (after a full stop, question or exclamation mark followed by white space
 // and then not by a lower-case letter, so "e.g. this" goes on; after their
 // CJK forms anywhere). Every mark it looks for is ASCII or a fixed UTF-8
 // sequence, so it decodes only what is not ASCII.
-func (c *catalog) scanDescription(d string) int {
+func (c *catalog) scanDescription(d string, limit int) {
 	n := int32(0)
 	space := false
-	for i, size := 0, 1; i < len(d); i += size {
+	for i, size := 0, 1; i < len(d) && int(n) < limit; i += size {
 		ch := d[i]
 		if size = 1; ch >= utf8.RuneSelf {
 			_, size = utf8.DecodeRuneInString(d[i:]) // a byte that is not UTF-8 counts as one character, as everywhere
@@ -363,7 +383,6 @@ func (c *catalog) scanDescription(d string) int {
 			c.sentences = append(c.sentences, cutAt{bytes: int32(end), runes: n})
 		}
 	}
-	return int(n)
 }
 
 var cjkStops = []string{"。", "！", "？"}
@@ -391,7 +410,38 @@ func (c *catalog) sums() (full, fixed, descs int) {
 // share finds the largest share k (at least MinDescriptionChars) such that
 // the descriptions, each shortened to fit k, take at most room characters.
 // Shortening to fit k only ever grows with k, so a binary search finds it.
+//
+// It reads only the descriptions' first characters. A description
+// shortened to fit k keeps at least k/2 of them (or is whole), so k cannot
+// exceed twice the largest share that fits when every description may take
+// all k characters (a bound found from lengths alone); word and sentence
+// ends are read up to there, and the search stays below it.
 func (c *catalog) share(room, descs int) (int, bool) {
+	if room >= descs {
+		return 0, false
+	}
+	bound := func(k int) int {
+		n := 0
+		for _, e := range c.entries {
+			n += min(e.desc.runes, k)
+		}
+		return n
+	}
+	longest := 0
+	for _, e := range c.entries {
+		longest = max(longest, e.desc.runes)
+	}
+	lo, hi := MinDescriptionChars, longest
+	for lo < hi { // the largest k whose bound fits
+		mid := (lo + hi + 1) / 2
+		if bound(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	lo, hi = MinDescriptionChars, min(longest, 2*lo+1)
+	c.scanPrefixes(lo, hi)
 	total := func(k int) int {
 		n := 0
 		for i := range c.entries {
@@ -399,11 +449,7 @@ func (c *catalog) share(room, descs int) (int, bool) {
 		}
 		return n
 	}
-	lo, hi := MinDescriptionChars, 0
-	for _, e := range c.entries {
-		hi = max(hi, e.desc.runes)
-	}
-	if room >= descs || hi < lo || total(lo) > room {
+	if hi < lo || total(lo) > room {
 		return 0, false
 	}
 	for lo < hi {
@@ -478,6 +524,8 @@ func (c *catalog) writeShortened(b *strings.Builder, e *entry, k int) {
 // entries listed in form comp.
 func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) {
 	res.Compaction, res.DescriptionChars = comp, share
+	res.Listed = make([]string, 0, n)
+	res.Omitted = make([]string, 0, len(c.skills)-n)
 	for i, s := range c.skills {
 		if i >= n {
 			res.Omitted = append(res.Omitted, s.Name)
@@ -683,28 +731,32 @@ func Escape(s string) string {
 // the bytes it looks for.
 func writeOneLine(b *strings.Builder, s string) {
 	s = strings.TrimSpace(s)
-	start, space := 0, false
+	start := 0
 	for i := 0; i < len(s); i++ {
-		var rep string
-		switch s[i] {
-		case ' ', '\t', '\n', '\r', '\v', '\f':
+		c := s[i]
+		switch {
+		case c == ' ' && !asciiSpace(s[i+1]): // a lone space stays in the run; TrimSpace left none at the end
+		case asciiSpace(c):
+			j := i + 1
+			for asciiSpace(s[j]) {
+				j++
+			}
 			b.WriteString(s[start:i])
-			start, space = i+1, true
-			continue
-		default:
-			rep = entity(s[i])
-		}
-		if space {
 			b.WriteByte(' ')
-			space = false
-		}
-		if rep != "" {
-			b.WriteString(s[start:i])
-			b.WriteString(rep)
-			start = i + 1
+			start, i = j, j-1
+		default:
+			if rep := entity(c); rep != "" {
+				b.WriteString(s[start:i])
+				b.WriteString(rep)
+				start = i + 1
+			}
 		}
 	}
 	b.WriteString(s[start:])
+}
+
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
 }
 
 // writeEscaped writes Escape(s) without building it first.
