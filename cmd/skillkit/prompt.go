@@ -90,6 +90,12 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
 		return exitFailure
 	}
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
+		return exitFailure
+	}
+	snap := l.Snapshot()
 	cat := ts.Catalog
 	hidden := nonNil(ts.Visibility.Hidden)
 	if o.json {
@@ -104,7 +110,7 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 			Warnings    []string           `json:"warnings"`
 			Diagnostics diagnostics.List   `json:"diagnostics"`
 		}{ts.Prompt, nonNil(cat.Listed), nonNil(cat.Omitted), cat.Compaction, nonNil(cat.Shortened), hidden,
-			nonNil(kit.Loader().Snapshot().NotLoaded()), ts.Warnings, ts.Diagnostics}
+			nonNil(snap.NotLoaded()), ts.Warnings, ts.Diagnostics}
 		if writeJSON(c, out) != nil {
 			return exitFailure
 		}
@@ -125,7 +131,7 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprint(c.stderr, "; names only, descriptions left out")
 	}
 	fmt.Fprintln(c.stderr)
-	for _, line := range []string{hiddenLine(hidden), notLoadedLine(kit.Loader().Snapshot())} {
+	for _, line := range []string{hiddenLine(hidden), notLoadedLine(snap)} {
 		if line != "" {
 			fmt.Fprintln(c.stderr, safeText(line))
 		}
