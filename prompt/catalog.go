@@ -135,16 +135,18 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	t := resolveTexts(o.Language, o.Texts)
 	res := CatalogResult{Listed: []string{}, Omitted: []string{}, Shortened: []string{}, Diagnostics: diagnostics.List{}}
 	c := &catalog{o: o, t: t, skills: make([]*skill.Skill, 0, len(skills))}
+	anyRunnable := false
 	for _, s := range skills {
 		if s != nil && !s.Hidden() {
 			c.skills = append(c.skills, s)
+			anyRunnable = anyRunnable || c.runnable(s)
 		}
 	}
 	if len(c.skills) == 0 {
 		return res
 	}
 	guidance := t.Guidance
-	if slices.ContainsFunc(c.skills, c.runnable) && t.GuidanceExecute != "" {
+	if anyRunnable && t.GuidanceExecute != "" {
 		guidance += "\n" + t.GuidanceExecute
 	}
 	namesOnly := withNote(guidance, t.NamesOnly)
