@@ -101,6 +101,27 @@ func TestCatalogCorpusGolden(t *testing.T) {
 	})
 }
 
+// TestCatalogDegradedGolden pins each degraded form in both formats: 40
+// corpus skills shortened to a share, and listed by name only with skills
+// left out.
+func TestCatalogDegradedGolden(t *testing.T) {
+	skills := corpusSkills(t)[:40]
+	for _, tt := range []struct {
+		name   string
+		budget int
+		want   prompt.Compaction
+		out    bool
+	}{{"shortened", 9_000, prompt.CompactionShortened, false}, {"names-only", 2_000, prompt.CompactionNamesOnly, true}} {
+		for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+			res := prompt.Catalog(skills, &prompt.Options{Format: f, MaxChars: tt.budget})
+			if res.Compaction != tt.want || (len(res.Omitted) > 0) != tt.out || len([]rune(res.Text)) > tt.budget {
+				t.Errorf("%s %s: compaction %q, %d omitted, %d characters", f, tt.name, res.Compaction, len(res.Omitted), len([]rune(res.Text)))
+			}
+			golden(t, "corpus40-"+string(f)+"-"+tt.name+".golden", res.Text)
+		}
+	}
+}
+
 func TestCatalogEscapesAndChinese(t *testing.T) {
 	skills := corpusSkills(t)
 	res := prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: 1 << 20})
