@@ -22,7 +22,7 @@ const maxListed = 20
 type Found struct {
 	Dir     string `json:"dir"`                // slash path within the source's FS
 	DiskDir string `json:"disk_dir,omitempty"` // absolute OS path, when the source is on disk
-	File    string `json:"file"`               // SKILL.md or skill.md
+	File    string `json:"file"`               // SKILL.md, or the other spelling it has
 
 	key     string        // the folder's real identity, for de-duplication
 	entries []fs.DirEntry // the folder's entries, for the rescan stamp

@@ -64,7 +64,7 @@ type Skill struct {
 	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
 	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
 	Source      string           `json:"source,omitempty"`   // the name of the source it was found in, set by the loader
-	File        string           `json:"file"`               // SKILL.md or skill.md
+	File        string           `json:"file"`               // SKILL.md, or the other spelling it has (skill.md, Skill.md, ...)
 	Frontmatter Frontmatter      `json:"frontmatter"`
 	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml
 	Class       Class            `json:"class"`
@@ -183,7 +183,7 @@ func (s *Skill) Body() (string, error) {
 	return strings.Trim(string(body), "\n"), nil
 }
 
-// Load reads the skill in folder dir of fsys: its SKILL.md (or skill.md), its
+// Load reads the skill in folder dir of fsys: its SKILL.md (or another spelling of it), its
 // skill.config.yaml and its file list. It returns nil when the skill cannot be
 // loaded (no or unreadable frontmatter, no description, a file over the size
 // limit); the diagnostics always say what was found, with Skill set to the
