@@ -183,10 +183,10 @@ func (s *Skill) Body() (string, error) {
 	return strings.Trim(string(body), "\n"), nil
 }
 
-// Load reads the skill in folder dir of fsys: its SKILL.md (or another spelling of it), its
-// skill.config.yaml and its file list. It returns nil when the skill cannot be
-// loaded (no or unreadable frontmatter, no description, a file over the size
-// limit); the diagnostics always say what was found, with Skill set to the
+// Load reads the skill in folder dir of fsys: its SKILL.md (or another
+// spelling of it), its skill.config.yaml and its file list. It returns nil
+// when the skill cannot be loaded (no or unreadable frontmatter, no
+// description, a file over the size limit); the diagnostics always say what was found, with Skill set to the
 // skill's name (the folder name when it has none) and Path to the file
 // concerned. In lenient mode (the default) a skill loads whenever a reader
 // could make sense of it, as the Agent Skills client guide recommends.
