@@ -37,7 +37,9 @@ const (
 	FrontmatterInvalid Code = "FRONTMATTER_INVALID"
 	// FrontmatterRecovered [warning]: the frontmatter is not valid YAML but
 	// was read after quoting plain values that contain ": " or expanding tab
-	// indentation. The skill loads; its author should fix the file.
+	// indentation, or, in lenient mode, field by field with the broken fields
+	// dropped (one diagnostic per dropped field; detail: field, line). The
+	// skill loads; its author should fix the file.
 	FrontmatterRecovered Code = "FRONTMATTER_RECOVERED"
 	// FieldUnknown [info]: a frontmatter or config field that no supported
 	// dialect defines. It is kept in the raw frontmatter.
@@ -79,9 +81,21 @@ const (
 	// project, the setup script for this system) does not exist, so
 	// installing its dependencies would fail.
 	DeclaredFileMissing Code = "DECLARED_FILE_MISSING"
-	// SkillFileLowercase [info]: the skill file is named skill.md; SKILL.md is
-	// the standard spelling.
+	// SkillFileLowercase [info]: the skill file is spelled otherwise than
+	// SKILL.md (skill.md, Skill.md, ...), or a second spelling beside the one
+	// read is ignored.
 	SkillFileLowercase Code = "SKILL_FILE_LOWERCASE"
+	// ByteOrderMark [info]: the file starts with a UTF-8 byte order mark,
+	// which is ignored.
+	ByteOrderMark Code = "BYTE_ORDER_MARK"
+	// NestedSkill [info]: a skill file inside another skill's folder. The
+	// outer skill is loaded; the inner one only when the host asks for nested
+	// skills. Detail: outer (the skill holding it).
+	NestedSkill Code = "NESTED_SKILL"
+	// SkillInDotFolder [info]: a skill file under a dot folder that is not a
+	// conventional skill root (.claude/skills, .agents/skills, ...); it is
+	// not loaded.
+	SkillInDotFolder Code = "SKILL_IN_DOT_FOLDER"
 	// LimitReached [warning]: a discovery limit (skills, folders, files) cut
 	// something; detail names the limit and what was left out.
 	LimitReached Code = "LIMIT_REACHED"
@@ -93,6 +107,9 @@ const (
 	// PromptTruncated [warning]: the catalog outgrew its character budget and
 	// left skills out; detail lists them.
 	PromptTruncated Code = "PROMPT_TRUNCATED"
+	// PromptCompacted [warning]: the catalog shortened or left out
+	// descriptions to stay within its character budget; detail says how.
+	PromptCompacted Code = "PROMPT_COMPACTED"
 	// ScanFinding [error, warning or info]: the security scan matched a rule
 	// (package scan). The level follows the finding's severity: critical is
 	// an error, high a warning, medium and low are info. Detail: rule,
@@ -136,11 +153,15 @@ var codeTable = []CodeInfo{
 	{VenvMissing, Warning, "Python dependencies are declared but .venv is missing"},
 	{DepsMissing, Warning, "Node packages are declared but node_modules is missing"},
 	{DeclaredFileMissing, Warning, "a file skill.config.yaml names for dependencies or setup does not exist"},
-	{SkillFileLowercase, Info, "the skill file is named skill.md instead of SKILL.md"},
+	{SkillFileLowercase, Info, "the skill file is spelled otherwise than SKILL.md, or a second spelling is ignored"},
+	{ByteOrderMark, Info, "the file starts with a UTF-8 byte order mark, which is ignored"},
+	{NestedSkill, Info, "a skill file inside another skill's folder; the outer skill is loaded"},
+	{SkillInDotFolder, Info, "a skill file under a dot folder that is not a skill root; not loaded"},
 	{LimitReached, Warning, "a discovery limit left something out"},
 	{SymlinkEscape, Warning, "a symbolic link leaves its source root and was not followed"},
 	{ReadError, Error, "a file or folder could not be read"},
 	{PromptTruncated, Warning, "the catalog left skills out to stay within its budget"},
+	{PromptCompacted, Warning, "the catalog shortened or left out descriptions to stay within its budget"},
 	{ScanFinding, Warning, "the security scan matched a rule; the level follows the finding's severity"},
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
 }

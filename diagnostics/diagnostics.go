@@ -103,11 +103,15 @@ func (d Diagnostic) At(l Level) Diagnostic {
 }
 
 // String formats the diagnostic as one line:
-// "path: level CODE skill: message".
+// "path: level CODE skill: message", or "path:line: ..." when the detail
+// holds the line of the file concerned ("line", counted from 1).
 func (d Diagnostic) String() string {
 	var b strings.Builder
 	if d.Path != "" {
 		b.WriteString(d.Path)
+		if line := d.Line(); line > 0 {
+			fmt.Fprintf(&b, ":%d", line)
+		}
 		b.WriteString(": ")
 	}
 	b.WriteString(d.Level.String())
@@ -120,6 +124,19 @@ func (d Diagnostic) String() string {
 	b.WriteString(": ")
 	b.WriteString(d.Message)
 	return b.String()
+}
+
+// Line returns the line of the file the diagnostic is about, from the
+// detail's "line" (an int, or a float64 once read back from JSON); 0 when it
+// has none.
+func (d Diagnostic) Line() int {
+	switch v := d.Detail["line"].(type) {
+	case int:
+		return v
+	case float64:
+		return int(v)
+	}
+	return 0
 }
 
 // List is an ordered collection of diagnostics. A nil List is empty and ready

@@ -125,3 +125,21 @@ func ExampleList_AtLeast() {
 	// Output:
 	// pdf/SKILL.md: warning NAME_MISMATCH pdf-tools: the name "pdf-tools" differs from its folder name "pdf"
 }
+
+func TestStringWithLine(t *testing.T) {
+	d := diagnostics.New(diagnostics.FrontmatterInvalid, "pdf", "skills/pdf/SKILL.md", "broken").With("line", 4)
+	if got, want := d.String(), "skills/pdf/SKILL.md:4: error FRONTMATTER_INVALID pdf: broken"; got != want {
+		t.Errorf("String = %q, want %q", got, want)
+	}
+	data, err := json.Marshal(d)
+	if err != nil {
+		t.Fatal(err)
+	}
+	var back diagnostics.Diagnostic
+	if err := json.Unmarshal(data, &back); err != nil || back.Line() != 4 || back.String() != d.String() {
+		t.Errorf("after JSON: line %d, %q, %v", back.Line(), back.String(), err)
+	}
+	if got := diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "x").With("line", 4).String(); strings.Contains(got, ":4") {
+		t.Errorf("a line without a path: %q", got)
+	}
+}

@@ -22,7 +22,7 @@ const maxListed = 20
 type Found struct {
 	Dir     string `json:"dir"`                // slash path within the source's FS
 	DiskDir string `json:"disk_dir,omitempty"` // absolute OS path, when the source is on disk
-	File    string `json:"file"`               // SKILL.md or skill.md
+	File    string `json:"file"`               // SKILL.md, or the other spelling it has
 
 	key     string        // the folder's real identity, for de-duplication
 	entries []fs.DirEntry // the folder's entries, for the rescan stamp
@@ -41,9 +41,12 @@ type dirMemo struct {
 
 // Discover finds the skill folders of one source, in the order the loader
 // considers them: depth first, each folder's entries in sorted order. A
-// folder holding SKILL.md (or skill.md) is a skill and is not searched below;
-// dot folders, node_modules, .skillhub and the other [skill.InfraDirs] are
-// skipped; symbolic links to folders inside the source root are followed,
+// folder holding a skill file (any spelling of SKILL.md) is a skill and is
+// not searched below unless opts.NestedSkills; node_modules, .git and the
+// other [skill.InfraDirs] are never searched; dot folders are searched for
+// their conventional skill roots ([ConventionalRoots]) and, last, to name
+// the skill files they hold (SKILL_IN_DOT_FOLDER); symbolic links to folders
+// inside the source root are followed,
 // and a folder reached twice is found once, at its first path. A link
 // leaving the root is SYMLINK_ESCAPE; a folder cut by MaxDirs or MaxDepth is
 // named in a LIMIT_REACHED diagnostic. A source root that does not exist
@@ -177,8 +180,10 @@ type walker struct {
 	res      resolver
 	maxDirs  int
 	maxDepth int
+	nested   bool            // search below skill folders too
 	seen     map[string]bool // real identities of the folders visited
 	diags    diagnostics.List
+	skipped  []NotLoaded        // skill folders found and not loaded: dot folders, escaping links
 	prev     map[string]dirMemo // the previous scan's listings; read only
 	slots    chan struct{}      // listings in flight
 	started  int                // listings started, at most maxDirs
@@ -187,7 +192,7 @@ type walker struct {
 }
 
 func newWalker(src Source, opts *Options, prev map[string]dirMemo) *walker {
-	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), seen: map[string]bool{},
+	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), nested: opts != nil && opts.NestedSkills, seen: map[string]bool{},
 		prev: prev, next: map[string]dirMemo{}, slots: make(chan struct{}, opts.concurrency())}
 	if src.Dir != "" {
 		w.res = &diskResolver{dir: src.Dir}
@@ -219,6 +224,27 @@ type pending struct {
 	key    string
 	depth  int
 	listed *listing // the listing started when the folder was queued, or nil
+	// hiddenBy is the dot folder this one lies in, "" when none: skill files
+	// found there are named, not loaded.
+	hiddenBy string
+}
+
+// ConventionalRoots returns the skill folders other agents keep under a dot
+// folder, as slash paths: below a source, discovery searches them like any
+// other folder, while the rest of a dot folder is only searched to name the
+// skill files it holds.
+func ConventionalRoots() []string {
+	return []string{".agents/skills", ".claude/skills", ".codex/skills", ".cursor/skills", ".gemini/skills", ".github/skills", ".opencode/skills"}
+}
+
+// conventionalRoot returns the skills folder below dot folder name
+// ("skills" for ".claude"), or "" when it has none.
+func conventionalRoot(name string) string {
+	switch name {
+	case ".agents", ".claude", ".codex", ".cursor", ".gemini", ".github", ".opencode":
+		return "skills"
+	}
+	return ""
 }
 
 // listing is a folder's listing, done on another goroutine.
@@ -276,19 +302,26 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		return
 	}
 	var tooDeep []string
+	// Dot folders wait on a stack of their own, searched once the rest is
+	// done, so they never take the folder budget from skills that load.
 	stack := []pending{{dir: ".", key: rootKey}}
+	var dotStack []pending
 	visited := 0
-	for len(stack) > 0 {
+	for len(stack)+len(dotStack) > 0 {
 		if ctx.Err() != nil {
 			return
 		}
-		p := stack[len(stack)-1]
-		stack = stack[:len(stack)-1]
+		from := &stack
+		if len(stack) == 0 {
+			from = &dotStack
+		}
+		p := (*from)[len(*from)-1]
+		*from = (*from)[:len(*from)-1]
 		if w.seen[p.key] {
 			continue // a loop, or a folder reached twice: silently once
 		}
 		if visited >= w.maxDirs {
-			w.cutByDirs(append(stack, p))
+			w.cutByDirs(append(append(dotStack, stack...), p))
 			break
 		}
 		visited++
@@ -302,21 +335,41 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 				continue
 			}
 		}
-		if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
+		if p.hiddenBy != "" {
+			w.nameHidden(p, entries)
+		} else if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
 			if f != nil {
 				emit(*f)
 			}
-			continue
-		}
-		var children []pending
-		for _, e := range entries {
-			name := e.Name()
-			if name[0] == '.' || skill.IsInfraDir(name) {
+			if !w.nested {
 				continue
 			}
+		}
+		// Conventional roots come after the folder's other children: they
+		// are often links to the source's own skills folder.
+		var children, roots, dotChildren []pending
+		for _, e := range entries {
+			name := e.Name()
+			if skill.IsInfraDir(name) {
+				continue // .git, node_modules, .venv, ...: never searched
+			}
 			child := path.Join(p.dir, name)
+			hiddenBy := p.hiddenBy
+			if name[0] == '.' && hiddenBy == "" {
+				hiddenBy = child
+				if sub := conventionalRoot(name); sub != "" {
+					if root, ok := w.conventionalRoot(p, path.Join(child, sub)); ok && root.depth > w.maxDepth {
+						tooDeep = append(tooDeep, root.dir)
+					} else if ok {
+						roots = append(roots, root)
+					}
+				}
+			}
 			key := w.res.child(p.key, name)
 			if e.Type()&fs.ModeSymlink != 0 {
+				if hiddenBy != "" {
+					continue // links in dot folders are not followed
+				}
 				var isDir bool
 				key, isDir = w.followDirLink(child)
 				if !isDir {
@@ -326,11 +379,19 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 				continue
 			}
 			if p.depth+1 > w.maxDepth {
-				tooDeep = append(tooDeep, child)
+				if hiddenBy == "" {
+					tooDeep = append(tooDeep, child)
+				}
 				continue
 			}
-			children = append(children, pending{dir: child, key: key, depth: p.depth + 1})
+			next := pending{dir: child, key: key, depth: p.depth + 1, hiddenBy: hiddenBy}
+			if hiddenBy != "" {
+				dotChildren = append(dotChildren, next)
+			} else {
+				children = append(children, next)
+			}
 		}
+		children = append(children, roots...)
 		// Start listing the children in walk order, as long as the folder
 		// limit can still reach them.
 		for i := range children {
@@ -342,12 +403,57 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		for i := len(children) - 1; i >= 0; i-- {
 			stack = append(stack, children[i])
 		}
+		for i := len(dotChildren) - 1; i >= 0; i-- {
+			dotStack = append(dotStack, dotChildren[i])
+		}
 	}
+
 	if len(tooDeep) > 0 {
 		d := w.add(diagnostics.LimitReached, ".", "%d folders lie more than %d levels below the source root and were not searched: %s",
 			len(tooDeep), w.maxDepth, sample(tooDeep))
 		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
 	}
+}
+
+// conventionalRoot returns the pending search of a conventional skills
+// folder below a dot folder (rel: ".claude/skills" below p), when it exists,
+// is a folder and, through links, lies within the
+// source root. The caller applies the depth limit.
+func (w *walker) conventionalRoot(p pending, rel string) (pending, bool) {
+	st, err := fs.Stat(w.src.FS, rel)
+	if err != nil || !st.IsDir() {
+		return pending{}, false
+	}
+	key, inside, err := w.res.resolve(rel)
+	if err != nil {
+		w.add(diagnostics.ReadError, rel, "cannot follow the path: %v", err)
+		return pending{}, false
+	}
+	if !inside {
+		w.add(diagnostics.SymlinkEscape, rel, "the skills folder leads outside the source root and was not searched")
+		return pending{}, false
+	}
+	return pending{dir: rel, key: key, depth: p.depth + 2}, true
+}
+
+// skip records a skill folder that is not loaded, for the snapshot's
+// NotLoaded.
+func (w *walker) skip(dir string, d diagnostics.Diagnostic) {
+	w.skipped = append(w.skipped, NotLoaded{Path: w.display(dir), Source: w.src.Name, Code: d.Code, Reason: d.Message})
+}
+
+// nameHidden names the skill file of a folder inside a dot folder that is
+// not a conventional skill root: such skills are not loaded, but not lost
+// in silence either.
+func (w *walker) nameHidden(p pending, entries []fs.DirEntry) {
+	names := skill.SkillFileNames(entries)
+	if len(names) == 0 {
+		return
+	}
+	d := w.add(diagnostics.SkillInDotFolder, path.Join(p.dir, names[0]), "a skill under the dot folder %s, which is not a skill root (%s); it is not loaded",
+		p.hiddenBy, strings.Join(ConventionalRoots(), ", "))
+	*d = d.With("dot_folder", p.hiddenBy)
+	w.skip(p.dir, *d)
 }
 
 // list returns a folder's entries and stamp: the previous scan's entries
@@ -423,11 +529,8 @@ func (w *walker) followDirLink(p string) (string, bool) {
 // is a link leaving the source root (reported).
 func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (*Found, bool) {
 	file := ""
-	for _, want := range []string{skill.FileName, skill.FileNameLower} {
+	for _, want := range skill.SkillFileNames(entries) {
 		i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == want })
-		if i < 0 {
-			continue
-		}
 		if e := entries[i]; e.Type().IsRegular() {
 			file = want
 			break
@@ -447,7 +550,8 @@ func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (
 		}
 		rel := path.Join(p.dir, e.Name())
 		if _, inside, err := w.res.resolve(rel); err == nil && !inside {
-			w.add(diagnostics.SymlinkEscape, rel, "the skill's %s is a symbolic link leading outside the source root; the skill is skipped", e.Name())
+			d := w.add(diagnostics.SymlinkEscape, rel, "the skill's %s is a symbolic link leading outside the source root; the skill is skipped", e.Name())
+			w.skip(p.dir, *d)
 			return nil, true
 		}
 	}

@@ -8,12 +8,20 @@
 // embed.FS, a fstest.MapFS) and, when it is on disk, its Dir. Sources are
 // given in precedence order (workspace, user, bundled). In each source:
 //
-//   - a folder holding SKILL.md is a skill, and nothing below it is searched;
-//     skill.md is accepted with SKILL_FILE_LOWERCASE (info);
+//   - a folder holding SKILL.md (in any case: skill.md, Skill.md, ...) is a
+//     skill; nothing below it is searched, and skill files deeper in it are
+//     named by the skill's NESTED_SKILL diagnostics, unless
+//     Options.NestedSkills asks for them to be loaded as skills too;
 //   - other folders are searched, depth first in sorted order, down to
 //     [DefaultMaxDepth] (6) levels below the root;
-//   - dot folders, node_modules, .skillhub and the other [skill.InfraDirs]
-//     are skipped;
+//   - node_modules, .git, .venv, .skillhub and the other [skill.InfraDirs]
+//     are never searched;
+//   - below a dot folder, the conventional skill roots of other agents
+//     ([ConventionalRoots]: .claude/skills, .agents/skills, ...) are searched
+//     like any folder, after the folder's other children; the rest of a dot
+//     folder is searched last, after the whole source, only to name each
+//     skill file in it (SKILL_IN_DOT_FOLDER, info): those skills are not
+//     loaded;
 //   - symbolic links to folders inside the source root are followed; a link
 //     leading outside it, or a SKILL.md or skill.config.yaml that does, is
 //     skipped with SYMLINK_ESCAPE; a folder reached twice (a loop, an alias,
@@ -29,6 +37,11 @@
 // in discovery order. Each loser gets NAME_COLLISION (warning) with
 // winner_path, winner_source, loser_path and loser_source in its detail; its
 // own load diagnostics are kept too.
+//
+// [Snapshot.NotLoaded] lists every skill folder found and not loaded, with
+// the code and message that say why (invalid, a lost collision, over the
+// limit, under a dot folder, nested), so a host can say how many skills it
+// did not load and why.
 //
 // Limits, all in [Options], where zero means the default and never
 // "unlimited" ([Unlimited] lifts a limit explicitly): at most 200 skills in

@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
+	"path"
+	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
 	"time"
@@ -158,6 +162,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	opts := &l.opts
 	maxSkills := opts.maxSkills()
 	walkDiags := make([]diagnostics.List, len(l.sources))
+	walkSkipped := make([][]NotLoaded, len(l.sources))
 	dirs := make([]map[string]dirMemo, len(l.sources))
 	found := make(chan job, 256)
 	go func() {
@@ -169,7 +174,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			}
 			w := newWalker(src, opts, prev)
 			w.run(ctx, func(f Found) { found <- job{source: i, found: f} })
-			walkDiags[i], dirs[i] = w.diags, w.next
+			walkDiags[i], walkSkipped[i], dirs[i] = w.diags, w.skipped, w.next
 		}
 	}()
 
@@ -193,8 +198,10 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		return nil, err
 	}
 	var diags diagnostics.List
-	for _, d := range walkDiags {
+	var skipped []NotLoaded
+	for i, d := range walkDiags {
 		diags = append(diags, d...)
+		skipped = append(skipped, walkSkipped[i]...)
 	}
 
 	cache := make(map[cacheKey]*loaded, len(jobs))
@@ -223,20 +230,34 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			}
 			diags = append(diags, r.diags...)
 			if r.skill == nil {
+				skipped = append(skipped, sc.failed(r))
 				continue
 			}
 			if w, taken := winners[r.skill.Name]; taken {
-				diags = append(diags, sc.collision(w, r))
+				d := sc.collision(w, r)
+				diags = append(diags, d)
+				skipped = append(skipped, sc.notLoaded(r, d))
 				continue
 			}
 			winners[r.skill.Name] = r
 			order = append(order, r)
+			if !opts.NestedSkills {
+				for _, d := range r.diags.WithCode(diagnostics.NestedSkill) {
+					dir := path.Dir(d.Path)
+					if l.sources[r.source].Dir != "" {
+						dir = filepath.Dir(d.Path)
+					}
+					skipped = append(skipped, NotLoaded{Path: dir, Source: l.sources[r.source].Name, Code: d.Code, Reason: d.Message})
+				}
+			}
 		}
 	}
 	if next < len(jobs) {
 		var left []string
 		for _, j := range jobs[next:] {
 			left = append(left, l.sources[j.source].Name+":"+j.found.Dir)
+			skipped = append(skipped, NotLoaded{Path: foundPath(j.found), Source: l.sources[j.source].Name, Code: diagnostics.LimitReached,
+				Reason: fmt.Sprintf("over the limit of %d skills", maxSkills)})
 		}
 		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
 			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
@@ -244,6 +265,8 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	}
 	snap := newSnapshot(order, diags, cache, l.registry)
 	snap.dirs = dirs
+	slices.SortStableFunc(skipped, func(a, b NotLoaded) int { return strings.Compare(a.Path, b.Path) })
+	snap.skipped = skipped
 	return snap, nil
 }
 
@@ -315,14 +338,32 @@ func sameSkill(a, b *skill.Skill) bool {
 	return errA == nil && errB == nil && bytes.Equal(ja, jb)
 }
 
+// foundPath is where a found folder is, as reported: on disk when the
+// source is.
+func foundPath(f Found) string {
+	if f.DiskDir != "" {
+		return f.DiskDir
+	}
+	return f.Dir
+}
+
+// failed is the NotLoaded of a folder whose skill could not be loaded: the
+// first error that says why.
+func (sc *scan) failed(r *loaded) NotLoaded {
+	errs := r.diags.AtLeast(diagnostics.Error)
+	if len(errs) == 0 { // skill.Load always says why; keep the promise anyway
+		return sc.notLoaded(r, diagnostics.New(diagnostics.ReadError, "", "", "the skill could not be loaded"))
+	}
+	return sc.notLoaded(r, errs[0])
+}
+
+func (sc *scan) notLoaded(r *loaded, d diagnostics.Diagnostic) NotLoaded {
+	return NotLoaded{Path: foundPath(r.found), Source: sc.l.sources[r.source].Name, Code: d.Code, Reason: d.Message}
+}
+
 // collision reports the loser of a name collision.
 func (sc *scan) collision(winner, loser *loaded) diagnostics.Diagnostic {
-	where := func(r *loaded) string {
-		if r.found.DiskDir != "" {
-			return r.found.DiskDir
-		}
-		return r.found.Dir
-	}
+	where := func(r *loaded) string { return foundPath(r.found) }
 	ws, ls := sc.l.sources[winner.source].Name, sc.l.sources[loser.source].Name
 	return diagnostics.New(diagnostics.NameCollision, loser.skill.Name, where(loser),
 		"the name %q is already taken by %s (source %s); this skill (source %s) is not loaded",

@@ -60,6 +60,11 @@ type Options struct {
 	MaxFileBytes int64
 	// Strict loads skills in strict mode (see package skill).
 	Strict bool
+	// NestedSkills loads a skill inside another skill's folder as a skill of
+	// its own too. By default only the outer skill is loaded, and the inner
+	// skill file is named in its NESTED_SKILL diagnostic; either way the
+	// outer skill's files include the inner one's.
+	NestedSkills bool
 	// Concurrency bounds the skills loaded, and the folders listed ahead of
 	// the walk, at once (default 2×GOMAXPROCS).
 	Concurrency int

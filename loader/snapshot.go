@@ -24,6 +24,7 @@ type Snapshot struct {
 	byName   map[string]*skill.Skill
 	byDir    map[string]*skill.Skill // DiskDir and real folder, both clean
 	diags    diagnostics.List        // sorted
+	skipped  []NotLoaded             // sorted by path
 	registry registry.Store
 	cache    map[cacheKey]*loaded // what the next rescan may reuse
 	dirs     []map[string]dirMemo // per source: folder listings the next rescan may reuse
@@ -70,6 +71,26 @@ func (s *Snapshot) Get(name string) (*skill.Skill, bool) {
 // LIMIT_REACHED, SYMLINK_ESCAPE and READ_ERROR. Checkers' findings are not
 // here; see [Snapshot.Check].
 func (s *Snapshot) Diagnostics() diagnostics.List { return slices.Clone(s.diags) }
+
+// NotLoaded is a skill folder discovery found that the snapshot does not
+// hold, and why: the code and message of the diagnostic that says so.
+type NotLoaded struct {
+	Path   string           `json:"path"` // the skill folder, on disk when the source is
+	Source string           `json:"source"`
+	Code   diagnostics.Code `json:"code"`
+	Reason string           `json:"reason"`
+}
+
+// NotLoaded returns every skill folder found and not loaded, sorted by
+// path: skills that cannot be loaded (FRONTMATTER_INVALID, DESC_MISSING,
+// FILE_TOO_LARGE, ...), losers of name collisions (NAME_COLLISION), skills
+// past the skill limit (LIMIT_REACHED), skills under dot folders that are
+// not skill roots (SKILL_IN_DOT_FOLDER), skills whose skill file leads
+// outside the source (SYMLINK_ESCAPE) and, unless Options.NestedSkills,
+// skills nested in others (NESTED_SKILL). Folders the folder and depth
+// limits left unsearched are in LIMIT_REACHED diagnostics, not here: what
+// they hold is unknown.
+func (s *Snapshot) NotLoaded() []NotLoaded { return slices.Clone(s.skipped) }
 
 // ResolveByPath returns the skill whose folder on disk holds path: path is
 // the folder itself or lies below it ("dir" + separator prefix, so

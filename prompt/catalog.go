@@ -6,6 +6,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -68,6 +69,27 @@ func (o *Options) orDefault() Options {
 	return v
 }
 
+// Compaction says how a catalog was shortened to fit its budget.
+type Compaction string
+
+// The compaction steps, in the order the catalog takes them.
+const (
+	// CompactionNone: every description is whole.
+	CompactionNone Compaction = ""
+	// CompactionShortened: the longest descriptions are cut to an even
+	// share of the room left for descriptions, at the end of a sentence or
+	// else of a word ("…" marks a cut inside a sentence); shorter ones stay
+	// whole.
+	CompactionShortened Compaction = "shortened"
+	// CompactionNamesOnly: descriptions are left out; only names (and, in
+	// the agentskills format, locations) are listed.
+	CompactionNamesOnly Compaction = "names_only"
+)
+
+// MinDescriptionChars is the shortest share a shortened description gets;
+// when even that does not fit, descriptions are left out instead.
+const MinDescriptionChars = 20
+
 // CatalogResult is a rendered catalog.
 type CatalogResult struct {
 	// Text is the prompt section: guidance, then <available_skills>, then a
@@ -77,142 +99,569 @@ type CatalogResult struct {
 	Listed []string `json:"listed"`
 	// Omitted names the skills left out to stay within the budget.
 	Omitted []string `json:"omitted"`
-	// Compact is true when descriptions were dropped to fit the budget.
-	Compact bool `json:"compact"`
-	// Diagnostics holds one PROMPT_TRUNCATED per omitted skill.
+	// Compaction says how descriptions were shortened to fit the budget.
+	Compaction Compaction `json:"compaction"`
+	// Shortened names the listed skills whose description was shortened
+	// (CompactionShortened), in order.
+	Shortened []string `json:"shortened"`
+	// DescriptionChars is the share a shortened description got: the most
+	// characters one may have, "…" included. Zero unless shortened.
+	DescriptionChars int `json:"description_chars,omitempty"`
+	// Diagnostics reports every degradation: one PROMPT_COMPACTED when
+	// descriptions were shortened or left out, one PROMPT_TRUNCATED naming
+	// the skills left out.
 	Diagnostics diagnostics.List `json:"diagnostics"`
 }
 
 // Catalog renders the <available_skills> section for the given skills, in the
 // order given (a loader snapshot gives them sorted by name). Hidden skills
 // (disable-model-invocation) are never listed. Every value is XML-escaped.
-// When the text exceeds the budget, descriptions are dropped (the compact
-// form); if it still does not fit, skills are dropped from the end, the text
-// says how many were left out, and a PROMPT_TRUNCATED diagnostic names each.
-// With no skill to list, Text is empty: no guidance, no empty element.
+//
+// Over budget the catalog degrades step by step, and says so each time (in
+// the guidance the model reads and in a diagnostic): first the longest
+// descriptions are shortened to an even share of the room left for
+// descriptions, each cut at the end of a sentence, else of a word
+// (CompactionShortened); when even a share of [MinDescriptionChars] does
+// not fit, descriptions are left out (CompactionNamesOnly); only then are
+// skills dropped from the end, the text saying how many. With no skill to
+// list, or not even one fitting, Text is empty: no guidance, no empty
+// element.
+//
+// Each entry is rendered once per form needed, and the text is built once,
+// so the cost grows with what is listed: when most skills must be left
+// out, only those listed are rendered.
 func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	o := opts.orDefault()
 	t := resolveTexts(o.Language, o.Texts)
-	var visible []*skill.Skill
+	res := CatalogResult{Listed: []string{}, Omitted: []string{}, Shortened: []string{}, Diagnostics: diagnostics.List{}}
+	c := &catalog{o: o, t: t, skills: make([]*skill.Skill, 0, len(skills))}
+	anyRunnable := false
 	for _, s := range skills {
 		if s != nil && !s.Hidden() {
-			visible = append(visible, s)
+			c.skills = append(c.skills, s)
+			anyRunnable = anyRunnable || c.runnable(s)
 		}
 	}
-	res := CatalogResult{Listed: []string{}, Omitted: []string{}, Diagnostics: diagnostics.List{}}
-	if len(visible) == 0 {
+	if len(c.skills) == 0 {
 		return res
 	}
-	runnable := func(s *skill.Skill) bool {
-		return s.Class == skill.ClassComputeEntry && (o.Executable == nil || o.Executable(s.Name))
+	guidance := t.Guidance
+	if anyRunnable && t.GuidanceExecute != "" {
+		guidance += "\n" + t.GuidanceExecute
 	}
-	if slices.ContainsFunc(visible, runnable) && t.GuidanceExecute != "" {
-		t.Guidance += "\n" + t.GuidanceExecute
-	}
-	render := func(compact bool) []string {
-		entries := make([]string, len(visible))
-		for i, s := range visible {
-			entries[i] = renderSkill(s, o, t, compact, runnable(s))
+	namesOnly := withNote(guidance, t.NamesOnly)
+	frame := runes(catalogOpen) + runes(catalogClose)
+
+	// Names only, in order, until the budget runs out: when not every name
+	// fits, skills are dropped, and nothing else needs rendering.
+	room := o.MaxChars - runes(namesOnly) - frame
+	if n, all := c.compactPrefix(room); !all {
+		n = c.withNote(n, room)
+		c.finish(&res, n, CompactionNamesOnly, 0)
+		if n > 0 {
+			res.Text = c.build(namesOnly, n, CompactionNamesOnly, 0)
 		}
-		return entries
+		return res
 	}
-	entries := render(false)
-	text := assemble(t, entries, 0)
-	if runes(text) > o.MaxChars {
-		entries, res.Compact = render(true), true
-		text = assemble(t, entries, 0)
+	c.renderFull()
+	full, fixed, descs := c.sums()
+	if runes(guidance)+frame+full <= o.MaxChars {
+		c.finish(&res, len(c.skills), CompactionNone, 0)
+		res.Text = c.build(guidance, len(c.skills), CompactionNone, 0)
+		return res
 	}
-	n := len(entries)
-	if runes(text) > o.MaxChars {
-		// The largest prefix that fits, with the note on what is left out.
-		lo, hi := 0, len(entries)-1
-		for lo < hi {
-			mid := (lo + hi + 1) / 2
-			if runes(assemble(t, entries[:mid], len(entries)-mid)) <= o.MaxChars {
-				lo = mid
-			} else {
-				hi = mid - 1
-			}
-		}
-		n = lo
-		text = assemble(t, entries[:n], len(entries)-n)
-		if n == 0 {
-			text = "" // not even one skill fits: no catalog beats a misleading one
-		}
+	shortened := withNote(guidance, t.Shortened)
+	if share, ok := c.share(o.MaxChars-runes(shortened)-frame-fixed, descs); ok {
+		c.finish(&res, len(c.skills), CompactionShortened, share)
+		res.Text = c.build(shortened, len(c.skills), CompactionShortened, share)
+		return res
 	}
-	res.Text = text
-	for i, s := range visible {
-		if i < n {
-			res.Listed = append(res.Listed, s.Name)
-			continue
-		}
-		res.Omitted = append(res.Omitted, s.Name)
-		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptTruncated, s.Name, skillPath(s),
-			"left out of the catalog: %d skills do not fit in %d characters", len(visible)-n, o.MaxChars).
-			With("max_chars", o.MaxChars).With("omitted", len(visible)-n))
-	}
+	c.finish(&res, len(c.skills), CompactionNamesOnly, 0)
+	res.Text = c.build(namesOnly, len(c.skills), CompactionNamesOnly, 0)
 	return res
 }
 
-func assemble(t Texts, entries []string, omitted int) string {
+const (
+	catalogOpen  = "\n\n<available_skills>\n"
+	catalogClose = "</available_skills>"
+)
+
+func withNote(guidance, note string) string {
+	if note == "" {
+		return guidance
+	}
+	return guidance + "\n" + note
+}
+
+// catalog is one Catalog call. Every piece it renders goes to buf once;
+// entries keep their pieces as spans of it.
+type catalog struct {
+	o      Options
+	t      Texts
+	skills []*skill.Skill // the visible skills, in order
+	// entries are the skills rendered so far, in order: when skills are
+	// left out, only those that fit (and one more).
+	entries []entry
+	buf     strings.Builder
+	text    string // buf's content, once rendering is done
+	// The word ends and sentence ends of every description, entry by entry.
+	words, sentences []cutAt
+}
+
+// entry is one skill: its full form is pre + desc + post, its names-only
+// form compact.
+type entry struct {
+	s                        *skill.Skill
+	pre, desc, post, compact span
+	// catalog.words[words[0]:words[1]] are desc's word ends, and the same
+	// for sentences.
+	words, sentences [2]int
+}
+
+// span is a piece of the catalog's buffer and its length in characters.
+type span struct{ start, end, runes int }
+
+// cutAt is a place in a description: bytes and characters before it
+// (int32: a description is far smaller than 2 GB).
+type cutAt struct{ bytes, runes int32 }
+
+func (c *catalog) runnable(s *skill.Skill) bool {
+	return s.Class == skill.ClassComputeEntry && (c.o.Executable == nil || c.o.Executable(s.Name))
+}
+
+// piece renders with write and returns the span it took.
+func (c *catalog) piece(write func(b *strings.Builder)) span {
+	start := c.buf.Len()
+	write(&c.buf)
+	return span{start: start, end: c.buf.Len()}
+}
+
+// measure fills in the character counts of spans rendered since the last
+// call, once the buffer is final for them.
+func (c *catalog) measure(sp *span) {
+	if c.text == "" || len(c.text) < sp.end {
+		c.text = c.buf.String()
+	}
+	sp.runes = runes(c.text[sp.start:sp.end])
+}
+
+// compactPrefix renders names-only entries in order while they fit in room
+// and returns how many did and whether all did.
+func (c *catalog) compactPrefix(room int) (int, bool) {
+	// Room for the entries that fit, and a little: a names-only entry is
+	// rarely under 25 characters.
+	c.buf.Grow(min(len(c.skills)*80, 3*max(room, 0)+256))
+	c.entries = make([]entry, 0, min(len(c.skills), max(room, 0)/25+1))
+	used := 0
+	for i, s := range c.skills {
+		c.entries = append(c.entries, entry{s: s})
+		e := &c.entries[i]
+		e.compact = c.piece(func(b *strings.Builder) { c.writeCompact(b, s) })
+		c.measure(&e.compact)
+		if used+e.compact.runes > room {
+			return i, false
+		}
+		used += e.compact.runes
+	}
+	return len(c.skills), true
+}
+
+// withNote returns how many of the first n names-only entries fit in room
+// together with the note saying how many skills are left out.
+func (c *catalog) withNote(n, room int) int {
+	used := 0
+	for _, e := range c.entries[:n] {
+		used += e.compact.runes
+	}
+	for ; n > 0; n-- {
+		if used+runes(c.truncationNote(len(c.skills)-n)) <= room {
+			return n
+		}
+		used -= c.entries[n-1].compact.runes
+	}
+	return 0
+}
+
+func (c *catalog) truncationNote(omitted int) string {
+	return "\n" + fmt.Sprintf(c.t.Truncated, omitted)
+}
+
+// renderFull renders every entry's full form and reads its description's
+// word ends and first sentence.
+func (c *catalog) renderFull() {
+	size := 0
+	for _, e := range c.entries {
+		size += len(e.s.Description) + len(e.s.Name) + len(e.s.DiskDir) + 160
+	}
+	c.buf.Grow(size)
+	for i := range c.entries {
+		e := &c.entries[i]
+		// Marked before anything is measured: a marker is what the model
+		// reads, and what the budget counts.
+		desc := skill.MarkHidden(e.s.Description)
+		if c.o.MaxDescriptionChars > 0 {
+			desc = cut(desc, c.o.MaxDescriptionChars)
+		}
+		if c.o.Format == FormatAgentSkills {
+			e.pre = c.piece(func(b *strings.Builder) {
+				writeAgentHead(b, e.s)
+				b.WriteString("    <description>")
+			})
+			e.desc = c.piece(func(b *strings.Builder) { writeEscaped(b, desc) })
+			e.post = c.piece(func(b *strings.Builder) {
+				b.WriteString("</description>\n")
+				c.writeAgentTail(b, e.s)
+			})
+		} else {
+			e.pre = c.piece(func(b *strings.Builder) {
+				writeSeedHead(b, e.s)
+				b.WriteString(">\n    ")
+			})
+			e.desc = c.piece(func(b *strings.Builder) { writeOneLine(b, desc) })
+			e.post = c.piece(func(b *strings.Builder) { c.writeSeedTail(b, e.s) })
+		}
+	}
+	c.text = c.buf.String()
+	for i := range c.entries {
+		e := &c.entries[i]
+		c.measure(&e.pre)
+		c.measure(&e.desc)
+		c.measure(&e.post)
+	}
+}
+
+// scanPrefixes records the word and sentence ends of every description
+// longer than shortest, up to character limit: what shortening to a share
+// of at most limit looks at.
+func (c *catalog) scanPrefixes(shortest, limit int) {
+	size := 0
+	for _, e := range c.entries {
+		size += min(e.desc.runes, limit)
+	}
+	c.words = make([]cutAt, 0, size/6) // words of about six characters
+	for i := range c.entries {
+		e := &c.entries[i]
+		e.words[0], e.sentences[0] = len(c.words), len(c.sentences)
+		if e.desc.runes > shortest {
+			c.scanDescription(c.text[e.desc.start:e.desc.end], limit)
+		}
+		e.words[1], e.sentences[1] = len(c.words), len(c.sentences)
+	}
+}
+
+// scanDescription records the word ends (where a run of white space
+// starts) and sentence ends of a rendered description's first limit
+// characters
+// (after a full stop, question or exclamation mark followed by white space
+// and then not by a lower-case letter, so "e.g. this" goes on; after their
+// CJK forms anywhere). Every mark it looks for is ASCII or a fixed UTF-8
+// sequence, so it decodes only what is not ASCII.
+func (c *catalog) scanDescription(d string, limit int) {
+	n := int32(0)
+	space := false
+	for i, size := 0, 1; i < len(d) && int(n) < limit; i += size {
+		ch := d[i]
+		if size = 1; ch >= utf8.RuneSelf {
+			_, size = utf8.DecodeRuneInString(d[i:]) // a byte that is not UTF-8 counts as one character, as everywhere
+		}
+		isSpace := ch == ' ' || ch == '\n' || ch == '\t'
+		if isSpace && !space && n > 0 {
+			c.words = append(c.words, cutAt{bytes: int32(i), runes: n})
+		}
+		space = isSpace
+		n++
+		end := 0
+		switch ch {
+		case '.', '!', '?':
+			if endsSentence(d[i+1:]) {
+				end = i + 1
+			}
+		case 0xE3, 0xEF:
+			for _, mark := range cjkStops {
+				if strings.HasPrefix(d[i:], mark) {
+					end = i + len(mark)
+				}
+			}
+		}
+		if end > 0 {
+			c.sentences = append(c.sentences, cutAt{bytes: int32(end), runes: n})
+		}
+	}
+}
+
+var cjkStops = []string{"。", "！", "？"}
+
+// endsSentence reports whether a full stop, question or exclamation mark
+// followed by rest ends a sentence; see scanDescription.
+func endsSentence(rest string) bool {
+	if rest == "" || (rest[0] != ' ' && rest[0] != '\n') {
+		return false
+	}
+	next, _ := utf8.DecodeRuneInString(strings.TrimLeft(rest, " \n"))
+	return !unicode.IsLower(next)
+}
+
+// sums returns the full entries' total length, the part of it that is not
+// description, and the descriptions' part.
+func (c *catalog) sums() (full, fixed, descs int) {
+	for _, e := range c.entries {
+		fixed += e.pre.runes + e.post.runes
+		descs += e.desc.runes
+	}
+	return fixed + descs, fixed, descs
+}
+
+// share finds the largest share k (at least MinDescriptionChars) such that
+// the descriptions, each shortened to fit k, take at most room characters.
+// Shortening to fit k only ever grows with k, so a binary search finds it.
+//
+// It reads only the descriptions' first characters. A description
+// shortened to fit k keeps at least k/2 of them (or is whole), so k cannot
+// exceed twice the largest share that fits when every description may take
+// all k characters (a bound found from lengths alone); word and sentence
+// ends are read up to there, and the search stays below it.
+func (c *catalog) share(room, descs int) (int, bool) {
+	if room >= descs {
+		return 0, false
+	}
+	bound := func(k int) int {
+		n := 0
+		for _, e := range c.entries {
+			n += min(e.desc.runes, k)
+		}
+		return n
+	}
+	longest := 0
+	for _, e := range c.entries {
+		longest = max(longest, e.desc.runes)
+	}
+	lo, hi := MinDescriptionChars, longest
+	for lo < hi { // the largest k whose bound fits
+		mid := (lo + hi + 1) / 2
+		if bound(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	lo, hi = MinDescriptionChars, min(longest, 2*lo+1)
+	c.scanPrefixes(lo, hi)
+	total := func(k int) int {
+		n := 0
+		for i := range c.entries {
+			n += c.shortLen(&c.entries[i], k)
+		}
+		return n
+	}
+	if hi < lo || total(lo) > room {
+		return 0, false
+	}
+	for lo < hi {
+		mid := (lo + hi + 1) / 2
+		if total(mid) <= room {
+			lo = mid
+		} else {
+			hi = mid - 1
+		}
+	}
+	return lo, true
+}
+
+// shortLen is the length of e's description shortened to fit k characters:
+// whole when it fits; else cut at the last sentence end that keeps at least
+// half of k; else at the last word end that does, with "…"; else at k-1
+// characters, with "…". Rendering may cut a character or two shorter, never
+// longer (it does not split an XML entity). The length only grows with k.
+func (c *catalog) shortLen(e *entry, k int) int {
+	if e.desc.runes <= k {
+		return e.desc.runes
+	}
+	if at, ok := lastBefore(c.sentences[e.sentences[0]:e.sentences[1]], k); ok {
+		return int(at.runes)
+	}
+	if at, ok := lastBefore(c.words[e.words[0]:e.words[1]], k-1); ok {
+		return int(at.runes) + 1
+	}
+	return k
+}
+
+// lastBefore returns the last place at or before character h, when it keeps
+// at least half of h.
+func lastBefore(places []cutAt, h int) (cutAt, bool) {
+	i, _ := slices.BinarySearchFunc(places, int32(h+1), func(p cutAt, n int32) int { return int(p.runes - n) })
+	if i == 0 || int(places[i-1].runes)*2 < h {
+		return cutAt{}, false
+	}
+	return places[i-1], true
+}
+
+// writeShortened writes e's description shortened to fit k; see shortLen.
+func (c *catalog) writeShortened(b *strings.Builder, e *entry, k int) {
+	d := c.text[e.desc.start:e.desc.end]
+	if e.desc.runes <= k {
+		b.WriteString(d)
+		return
+	}
+	if at, ok := lastBefore(c.sentences[e.sentences[0]:e.sentences[1]], k); ok {
+		b.WriteString(d[:at.bytes])
+		return
+	}
+	end := 0
+	if at, ok := lastBefore(c.words[e.words[0]:e.words[1]], k-1); ok {
+		end = int(at.bytes)
+	} else {
+		for i := range d { // the byte where character k-1 starts
+			if k--; k == 0 {
+				end = i
+				break
+			}
+		}
+		if amp := strings.LastIndexByte(d[:end], '&'); amp >= 0 && !strings.Contains(d[amp:end], ";") {
+			end = amp // never split an XML entity
+		}
+	}
+	b.WriteString(strings.TrimRight(d[:end], " \n\t"))
+	b.WriteString("…")
+}
+
+// finish fills in the result's lists and diagnostics for the first n
+// entries listed in form comp.
+func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) {
+	res.Compaction, res.DescriptionChars = comp, share
+	res.Listed = make([]string, 0, n)
+	res.Omitted = make([]string, 0, len(c.skills)-n)
+	for i, s := range c.skills {
+		if i >= n {
+			res.Omitted = append(res.Omitted, s.Name)
+			continue
+		}
+		res.Listed = append(res.Listed, s.Name)
+		if comp == CompactionShortened && c.entries[i].desc.runes > share {
+			res.Shortened = append(res.Shortened, s.Name)
+		}
+	}
+	max := c.o.MaxChars
+	switch comp {
+	case CompactionShortened:
+		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
+			"the catalog shortened %d of %d descriptions to at most %d characters each, at a sentence or word end, to fit in %d characters",
+			len(res.Shortened), len(c.skills), share, max).
+			With("compaction", string(comp)).With("max_chars", max).With("description_chars", share).With("shortened", res.Shortened))
+	case CompactionNamesOnly:
+		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
+			"the catalog lists names without descriptions: %d skills do not fit in %d characters with even %d characters of description each",
+			len(c.skills), max, MinDescriptionChars).
+			With("compaction", string(comp)).With("max_chars", max))
+	}
+	if len(res.Omitted) > 0 {
+		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptTruncated, "", "",
+			"the catalog left out %d of %d skills, which do not fit in %d characters even without descriptions: %s",
+			len(res.Omitted), len(c.skills), max, sampleNames(res.Omitted)).
+			With("max_chars", max).With("omitted", res.Omitted))
+	}
+}
+
+// sampleNames names a few of many: "a, b, c and 4 more".
+func sampleNames(names []string) string {
+	const shown = 5
+	if len(names) <= shown {
+		return strings.Join(names, ", ")
+	}
+	return fmt.Sprintf("%s and %d more", strings.Join(names[:shown], ", "), len(names)-shown)
+}
+
+// build writes the text once: guidance, the first n entries in form comp,
+// and the note on skills left out.
+func (c *catalog) build(guidance string, n int, comp Compaction, share int) string {
+	text := c.buf.String()
+	size := len(guidance) + len(catalogOpen) + len(catalogClose) + len(c.t.Truncated) + 24
+	for _, e := range c.entries[:n] {
+		if comp == CompactionNamesOnly {
+			size += e.compact.end - e.compact.start
+		} else {
+			size += e.pre.end - e.pre.start + e.desc.end - e.desc.start + e.post.end - e.post.start
+		}
+	}
 	var b strings.Builder
-	n := len(t.Guidance) + len(t.Truncated) + 64
-	for _, e := range entries {
-		n += len(e)
+	b.Grow(size)
+	b.WriteString(guidance)
+	b.WriteString(catalogOpen)
+	for i := range c.entries[:n] {
+		e := &c.entries[i]
+		switch comp {
+		case CompactionNamesOnly:
+			b.WriteString(text[e.compact.start:e.compact.end])
+		case CompactionShortened:
+			b.WriteString(text[e.pre.start:e.pre.end])
+			c.writeShortened(&b, e, share)
+			b.WriteString(text[e.post.start:e.post.end])
+		default:
+			b.WriteString(text[e.pre.start:e.post.end])
+		}
 	}
-	b.Grow(n)
-	b.WriteString(t.Guidance)
-	b.WriteString("\n\n<available_skills>\n")
-	for _, e := range entries {
-		b.WriteString(e)
-	}
-	b.WriteString("</available_skills>")
-	if omitted > 0 {
-		b.WriteString("\n")
-		fmt.Fprintf(&b, t.Truncated, omitted)
+	b.WriteString(catalogClose)
+	if n < len(c.skills) {
+		b.WriteString(c.truncationNote(len(c.skills) - n))
 	}
 	return b.String()
 }
 
-func renderSkill(s *skill.Skill, o Options, t Texts, compact, runnable bool) string {
-	var b strings.Builder
-	desc := s.Description
-	b.Grow(len(desc) + len(s.Name) + len(s.DiskDir) + 160)
-	if o.MaxDescriptionChars > 0 {
-		desc = cut(desc, o.MaxDescriptionChars)
+// writeCompact writes the names-only entry of s.
+func (c *catalog) writeCompact(b *strings.Builder, s *skill.Skill) {
+	if c.o.Format == FormatAgentSkills {
+		writeAgentHead(b, s)
+		c.writeAgentTail(b, s)
+		return
 	}
-	if o.Format == FormatAgentSkills {
-		b.WriteString("  <skill>\n")
-		b.WriteString("    <name>" + Escape(s.Name) + "</name>\n")
-		if !compact {
-			b.WriteString("    <description>" + Escape(desc) + "</description>\n")
-		}
-		if loc := skillPath(s); loc != "" && !o.HideLocation {
-			b.WriteString("    <location>" + Escape(loc) + "</location>\n")
-		}
-		b.WriteString("  </skill>\n")
-		return b.String()
+	writeSeedHead(b, s)
+	b.WriteString("/>\n")
+}
+
+func writeAgentHead(b *strings.Builder, s *skill.Skill) {
+	b.WriteString("  <skill>\n    <name>")
+	b.WriteString(Escape(s.Name))
+	b.WriteString("</name>\n")
+}
+
+func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
+	if loc := skillPath(s); loc != "" && !c.o.HideLocation {
+		b.WriteString("    <location>")
+		b.WriteString(Escape(loc))
+		b.WriteString("</location>\n")
 	}
-	b.WriteString(`  <skill name="` + Escape(s.Name) + `" type="` + Escape(string(s.Class)) + `"`)
-	if c := s.Frontmatter.Category; c != "" {
-		b.WriteString(` category="` + Escape(c) + `"`)
+	b.WriteString("  </skill>\n")
+}
+
+func writeSeedHead(b *strings.Builder, s *skill.Skill) {
+	b.WriteString(`  <skill name="`)
+	b.WriteString(Escape(s.Name))
+	b.WriteString(`" type="`)
+	b.WriteString(Escape(string(s.Class)))
+	b.WriteByte('"')
+	if cat := s.Frontmatter.Category; cat != "" {
+		b.WriteString(` category="`)
+		b.WriteString(Escape(cat))
+		b.WriteByte('"')
 	}
-	if compact {
-		b.WriteString("/>\n")
-		return b.String()
-	}
-	b.WriteString(">\n    ")
-	writeOneLine(&b, desc)
+}
+
+// writeSeedTail writes what follows the description in the seed format:
+// how to use the skill and, for one the agent can run, its input summary.
+func (c *catalog) writeSeedTail(b *strings.Builder, s *skill.Skill) {
+	runnable := c.runnable(s)
 	class := s.Class
 	if class == skill.ClassComputeEntry && !runnable {
 		class = skill.ClassPrompt // the agent reads it; it cannot run it
 	}
-	b.WriteString(" (" + Escape(useHint(class, t)) + ")\n")
+	b.WriteString(" (")
+	b.WriteString(Escape(useHint(class, c.t)))
+	b.WriteString(")\n")
 	if runnable && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
-		b.WriteString("    " + Escape(inputSummary(s.Config.Interface.InputFields, t)) + "\n")
+		b.WriteString("    ")
+		b.WriteString(Escape(inputSummary(s.Config.Interface.InputFields, c.t)))
+		b.WriteString("\n")
 	}
 	b.WriteString("  </skill>\n")
-	return b.String()
 }
 
 func useHint(c skill.Class, t Texts) string {
@@ -277,7 +726,10 @@ func Escape(s string) string {
 	if !strings.ContainsAny(s, `&<>"'`) {
 		return s
 	}
-	return escaper.Replace(s)
+	var b strings.Builder
+	b.Grow(len(s) + 16)
+	writeEscaped(&b, s)
+	return b.String()
 }
 
 // writeOneLine writes s escaped, with each run of ASCII white space as one
@@ -286,40 +738,66 @@ func Escape(s string) string {
 // It copies runs of ordinary bytes at once; UTF-8 sequences never contain
 // the bytes it looks for.
 func writeOneLine(b *strings.Builder, s string) {
-	s = strings.TrimSpace(skill.MarkHidden(s))
-	start, space := 0, false
+	s = strings.TrimSpace(s)
+	start := 0
 	for i := 0; i < len(s); i++ {
-		var rep string
-		switch s[i] {
-		case ' ', '\t', '\n', '\r', '\v', '\f':
+		c := s[i]
+		switch {
+		case c == ' ' && !asciiSpace(s[i+1]): // a lone space stays in the run; TrimSpace left none at the end
+		case asciiSpace(c):
+			j := i + 1
+			for asciiSpace(s[j]) {
+				j++
+			}
 			b.WriteString(s[start:i])
-			start, space = i+1, true
-			continue
-		case '&':
-			rep = "&amp;"
-		case '<':
-			rep = "&lt;"
-		case '>':
-			rep = "&gt;"
-		case '"':
-			rep = "&quot;"
-		case '\'':
-			rep = "&apos;"
-		}
-		if space {
 			b.WriteByte(' ')
-			space = false
-		}
-		if rep != "" {
-			b.WriteString(s[start:i])
-			b.WriteString(rep)
-			start = i + 1
+			start, i = j, j-1
+		default:
+			if rep := entity(c); rep != "" {
+				b.WriteString(s[start:i])
+				b.WriteString(rep)
+				start = i + 1
+			}
 		}
 	}
 	b.WriteString(s[start:])
 }
 
-var escaper = strings.NewReplacer("&", "&amp;", "<", "&lt;", ">", "&gt;", `"`, "&quot;", "'", "&apos;")
+func asciiSpace(c byte) bool {
+	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
+}
+
+// writeEscaped writes Escape(s) without building it first.
+func writeEscaped(b *strings.Builder, s string) {
+	start := 0
+	for i := 0; i < len(s); i++ {
+		rep := entity(s[i])
+		if rep == "" {
+			continue
+		}
+		b.WriteString(s[start:i])
+		b.WriteString(rep)
+		start = i + 1
+	}
+	b.WriteString(s[start:])
+}
+
+// entity returns the XML escape of a byte, "" for one that needs none.
+func entity(c byte) string {
+	switch c {
+	case '&':
+		return "&amp;"
+	case '<':
+		return "&lt;"
+	case '>':
+		return "&gt;"
+	case '"':
+		return "&quot;"
+	case '\'':
+		return "&apos;"
+	}
+	return ""
+}
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 

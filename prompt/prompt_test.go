@@ -75,8 +75,8 @@ func TestCatalogCorpusGolden(t *testing.T) {
 	skills := corpusSkills(t)
 	t.Run("agentskills, whole", func(t *testing.T) {
 		res := prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: 1 << 20})
-		if len(res.Omitted) != 0 || res.Compact {
-			t.Fatalf("omitted %v compact %v", res.Omitted, res.Compact)
+		if len(res.Omitted) != 0 || res.Compaction != prompt.CompactionNone {
+			t.Fatalf("omitted %v compaction %q", res.Omitted, res.Compaction)
 		}
 		golden(t, "corpus-agentskills.golden", res.Text)
 	})
@@ -89,15 +89,37 @@ func TestCatalogCorpusGolden(t *testing.T) {
 		if n := len([]rune(res.Text)); n > prompt.DefaultMaxChars {
 			t.Fatalf("%d characters, over the budget", n)
 		}
-		if !res.Compact {
-			t.Error("257 descriptions cannot fit 30,000 characters: want the compact form")
+		// 256 visible descriptions of about 100,000 characters: each is
+		// shortened to an even share, and none is left out.
+		if res.Compaction != prompt.CompactionShortened || len(res.Omitted) != 0 || len(res.Listed) != len(skills)-1 {
+			t.Errorf("compaction %q, listed %d, omitted %v", res.Compaction, len(res.Listed), res.Omitted)
+		}
+		if res.DescriptionChars < prompt.MinDescriptionChars || len(res.Shortened) == 0 {
+			t.Errorf("share %d, %d of %d shortened", res.DescriptionChars, len(res.Shortened), len(res.Listed))
 		}
 		golden(t, "corpus-seed-30000.golden", res.Text)
-		golden(t, "corpus-seed-30000.omitted", strings.Join(res.Omitted, "\n")+"\n")
-		if len(res.Listed)+len(res.Omitted) != len(skills)-1 { // one corpus skill is hidden
-			t.Errorf("listed %d + omitted %d != %d visible", len(res.Listed), len(res.Omitted), len(skills)-1)
-		}
 	})
+}
+
+// TestCatalogDegradedGolden pins each degraded form in both formats: 40
+// corpus skills shortened to a share, and listed by name only with skills
+// left out.
+func TestCatalogDegradedGolden(t *testing.T) {
+	skills := corpusSkills(t)[:40]
+	for _, tt := range []struct {
+		name   string
+		budget int
+		want   prompt.Compaction
+		out    bool
+	}{{"shortened", 9_000, prompt.CompactionShortened, false}, {"names-only", 2_000, prompt.CompactionNamesOnly, true}} {
+		for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+			res := prompt.Catalog(skills, &prompt.Options{Format: f, MaxChars: tt.budget})
+			if res.Compaction != tt.want || (len(res.Omitted) > 0) != tt.out || len([]rune(res.Text)) > tt.budget {
+				t.Errorf("%s %s: compaction %q, %d omitted, %d characters", f, tt.name, res.Compaction, len(res.Omitted), len([]rune(res.Text)))
+			}
+			golden(t, "corpus40-"+string(f)+"-"+tt.name+".golden", res.Text)
+		}
+	}
 }
 
 func TestCatalogEscapesAndChinese(t *testing.T) {
@@ -187,25 +209,60 @@ func TestCatalogEmpty(t *testing.T) {
 func TestCatalogBudget(t *testing.T) {
 	files := map[string]string{}
 	for _, n := range []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"} {
-		files[n+"/SKILL.md"] = "---\nname: " + n + "\ndescription: " + strings.Repeat("word ", 40) + "\n---\n"
+		files[n+"/SKILL.md"] = "---\nname: " + n + "\ndescription: First sentence of " + n + ". Then " + strings.Repeat("word ", 40) + "\n---\n"
 	}
 	skills := skillSet(t, files)
 	whole := prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20})
-	compact := prompt.Catalog(skills, &prompt.Options{MaxChars: len([]rune(whole.Text)) - 1})
-	if !compact.Compact || len(compact.Omitted) != 0 || strings.Contains(compact.Text, "word") {
-		t.Fatalf("just over budget: want compact with every skill, got %+v", compact)
+	wholeLen := len([]rune(whole.Text))
+	short := prompt.Catalog(skills, &prompt.Options{MaxChars: wholeLen - 1})
+	if short.Compaction != prompt.CompactionShortened || len(short.Omitted) != 0 || len(short.Shortened) != 10 {
+		t.Fatalf("just over budget: want every description shortened, got %+v", short)
 	}
-	compactLen := len([]rune(compact.Text))
+	// One word less each is enough here: a cut inside a sentence, marked.
+	if !strings.Contains(short.Text, "word word word… (load it") {
+		t.Errorf("want descriptions cut at a word:\n%s", short.Text)
+	}
+	// With a share of less than twice the first sentence, the cut is at its
+	// end.
+	for b := wholeLen; b > 0; b-- {
+		res := prompt.Catalog(skills, &prompt.Options{MaxChars: b})
+		if res.Compaction != prompt.CompactionShortened || res.DescriptionChars > 2*len("First sentence of s01.") {
+			continue
+		}
+		if !strings.Contains(res.Text, "First sentence of s01. (load it") || strings.Contains(res.Text, "Then") {
+			t.Errorf("share %d: want first sentences:\n%s", res.DescriptionChars, res.Text)
+		}
+		break
+	}
+	// A description is never cut below 20 characters: below that, names
+	// only.
+	for b := wholeLen; b > 0; b -= 7 {
+		if res := prompt.Catalog(skills, &prompt.Options{MaxChars: b}); res.Compaction == prompt.CompactionShortened && res.DescriptionChars < 20 {
+			t.Fatalf("budget %d: descriptions cut to %d characters", b, res.DescriptionChars)
+		}
+	}
+	// The largest budget that lists names only.
+	compactLen := 0
+	for b := wholeLen; b > 0; b-- {
+		if res := prompt.Catalog(skills, &prompt.Options{MaxChars: b}); res.Compaction == prompt.CompactionNamesOnly {
+			compactLen = len([]rune(res.Text))
+			if len(res.Omitted) != 0 || strings.Contains(res.Text, "First sentence") {
+				t.Fatalf("names only: %+v", res)
+			}
+			break
+		}
+	}
 	tests := []struct {
 		budget  int
 		omitted []string
 	}{
 		{compactLen, []string{}},
 		// One character over: the note on left-out skills costs more than one
-		// compact entry, so four skills make room for it.
+		// names-only entry, so four skills make room for it.
 		{compactLen - 1, []string{"s07", "s08", "s09", "s10"}},
-		// Each compact entry is 36 characters; the budgets below are relative
-		// to the compact catalog, so they hold whatever the guidance says.
+		// Each names-only entry is 36 characters; the budgets below are
+		// relative to the names-only catalog, so they hold whatever the
+		// guidance says.
 		{compactLen - 29, []string{"s07", "s08", "s09", "s10"}},
 		{compactLen - 30, []string{"s06", "s07", "s08", "s09", "s10"}},
 		{compactLen - 209, []string{"s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}},
@@ -226,22 +283,42 @@ func TestCatalogBudget(t *testing.T) {
 		if len(tt.omitted) > 0 && len(tt.omitted) < 10 && !strings.Contains(res.Text, fmt.Sprintf("not listed here, to keep this list short: %d.", len(tt.omitted))) {
 			t.Errorf("budget %d: no note on omitted skills:\n%s", tt.budget, res.Text)
 		}
-		if len(res.Diagnostics) != len(tt.omitted) {
-			t.Errorf("budget %d: %d diagnostics for %d omitted", tt.budget, len(res.Diagnostics), len(tt.omitted))
+		trunc := res.Diagnostics.WithCode(diagnostics.PromptTruncated)
+		if len(tt.omitted) > 0 && (len(trunc) != 1 || !cmp.Equal(trunc[0].Detail["omitted"], tt.omitted) || trunc[0].Level != diagnostics.Warning) {
+			t.Errorf("budget %d: %v", tt.budget, res.Diagnostics)
 		}
-		for i, d := range res.Diagnostics {
-			if i < len(tt.omitted) && (d.Code != diagnostics.PromptTruncated || d.Skill != tt.omitted[i] || d.Level != diagnostics.Warning) {
-				t.Errorf("diagnostic %d: %v", i, d)
-			}
+		if !res.Diagnostics.Has(diagnostics.PromptCompacted) {
+			t.Errorf("budget %d: the names-only form is not reported", tt.budget)
 		}
 	}
 	res := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 1})
 	if !strings.HasSuffix(res.Text, "</available_skills>\nInstalled skills not listed here, to keep this list short: 4. Ask the user if you need a skill that is not listed.") {
 		t.Errorf("truncation note:\n%s", res.Text)
 	}
-	capped := prompt.Catalog(skills, &prompt.Options{MaxDescriptionChars: 12, MaxChars: 1 << 20})
-	if !strings.Contains(capped.Text, "word word…") || strings.Contains(capped.Text, "word word word") {
+	capped := prompt.Catalog(skills, &prompt.Options{MaxDescriptionChars: 40, MaxChars: 1 << 20})
+	if !strings.Contains(capped.Text, "First sentence of s01. Then word word…") || strings.Contains(capped.Text, "word word word word") {
 		t.Errorf("description cap:\n%s", capped.Text)
+	}
+}
+
+// TestDefaultBudget pins what the default budget does with a realistic
+// host: 120 skills with descriptions of a few sentences fit in 30,000
+// characters only once the descriptions are shortened; a budget twice as
+// large would list them whole.
+func TestDefaultBudget(t *testing.T) {
+	files := map[string]string{}
+	for i := range 120 {
+		n := fmt.Sprintf("skill-%03d", i)
+		files[n+"/SKILL.md"] = "---\nname: " + n + "\ndescription: Handles the " + n + " task end to end. " +
+			strings.Repeat("Use it when the user asks for it in so many words. ", 5) + "\n---\n"
+	}
+	skills := skillSet(t, files)
+	res := prompt.Catalog(skills, nil)
+	if res.Compaction != prompt.CompactionShortened || len(res.Omitted) != 0 || len([]rune(res.Text)) > prompt.DefaultMaxChars {
+		t.Fatalf("default budget: compaction %q, %d omitted, %d characters", res.Compaction, len(res.Omitted), len([]rune(res.Text)))
+	}
+	if whole := prompt.Catalog(skills, &prompt.Options{MaxChars: 2 * prompt.DefaultMaxChars}); whole.Compaction != prompt.CompactionNone {
+		t.Fatalf("twice the default budget: compaction %q", whole.Compaction)
 	}
 }
 

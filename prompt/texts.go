@@ -21,6 +21,12 @@ type Texts struct {
 	// GuidanceExecute follows Guidance when a listed skill can be run with
 	// execute_skill.
 	GuidanceExecute string
+	// Shortened follows the guidance when some descriptions in the catalog
+	// are shortened to fit its budget.
+	Shortened string
+	// NamesOnly follows the guidance when the catalog lists names without
+	// descriptions to fit its budget.
+	NamesOnly string
 	// Truncated follows the catalog when skills were left out; %d is their
 	// number.
 	Truncated string
@@ -52,9 +58,11 @@ type Texts struct {
 
 var english = Texts{
 	Guidance: `The following skills give you specialized instructions for specific tasks.
-When a task matches a skill's description, call read_skill with the skill's name to load its full instructions before you act; follow them.
+When a task matches one of the skills below, call read_skill with the skill's name to load its full instructions before you act; follow them.
 If what read_skill returns contains <skill_required_references>, you must read every file listed there with read_skill_file before doing anything else. This is a requirement, not a suggestion.`,
 	GuidanceExecute:   "Skills of type compute-entry run with execute_skill: give it the skill's name and a JSON input.",
+	Shortened:         "Some descriptions below are shortened to keep this list short; read_skill gives the whole skill.",
+	NamesOnly:         "Only the skills' names are listed, to keep this list short: when a name suggests a skill fits the task, call read_skill to see what it does.",
 	Truncated:         "Installed skills not listed here, to keep this list short: %d. Ask the user if you need a skill that is not listed.",
 	UsePrompt:         "load it with read_skill",
 	UseComputeEntry:   "call it with execute_skill",
@@ -76,9 +84,11 @@ If what read_skill returns contains <skill_required_references>, you must read e
 
 var chinese = Texts{
 	Guidance: `以下 skill 为特定任务提供专门的指令。
-当任务与某个 skill 的描述相符时，先用 read_skill 按名称加载它的完整指令，再按指令执行。
+当任务与下列某个 skill 相符时，先用 read_skill 按名称加载它的完整指令，再按指令执行。
 如果 read_skill 的返回中包含 <skill_required_references>，你必须在执行任何操作前先用 read_skill_file 逐一读取其中列出的所有文档。这不是建议，是强制要求。`,
 	GuidanceExecute:   "compute-entry 类型的 skill 用 execute_skill 调用：传入 skill 名称和 JSON 输入。",
+	Shortened:         "为保持列表简短，下列部分描述已被缩短；read_skill 会返回完整内容。",
+	NamesOnly:         "为保持列表简短，下面只列出 skill 名称：若某个名称看起来与任务相关，用 read_skill 查看它的用途。",
 	Truncated:         "另有 %d 个 skill 已安装但未在此列出，以保持列表简短；如需未列出的 skill，请询问用户。",
 	UsePrompt:         "用 read_skill 加载完整指令",
 	UseComputeEntry:   "用 execute_skill 调用",

@@ -157,7 +157,14 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 	}
 	root, _, err := parseMapping(data, false)
 	if err != nil {
-		return fail("%s is not valid YAML: %v", ConfigFileName, err)
+		if b, found := locateYAMLError(data); found {
+			d := diagnostics.New(diagnostics.ConfigParseError, "", "", "%s is not valid YAML: line %d: %s", ConfigFileName, b.line, b.err).With("line", b.line)
+			if b.key != "" {
+				d = d.With("field", b.key)
+			}
+			return nil, append(diags, d)
+		}
+		return fail("%s is not valid YAML: %s", ConfigFileName, yamlMessage(err))
 	}
 	var dups []string
 	duplicateKeys(root, "", 0, &dups)

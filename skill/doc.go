@@ -5,7 +5,13 @@
 //
 // # SKILL.md
 //
-//   - A UTF-8 byte order mark is stripped and CRLF line ends are read as LF.
+//   - The skill file is SKILL.md; another spelling of it (skill.md, Skill.md,
+//     SKILL.MD, ...) is read with SKILL_FILE_LOWERCASE (info), and a second
+//     spelling beside the one read is named as ignored. A skill file deeper
+//     in the folder is a nested skill: it stays one of the outer skill's
+//     files and is named in a NESTED_SKILL diagnostic (info).
+//   - A UTF-8 byte order mark is ignored, with BYTE_ORDER_MARK (info), and
+//     CRLF line ends are read as LF.
 //   - The frontmatter opens on the first line, which must be "---", and closes
 //     at the first later line that is exactly "---" (trailing blanks allowed).
 //     The body is the rest; "---" lines in the body are Markdown rules.
@@ -17,11 +23,21 @@
 //     ("description: Use when: the user asks") or tabs indent it, the value is
 //     turned into a block scalar or the tabs into spaces and the YAML is read
 //     again; a skill read this way gets FRONTMATTER_RECOVERED.
+//   - When the YAML still does not parse, lenient mode reads it one
+//     top-level field at a time (a field is a line opening with a key at the
+//     first column and the lines after it that do not): the fields that
+//     parse are kept, each broken one is left out with a FRONTMATTER_RECOVERED
+//     warning naming it and its line (the first 20 by name), and the skill
+//     loads when a description is read and its name is not among the broken
+//     fields. Strict mode reports the file FRONTMATTER_INVALID.
+//   - A YAML error names the file's own line (detail "line", shown as
+//     path:line:): the line of the top-level field that does not parse.
 //   - One [Frontmatter] serves every dialect: the six standard fields, Claude
 //     Code's disable-model-invocation, user-invocable and when_to_use, the
 //     seed's version and metadata fields, OpenClaw's metadata.openclaw (also as
-//     a JSON string), and Hermes' platforms, required_environment_variables and
-//     metadata.hermes. docs/dialects.md has the full table.
+//     a JSON string), and Hermes' author, platforms, prerequisites,
+//     required_environment_variables and metadata.hermes. docs/dialects.md
+//     has the full table.
 //
 // # Rules
 //
@@ -30,6 +46,9 @@
 // "anthropic" or "claude" warn (NAME_RESERVED). Descriptions: required, at most
 // 1024 characters, and an XML-like tag warns (DESC_HAS_XML). Compatibility: at
 // most 500 characters. Lengths count characters (runes), never bytes.
+//
+// allowed-tools is a space-delimited string in the specification; a YAML
+// list is read too, with FIELD_INVALID at info level (an error when strict).
 //
 // Two modes. Lenient (the default) loads whatever a reader can make sense of,
 // as the Agent Skills client guide recommends: only unreadable frontmatter, a

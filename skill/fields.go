@@ -25,9 +25,13 @@ func (r *fieldReader) invalid(field, format string, args ...any) {
 }
 
 func describe(v any) string {
-	switch v.(type) {
+	switch v {
 	case nil:
 		return "empty"
+	case "":
+		return "an empty string"
+	}
+	switch v.(type) {
 	case map[string]any:
 		return "a mapping"
 	case []any:

@@ -57,7 +57,7 @@ func IsInfra(rel string) bool {
 	if IsInfraDir(last) {
 		return true
 	}
-	return len(parts) == 1 && (IsInfraFile(last) || last == FileName || last == FileNameLower)
+	return len(parts) == 1 && (IsInfraFile(last) || IsSkillFileName(last))
 }
 
 // ErrUnsafePath is wrapped by [CleanRelPath] errors.

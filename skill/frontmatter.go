@@ -1,6 +1,7 @@
 package skill
 
 import (
+	"bytes"
 	"fmt"
 	"slices"
 	"sort"
@@ -33,6 +34,7 @@ type Frontmatter struct {
 	WhenToUse              string `json:"when_to_use,omitempty"`
 
 	// Mapped from metadata (seed, OpenClaw, Hermes) and Hermes' top-level fields.
+	Author     string        `json:"author,omitempty"`
 	SkillType  string        `json:"skill_type,omitempty"`
 	Emoji      string        `json:"emoji,omitempty"`
 	Tags       []string      `json:"tags,omitempty"`
@@ -121,7 +123,7 @@ var standardFields = []string{"name", "description", "license", "compatibility",
 // dialectFields are the other top-level fields skillkit maps.
 var dialectFields = []string{
 	"version", "disable-model-invocation", "user-invocable", "when_to_use", // Claude Code, seed
-	"platforms", "required_environment_variables", // Hermes
+	"author", "platforms", "prerequisites", "required_environment_variables", // Hermes
 }
 
 // openClawKeys are the metadata keys OpenClaw and its earlier names use.
@@ -145,9 +147,42 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 	if err != nil {
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "%v", err))
 	}
+	if bytes.HasPrefix(data, bom) {
+		diags = append(diags, diagnostics.New(diagnostics.ByteOrderMark, "", "", "the file starts with a UTF-8 byte order mark, which is ignored"))
+	}
 	root, recovered, err := parseMapping(front, true)
 	if err != nil {
-		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s", fileLines(err, 1)))
+		var broken []brokenField
+		if !strict {
+			root, recovered, broken = recoverFields(front)
+		}
+		lost := slices.IndexFunc(broken, func(b brokenField) bool { return b.key == "name" || b.key == "description" })
+		// Recovery counts only when it left something out (strict mode never
+		// recovers) and kept what identifies the skill: a description read,
+		// and no name left out.
+		if len(broken) == 0 || lost >= 0 || lookup(root, "description") == nil {
+			where, found := brokenField{}, false
+			if lost >= 0 {
+				where, found = broken[lost], true
+			} else {
+				where, found = locateYAMLError(front)
+			}
+			return nil, nil, false, append(diags, invalidYAML(where, found, err))
+		}
+		for i, b := range broken {
+			if i == maxBrokenNamed {
+				diags = append(diags, diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
+					"%d more fields are not valid YAML and are left out", len(broken)-i).With("line", b.line+frontmatterLine))
+				break
+			}
+			d := diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
+				"%s is not valid YAML (%s); it is left out, and the other fields are read one by one", fieldName(b), b.err).
+				With("line", b.line+frontmatterLine)
+			if b.key != "" {
+				d = d.With("field", b.key)
+			}
+			diags = append(diags, d)
+		}
 	}
 	if recovered {
 		d := diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
@@ -188,6 +223,36 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 	return fm, body, recovered, diags
 }
 
+// maxBrokenNamed caps the broken fields named one by one.
+const maxBrokenNamed = 20
+
+// frontmatterLine is the file line before the frontmatter's first: the
+// opening "---".
+const frontmatterLine = 1
+
+// fieldName names a broken field in a message.
+func fieldName(b brokenField) string {
+	if b.key == "" {
+		return fmt.Sprintf("the text before the first field (line %d)", b.line+frontmatterLine)
+	}
+	return fmt.Sprintf("the field %s (line %d)", b.key, b.line+frontmatterLine)
+}
+
+// invalidYAML is the FRONTMATTER_INVALID diagnostic for YAML that cannot be
+// read: at the broken field when found (detail line: the file's own line),
+// else with the parser's message alone.
+func invalidYAML(b brokenField, found bool, err error) diagnostics.Diagnostic {
+	if !found {
+		return diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s", yamlMessage(err))
+	}
+	d := diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s: %s", fieldName(b), b.err).
+		With("line", b.line+frontmatterLine)
+	if b.key != "" {
+		d = d.With("field", b.key)
+	}
+	return d
+}
+
 func readStandard(r *fieldReader, f map[string]any, fm *Frontmatter, strict bool, root *yaml.Node) {
 	fm.Name = strings.TrimSpace(r.str("name", f["name"]))
 	fm.Description = strings.TrimSpace(r.str("description", f["description"]))
@@ -197,6 +262,16 @@ func readStandard(r *fieldReader, f map[string]any, fm *Frontmatter, strict bool
 		r.invalid("compatibility", "must be 1-%d characters when present, got %s", MaxCompatibilityLength, describe(v))
 	}
 	fm.AllowedTools = r.list("allowed-tools", f["allowed-tools"], true)
+	if _, isList := f["allowed-tools"].([]any); isList {
+		// Claude Code accepts a list; the specification wants one string.
+		level := diagnostics.Info
+		if strict {
+			level = diagnostics.Error
+		}
+		d := diagnostics.New(diagnostics.FieldInvalid, "", "", "allowed-tools: the specification wants a space-delimited string, got a YAML list (read as a list)").
+			At(level).With("field", "allowed-tools")
+		*r.diags = append(*r.diags, d)
+	}
 	fm.Metadata = r.mapping("metadata", f["metadata"])
 	if strict {
 		if md := lookup(root, "metadata"); md != nil && md.Kind == yaml.MappingNode {
@@ -226,6 +301,12 @@ func readDialects(r *fieldReader, f map[string]any, fm *Frontmatter) {
 	fm.WhenToUse = strings.TrimSpace(r.str("when_to_use", f["when_to_use"]))
 	fm.OS = appendUnique(fm.OS, normalizeOS(r.list("platforms", f["platforms"], false))...)
 	fm.Env = readEnvList(r, "required_environment_variables", f["required_environment_variables"], true)
+	fm.Author = strings.TrimSpace(r.str("author", f["author"]))
+	// Hermes' older prerequisites: programs on PATH, variables the skill reads.
+	if p := r.mapping("prerequisites", f["prerequisites"]); p != nil {
+		fm.Requires.Bins = appendUnique(fm.Requires.Bins, r.list("prerequisites.commands", p["commands"], false)...)
+		fm.Env = mergeEnv(fm.Env, readEnvList(r, "prerequisites.env_vars", p["env_vars"], true))
+	}
 
 	md := fm.Metadata
 	if md == nil {
@@ -238,6 +319,7 @@ func readDialects(r *fieldReader, f map[string]any, fm *Frontmatter) {
 	fm.Emoji = r.str("metadata.emoji", md["emoji"])
 	fm.Tags = r.list("metadata.tags", md["tags"], false)
 	fm.Category = r.str("metadata.category", md["category"])
+	fm.Author = firstNonEmpty(fm.Author, strings.TrimSpace(r.str("metadata.author", md["author"])))
 	if c := r.mapping("metadata.conditions", md["conditions"]); c != nil {
 		fm.Conditions.RequiresTools = r.list("metadata.conditions.requires_tools", c["requires_tools"], false)
 		fm.Conditions.FallbackForTools = r.list("metadata.conditions.fallback_for_tools", c["fallback_for_tools"], false)
@@ -437,6 +519,8 @@ func normalizeOS(names []string) []string {
 			out = appendUnique(out, "darwin")
 		case "win32", "win", "windows":
 			out = appendUnique(out, "windows")
+		case "wsl", "wsl2": // Windows Subsystem for Linux runs Linux programs
+			out = appendUnique(out, "linux")
 		default:
 			out = appendUnique(out, s)
 		}

@@ -4,7 +4,10 @@ import (
 	"bytes"
 	"encoding/json"
 	"reflect"
+	"strings"
 	"testing"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
 
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -19,6 +22,8 @@ func FuzzParse(f *testing.F) {
 		"---\nname: a\nname: b\n---\n",
 		"---\n" + aliasBomb + "---\n",
 		"---\nrequired_environment_variables: [{name: A, required: false}, B]\nplatforms: macos\n---",
+		brokenField,
+		"---\nname: a\ndescription: b\nx: [1\n\"y\": 'z\n- q\n---\n",
 	} {
 		f.Add([]byte(seed), false)
 		f.Add([]byte(seed), true)
@@ -90,6 +95,55 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		if cfg.Timeout <= 0 {
 			t.Fatalf("timeout %v", cfg.Timeout)
+		}
+	})
+}
+
+// FuzzRecoverFields checks field-by-field recovery: whatever a valid
+// frontmatter holds, one broken field added to it costs that field alone;
+// strict mode never recovers; every line reported lies in the file.
+func FuzzRecoverFields(f *testing.F) {
+	for _, seed := range []string{
+		"name: a\ndescription: b\n",
+		"name: a\ndescription: |\n  long\n  text\nmetadata:\n  k: [1, 2]\n",
+		"description: >-\n  folded\nname: 'x'\nlicense: MIT\n",
+		"name: a\ndescription: b\ntags:\n- x\n- y\n",
+	} {
+		f.Add(seed, "broken: \"unterminated\n")
+		f.Add(seed, "broken: [a, b\n")
+	}
+	f.Fuzz(func(t *testing.T, front, broken string) {
+		if strings.Contains(front+broken, "---") || strings.ContainsAny(front+broken, "\r\ufeff") ||
+			broken == "" || !('a' <= broken[0] && broken[0] <= 'z') {
+			return // the added text must open a field of its own, not continue the last one
+		}
+		whole, _ := skill.Parse([]byte("---\n"+front+"---\n"), nil)
+		if whole == nil || whole.Recovered || whole.Frontmatter.Description == "" {
+			return // only valid frontmatter is the starting point
+		}
+		if !strings.HasSuffix(front, "\n") {
+			front += "\n"
+		}
+		data := "---\n" + front + broken + "---\n"
+		lines := strings.Count(data, "\n")
+		doc, diags := skill.Parse([]byte(data), nil)
+		for _, d := range diags {
+			if l := d.Line(); l != 0 && (l < 2 || l > lines) {
+				t.Fatalf("line %d outside the frontmatter (%d lines): %v", l, lines, d)
+			}
+		}
+		if !diags.Has(diagnostics.FrontmatterRecovered) {
+			return // the added text parsed: nothing to recover
+		}
+		if doc == nil {
+			t.Fatalf("valid fields lost to a broken one: %v", diags)
+		}
+		if doc.Frontmatter.Name != whole.Frontmatter.Name || doc.Frontmatter.Description != whole.Frontmatter.Description {
+			t.Fatalf("recovered name %q description %q, want %q %q", doc.Frontmatter.Name, doc.Frontmatter.Description,
+				whole.Frontmatter.Name, whole.Frontmatter.Description)
+		}
+		if strictDoc, strictDiags := skill.Parse([]byte(data), &skill.ParseOptions{Strict: true}); strictDoc != nil && !strictDiags.HasErrors() {
+			t.Fatalf("strict mode accepted what lenient mode had to recover: %v", strictDiags)
 		}
 	})
 }

@@ -19,7 +19,7 @@ import (
 // The file names a skill folder is recognised by.
 const (
 	FileName      = "SKILL.md"
-	FileNameLower = "skill.md" // accepted, with an info diagnostic
+	FileNameLower = "skill.md" // accepted, like any other spelling of SKILL.md, with an info diagnostic
 )
 
 // Defaults for [LoadOptions].
@@ -64,7 +64,7 @@ type Skill struct {
 	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
 	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
 	Source      string           `json:"source,omitempty"`   // the name of the source it was found in, set by the loader
-	File        string           `json:"file"`               // SKILL.md or skill.md
+	File        string           `json:"file"`               // SKILL.md, or the other spelling it has (skill.md, Skill.md, ...)
 	Frontmatter Frontmatter      `json:"frontmatter"`
 	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml
 	Class       Class            `json:"class"`
@@ -183,10 +183,10 @@ func (s *Skill) Body() (string, error) {
 	return strings.Trim(string(body), "\n"), nil
 }
 
-// Load reads the skill in folder dir of fsys: its SKILL.md (or skill.md), its
-// skill.config.yaml and its file list. It returns nil when the skill cannot be
-// loaded (no or unreadable frontmatter, no description, a file over the size
-// limit); the diagnostics always say what was found, with Skill set to the
+// Load reads the skill in folder dir of fsys: its SKILL.md (or another
+// spelling of it), its skill.config.yaml and its file list. It returns nil
+// when the skill cannot be loaded (no or unreadable frontmatter, no
+// description, a file over the size limit); the diagnostics always say what was found, with Skill set to the
 // skill's name (the folder name when it has none) and Path to the file
 // concerned. In lenient mode (the default) a skill loads whenever a reader
 // could make sense of it, as the Agent Skills client guide recommends.
@@ -254,6 +254,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 			"the skill has more than %d files; only the first %d are listed", opts.maxFiles(), opts.maxFiles()).With("limit", "max_files"))
 	}
 	s.Files = files
+	diags = append(diags, nestedSkills(s.Name, dir, files, opts)...)
 
 	configPath := displayPath(opts, path.Join(dir, ConfigFileName))
 	cfg, cd := readConfig(fsys, path.Join(dir, ConfigFileName), opts)
@@ -272,24 +273,34 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	return finish(s)
 }
 
-// readSkillFile finds and reads SKILL.md (or skill.md) within its size limit.
+// readSkillFile finds and reads the skill file within its size limit:
+// SKILL.md, else another spelling of it (skill.md, Skill.md, ...), reported;
+// any other spelling beside the one read is named as ignored.
 func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, diagnostics.List) {
 	var diags diagnostics.List
-	file := FileName
-	f, err := openRegular(fsys, path.Join(dir, FileName))
-	if errors.Is(err, fs.ErrNotExist) {
-		file = FileNameLower
-		f, err = openRegular(fsys, path.Join(dir, FileNameLower))
-		if err == nil {
-			diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
-				"the skill file is named %s; %s is the standard name", FileNameLower, FileName))
+	entries, err := fs.ReadDir(fsys, dir)
+	if err != nil && len(entries) == 0 {
+		if errors.Is(err, fs.ErrNotExist) {
+			return "", nil, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
 		}
+		return "", nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", displayPath(opts, dir), "cannot list the skill folder: %v", err)}
+	}
+	spellings := SkillFileNames(entries)
+	if len(spellings) == 0 {
+		return "", nil, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
+	}
+	file := spellings[0]
+	if file != FileName {
+		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
+			"the skill file is named %s; %s is the standard name", file, FileName))
+	}
+	for _, other := range spellings[1:] {
+		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, other)),
+			"%s is ignored: the folder's skill file is %s", other, file).With("ignored", other))
 	}
 	p := displayPath(opts, path.Join(dir, file))
+	f, err := openRegular(fsys, path.Join(dir, file))
 	if err != nil {
-		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName))
-		}
 		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
 	}
 	data, err := readHead(f, opts.maxFileBytes())
@@ -301,6 +312,54 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, d
 		return "", nil, append(diags, diagnostics.New(code, "", p, "%v", err).With("limit_bytes", opts.maxFileBytes()))
 	}
 	return file, data, diags
+}
+
+// IsSkillFileName reports whether a file name is a spelling of SKILL.md in
+// any case (SKILL.md, skill.md, Skill.md, ...).
+func IsSkillFileName(name string) bool { return strings.EqualFold(name, FileName) }
+
+// SkillFileNames returns the entries of a folder that may be its skill file,
+// in the order they are preferred: SKILL.md, skill.md, then the other
+// spellings in byte order. Files and links to files count; folders do not.
+func SkillFileNames(entries []fs.DirEntry) []string {
+	var names []string
+	for _, e := range entries {
+		if IsSkillFileName(e.Name()) && !e.IsDir() {
+			names = append(names, e.Name())
+		}
+	}
+	rank := func(n string) int {
+		switch n {
+		case FileName:
+			return 0
+		case FileNameLower:
+			return 1
+		}
+		return 2
+	}
+	slices.SortFunc(names, func(a, b string) int {
+		if c := rank(a) - rank(b); c != 0 {
+			return c
+		}
+		return strings.Compare(a, b)
+	})
+	return names
+}
+
+// nestedSkills names the skill files below the top of a skill's folder:
+// each is a skill of its own inside this one, which only a host asking for
+// nested skills loads.
+func nestedSkills(outer, dir string, files []string, opts *LoadOptions) diagnostics.List {
+	var diags diagnostics.List
+	for _, f := range files {
+		if !IsSkillFileName(path.Base(f)) {
+			continue
+		}
+		diags = append(diags, diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
+			"%s is the skill file of a skill nested inside %s; it is one of %s's files, not loaded as a skill of its own unless the host asks for nested skills",
+			f, outer, outer).With("outer", outer).With("nested", path.Dir(f)))
+	}
+	return diags
 }
 
 func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostics.List) {

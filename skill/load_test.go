@@ -89,7 +89,18 @@ func TestLoadRules(t *testing.T) {
 		{name: "compatibility too long", folder: "pdf", content: "---\nname: pdf\n" + ok + "compatibility: " + strings.Repeat("é", 501) + "\n---\n", loaded: true, wantName: "pdf", want: []string{"warning COMPAT_TOO_LONG"}},
 		{name: "compatibility 500 characters", folder: "pdf", content: "---\nname: pdf\n" + ok + "compatibility: " + strings.Repeat("é", 500) + "\n---\n", loaded: true, wantName: "pdf", want: []string{}},
 		{name: "empty compatibility strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "compatibility: ''\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
-		{name: "unknown field is info", folder: "pdf", content: "---\nname: pdf\n" + ok + "author: me\n---\n", loaded: true, wantName: "pdf", want: []string{"info FIELD_UNKNOWN"}},
+		{name: "unknown field is info", folder: "pdf", content: "---\nname: pdf\n" + ok + "owner: me\n---\n", loaded: true, wantName: "pdf", want: []string{"info FIELD_UNKNOWN"}},
+		{name: "Hermes top-level fields are known", folder: "pdf", content: "---\nname: pdf\n" + ok + "author: me\nprerequisites:\n  commands: [git]\n  env_vars: [API_KEY]\n---\n", loaded: true, wantName: "pdf", want: []string{}},
+		{name: "allowed-tools as a list is info", folder: "pdf", content: "---\nname: pdf\n" + ok + "allowed-tools:\n  - Read\n---\n", loaded: true, wantName: "pdf", want: []string{"info FIELD_INVALID"}},
+		{name: "allowed-tools as a list strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "allowed-tools: [Read, Write]\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
+		{name: "byte order mark", folder: "pdf", content: "\ufeff---\nname: pdf\n" + ok + "---\n", loaded: true, wantName: "pdf", want: []string{"info BYTE_ORDER_MARK"}},
+		{name: "byte order mark strict", folder: "pdf", content: "\ufeff---\nname: pdf\n" + ok + "---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"info BYTE_ORDER_MARK"}},
+		{name: "one broken field is left out", folder: "ui-component", content: brokenField, loaded: true, wantName: "ui-component", want: []string{"warning FRONTMATTER_RECOVERED"}},
+		{name: "one broken field strict", folder: "ui-component", content: brokenField, strict: true, want: []string{"error FRONTMATTER_INVALID"}},
+		{name: "broken list further down", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata:\n  tags: [a, b\n  author: x\nlicense: MIT\n---\n", loaded: true, wantName: "pdf", want: []string{"warning FRONTMATTER_RECOVERED"}},
+		{name: "broken name is not recovered", folder: "pdf", content: "---\nname: \"pdf\n" + ok + "---\n", want: []string{"error FRONTMATTER_INVALID"}},
+		{name: "broken description is not recovered", folder: "pdf", content: "---\nname: pdf\ndescription: [a, b\nlicense: MIT\n---\n", want: []string{"error FRONTMATTER_INVALID"}},
+		{name: "garbage before the first field", folder: "pdf", content: "---\n\"oops\nname: pdf\n" + ok + "---\n", loaded: true, wantName: "pdf", want: []string{"warning FRONTMATTER_RECOVERED"}},
 		{name: "dialect fields are known", folder: "pdf", content: "---\nname: pdf\n" + ok + "version: 1.0\ndisable-model-invocation: true\nuser-invocable: false\nwhen_to_use: x\nplatforms: [linux]\nrequired_environment_variables: [API_KEY]\n---\n", loaded: true, wantName: "pdf", want: []string{}},
 		{name: "dialect fields are errors when strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "version: 1.0\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_UNKNOWN"}},
 		{name: "non-string metadata is fine lenient", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata:\n  count: 3\n  sources: [a, b]\n---\n", loaded: true, wantName: "pdf", want: []string{}},
@@ -120,6 +131,18 @@ func TestLoadRules(t *testing.T) {
 		})
 	}
 }
+
+// brokenField is a scraped skill whose summary has an unterminated quote:
+// the YAML as a whole does not parse, its name and description do.
+const brokenField = `---
+name: "ui-component"
+summary: "UI组件代码生成。UI component generator:
+license: "MIT"
+description: |-
+  Generates UI components. Use when building forms, tables and cards.
+---
+Body.
+`
 
 // aliasBomb expands to 10^9 nodes if aliases are followed without a budget.
 const aliasBomb = `metadata:
@@ -182,8 +205,9 @@ metadata:
 
 func TestParseLiteralDescriptionAndLists(t *testing.T) {
 	doc, diags := skill.Parse([]byte("---\nname: x\ndescription: |\n  line one\n  line two\nallowed-tools:\n  - Read\n  - Write\n---\n"), nil)
-	if len(diags) != 0 {
-		t.Fatal(diags)
+	// A list is read, and named as not the specification's form.
+	if diff := cmp.Diff([]string{"info FIELD_INVALID"}, codes(diags)); diff != "" {
+		t.Fatal(diff)
 	}
 	if doc.Frontmatter.Description != "line one\nline two" {
 		t.Errorf("description = %q", doc.Frontmatter.Description)

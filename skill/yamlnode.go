@@ -70,19 +70,6 @@ func kindName(n *yaml.Node) string {
 	return "node"
 }
 
-var yamlLine = regexp.MustCompile(`^yaml: line (\d+):`)
-
-// fileLines rewrites a YAML error's "yaml: line N:" to count lines of the
-// whole file, whose YAML starts after offset lines.
-func fileLines(err error, offset int) string {
-	msg := err.Error()
-	if m := yamlLine.FindStringSubmatch(msg); m != nil {
-		n, _ := strconv.Atoi(m[1])
-		return fmt.Sprintf("line %d:%s", n+offset, msg[len(m[0]):])
-	}
-	return strings.TrimPrefix(msg, "yaml: ")
-}
-
 // plainKeyValue matches "key: value" on one line, optionally as a list item.
 var plainKeyValue = regexp.MustCompile(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
 

@@ -56,10 +56,16 @@ type Toolset struct {
 	// Warnings are for the host or the person configuring the agent, not for
 	// the model (seed 000 §10.6): a compute-entry skill without
 	// execute_skill, a compute-toolkit skill without a shell tool, an
-	// assigned skill that is hidden or unknown.
+	// assigned skill that is hidden or unknown, a catalog that shortened
+	// descriptions or left skills out to fit its budget.
 	Warnings []string `json:"warnings"`
-	// Diagnostics are the catalog's PROMPT_TRUNCATED findings.
+	// Diagnostics are the catalog's PROMPT_COMPACTED and PROMPT_TRUNCATED
+	// findings.
 	Diagnostics diagnostics.List `json:"diagnostics"`
+	// Catalog is the rendered catalog: Prompt is its Text; it also says
+	// which skills are listed, which left out, and how descriptions were
+	// shortened.
+	Catalog prompt.CatalogResult `json:"-"`
 	// Visibility says what the agent sees and why each other skill is hidden.
 	Visibility *loader.Visibility `json:"-"`
 }
@@ -149,10 +155,17 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	if agent.Catalog != nil {
 		catalogOpts = *agent.Catalog
 	}
-	catalogOpts.Executable = func(name string) bool { return offerExecute && slices.Contains(runnable, name) }
+	canRun := make(map[string]bool, len(runnable))
+	for _, name := range runnable {
+		canRun[name] = offerExecute
+	}
+	catalogOpts.Executable = func(name string) bool { return canRun[name] }
 	catalog := prompt.Catalog(vis.Catalog, &catalogOpts)
-	ts.Prompt = catalog.Text
+	ts.Prompt, ts.Catalog = catalog.Text, catalog
 	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)
+	for _, d := range catalog.Diagnostics {
+		ts.Warnings = append(ts.Warnings, d.Message)
+	}
 
 	read, err := ReadSkill(r.Loader, names, agent.Read)
 	if err != nil {

@@ -11,9 +11,11 @@ import (
 	"github.com/santhosh-tekuri/jsonschema/v6"
 
 	"github.com/skillkit-go/skillkit/authoring"
+	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -274,6 +276,35 @@ func TestToolSchemas(t *testing.T) {
 			if res := call(t, tool, args); !res.IsError || strings.Contains(res.Text, "invalid arguments") {
 				t.Errorf("%s %s: want an IsError result saying what to fix, got %+v", tool.Name, args, res)
 			}
+		}
+	}
+}
+
+// A catalog that shortens descriptions or leaves skills out to fit its
+// budget says so to the host: a warning, a diagnostic and the result.
+func TestResolveReportsCatalogDegradation(t *testing.T) {
+	l, _ := fixture(t)
+	r := &tools.Resolver{Loader: l}
+	ctx := context.Background()
+	whole, err := r.Resolve(ctx, tools.Agent{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if whole.Catalog.Compaction != prompt.CompactionNone || len(whole.Diagnostics) != 0 || slices.ContainsFunc(whole.Warnings, func(w string) bool { return strings.Contains(w, "catalog") }) {
+		t.Fatalf("a catalog within budget reports degradation: %+v", whole)
+	}
+	n := len([]rune(whole.Prompt))
+	for _, tt := range []struct {
+		budget int
+		code   diagnostics.Code
+	}{{n - 5, diagnostics.PromptCompacted}, {n / 2, diagnostics.PromptTruncated}} {
+		ts, err := r.Resolve(ctx, tools.Agent{Catalog: &prompt.Options{MaxChars: tt.budget}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		d := ts.Diagnostics.WithCode(tt.code)
+		if len(d) != 1 || !slices.Contains(ts.Warnings, d[0].Message) || ts.Prompt != ts.Catalog.Text {
+			t.Errorf("budget %d: warnings %q, diagnostics %v", tt.budget, ts.Warnings, ts.Diagnostics)
 		}
 	}
 }

@@ -13,18 +13,25 @@ import (
 )
 
 // everything lifts the loader's limits: validate and inspect check every
-// skill they are pointed at, however many.
+// skill they are pointed at, however many, nested ones included.
 func everything() *loader.Options {
-	return &loader.Options{MaxDirs: loader.Unlimited, MaxDepth: loader.Unlimited, MaxSkills: loader.Unlimited}
+	return &loader.Options{MaxDirs: loader.Unlimited, MaxDepth: loader.Unlimited, MaxSkills: loader.Unlimited, NestedSkills: true}
+}
+
+// checked is what loadPaths found: how many skill files it read, and the
+// skills that loaded.
+type checked struct {
+	files  int
+	skills []*skill.Skill
 }
 
 // loadPaths loads every skill under each path: a path is a skill folder, or a
 // folder holding skills at any depth, found by the loader's discovery without
-// its limits. Every skill is loaded, colliding names included, so each is
-// checked. Diagnostic paths of skills start with the path as given. Problems
-// with a path itself are READ_ERROR diagnostics.
-func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill, diagnostics.List) {
-	var skills []*skill.Skill
+// its limits, nested skills included. Every skill is loaded, colliding names
+// included, so each is checked. Diagnostic paths of skills start with the
+// path as given. Problems with a path itself are READ_ERROR diagnostics.
+func loadPaths(ctx context.Context, paths []string, strict bool) (checked, diagnostics.List) {
+	var out checked
 	var diags diagnostics.List
 	for _, root := range paths {
 		st, err := os.Stat(root)
@@ -41,15 +48,16 @@ func loadPaths(ctx context.Context, paths []string, strict bool) ([]*skill.Skill
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.FileName))
 		}
 		fsys := os.DirFS(root)
+		out.files += len(found)
 		for _, f := range found {
 			s, d := skill.Load(fsys, f.Dir, &skill.LoadOptions{Strict: strict, DiskRoot: root})
 			diags = append(diags, d...)
 			if s != nil {
-				skills = append(skills, s)
+				out.skills = append(out.skills, s)
 			}
 		}
 	}
-	return skills, diags
+	return out, diags
 }
 
 // asGiven rewrites the paths of discovery's diagnostics, which are absolute,

@@ -22,4 +22,10 @@
 // $SKILLKIT_DIR, else ./skills); every command that prints data takes --json;
 // "skillkit help COMMAND" describes one command. Exit codes: 0 success, 1
 // errors found or the command failed, 2 bad usage.
+//
+// Human output shows skill-supplied text with control characters escaped
+// (\x1b, \u202e): a skill's description or instructions never reach the
+// terminal raw. --json keeps every value exact. list and prompt say on
+// stderr how many skill folders were not loaded and why; prompt also names
+// the skills hidden from the agent and how the catalog was shortened.
 package main

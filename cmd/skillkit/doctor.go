@@ -70,7 +70,7 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 	} else {
 		for _, d := range shown {
-			fmt.Fprintln(c.stdout, d)
+			fmt.Fprintln(c.stdout, safeText(d.String()))
 		}
 		errs, warns := len(all.AtLeast(diagnostics.Error)), len(all.AtLeast(diagnostics.Warning))
 		fmt.Fprintf(c.stderr, "%d skills: %d errors, %d warnings, %d info\n", l.Snapshot().Len(), errs, warns-errs, len(all)-warns)

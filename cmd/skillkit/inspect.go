@@ -2,8 +2,10 @@ package main
 
 import (
 	"context"
+	"encoding/json"
 	"flag"
 	"fmt"
+	"reflect"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -20,8 +22,10 @@ func inspectCommand() *command {
 		args:    "[--json] PATH...",
 		summary: "print the parsed model of each skill and its diagnostics",
 		help: `
-PATH is a skill folder or a folder holding skills at any depth. With --json the
-output is {"skills":[...],"diagnostics":[...]}. Exit status 1 when any
+PATH is a skill folder or a folder holding skills at any depth. Every field
+read from the frontmatter is shown, skill text with control characters
+escaped. With --json the output is {"skills":[...],"diagnostics":[...]},
+exact. Exit status 1 when any
 diagnostic is an error.`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &inspectOptions{}
@@ -32,45 +36,31 @@ diagnostic is an error.`,
 	}
 }
 
-// skillView is the inspected form of a skill.
+// skillView is the inspected form of a skill: the skill model, and every
+// field of its frontmatter, promoted to the top level of the JSON form.
+// Name, description, references and env are the resolved ones (references
+// and env from skill.config.yaml when it declares them).
 type skillView struct {
-	Name          string           `json:"name"`
-	Description   string           `json:"description"`
-	Class         skill.Class      `json:"class"`
-	Path          string           `json:"path"`
-	Version       string           `json:"version,omitempty"`
-	License       string           `json:"license,omitempty"`
-	Compatibility string           `json:"compatibility,omitempty"`
-	AllowedTools  []string         `json:"allowed_tools,omitempty"`
-	Metadata      map[string]any   `json:"metadata,omitempty"`
-	Emoji         string           `json:"emoji,omitempty"`
-	Tags          []string         `json:"tags,omitempty"`
-	Category      string           `json:"category,omitempty"`
-	Hidden        bool             `json:"hidden"`
-	Conditions    skill.Conditions `json:"conditions"`
-	Requires      skill.Requires   `json:"requires"`
-	OS            []string         `json:"os,omitempty"`
-	Env           []skill.EnvVar   `json:"env,omitempty"`
-	Config        *skill.Config    `json:"config"`
-	Files         []string         `json:"files"`
-	References    skill.References `json:"references"`
-	Extra         map[string]any   `json:"extra,omitempty"`
-	Diagnostics   diagnostics.List `json:"diagnostics"`
+	skill.Frontmatter
+	Name        string           `json:"name"`
+	Description string           `json:"description"`
+	Class       skill.Class      `json:"class"`
+	Path        string           `json:"path"`
+	File        string           `json:"file"`
+	Hidden      bool             `json:"hidden"`
+	Config      *skill.Config    `json:"config"`
+	Env         []skill.EnvVar   `json:"env,omitempty"`
+	Files       []string         `json:"files"`
+	References  skill.References `json:"references"`
+	Diagnostics diagnostics.List `json:"diagnostics"`
 }
 
 func viewOf(s *skill.Skill) skillView {
-	fm := s.Frontmatter
-	files := s.Files
-	if files == nil {
-		files = []string{}
-	}
 	return skillView{
-		Name: s.Name, Description: s.Description, Class: s.Class, Path: s.DiskDir,
-		Version: fm.Version, License: fm.License, Compatibility: fm.Compatibility,
-		AllowedTools: fm.AllowedTools, Metadata: fm.Metadata, Emoji: fm.Emoji, Tags: fm.Tags,
-		Category: fm.Category, Hidden: s.Hidden(), Conditions: fm.Conditions, Requires: fm.Requires,
-		OS: fm.OS, Env: s.Env, Config: s.Config, Files: files, References: s.References,
-		Extra: fm.Extra, Diagnostics: s.Diagnostics,
+		Frontmatter: s.Frontmatter,
+		Name:        s.Name, Description: s.Description, Class: s.Class, Path: s.DiskDir, File: s.File,
+		Hidden: s.Hidden(), Config: s.Config, Env: s.Env, Files: nonNil(s.Files), References: s.References,
+		Diagnostics: s.Diagnostics,
 	}
 }
 
@@ -80,9 +70,9 @@ func runInspect(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit inspect: give at least one PATH")
 		return exitUsage
 	}
-	skills, diags := loadPaths(ctx, args, false)
-	views := make([]skillView, 0, len(skills))
-	for _, s := range skills {
+	found, diags := loadPaths(ctx, args, false)
+	views := make([]skillView, 0, len(found.skills))
+	for _, s := range found.skills {
 		views = append(views, viewOf(s))
 	}
 	if o.json {
@@ -102,7 +92,7 @@ func runInspect(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		for _, d := range diags {
 			if d.Skill == "" || !hasSkill(views, d.Skill) {
-				fmt.Fprintln(c.stdout, d)
+				fmt.Fprintln(c.stdout, safeText(d.String()))
 			}
 		}
 	}
@@ -121,33 +111,34 @@ func hasSkill(views []skillView, name string) bool {
 	return false
 }
 
+// printView writes a skill for a person: the model's own fields, then every
+// frontmatter field that is set, in the model's order, found by reflection
+// so a field added to the model is never left out.
 func printView(c *cli, v skillView) {
 	w := c.stdout
 	title := v.Name
 	if v.Emoji != "" {
 		title = v.Emoji + " " + title
 	}
-	fmt.Fprintf(w, "%s  [%s]\n", title, v.Class)
+	fmt.Fprintf(w, "%s  [%s]\n", safeText(title), v.Class)
 	line := func(label, value string) {
 		if value != "" {
-			fmt.Fprintf(w, "  %-16s %s\n", label+":", value)
+			fmt.Fprintf(w, "  %-26s %s\n", label+":", safeText(value))
 		}
 	}
 	line("path", v.Path)
+	line("file", v.File)
 	line("description", v.Description)
-	line("version", v.Version)
-	line("license", v.License)
-	line("compatibility", v.Compatibility)
-	line("category", v.Category)
-	line("tags", strings.Join(v.Tags, ", "))
-	line("allowed tools", strings.Join(v.AllowedTools, " "))
 	if v.Hidden {
 		line("hidden", "yes (disable-model-invocation)")
 	}
-	line("requires tools", strings.Join(v.Conditions.RequiresTools, ", "))
-	line("fallback for", strings.Join(v.Conditions.FallbackForTools, ", "))
-	line("requires bins", strings.Join(v.Requires.Bins, ", "))
-	line("os", strings.Join(v.OS, ", "))
+	// The frontmatter fields the lines above and below show resolved.
+	shown := map[string]bool{"name": true, "description": true, "references": true, "env": true, "disable_model_invocation": true, "emoji": true}
+	fields(reflect.ValueOf(v.Frontmatter), "", func(label, value string) {
+		if !shown[strings.SplitN(label, ".", 2)[0]] {
+			line(label, value)
+		}
+	})
 	if cfg := v.Config; cfg != nil {
 		line("runtime", string(cfg.Runtime))
 		line("entrypoint", cfg.Entrypoint)
@@ -164,8 +155,44 @@ func printView(c *cli, v skillView) {
 	line("env", strings.Join(env, ", "))
 	line("required refs", strings.Join(v.References.Required, ", "))
 	line("optional refs", strings.Join(v.References.Optional, ", "))
+	for _, r := range v.References.Routes {
+		line("route", strings.Join(r.Match, ", ")+" → "+strings.Join(r.RequiredRefs, ", "))
+	}
 	line("files", fmt.Sprint(len(v.Files)))
 	for _, d := range v.Diagnostics {
-		fmt.Fprintf(w, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+		fmt.Fprintf(w, "  %s %s: %s\n", d.Level, d.Code, safeText(d.Message))
+	}
+}
+
+// fields calls emit for every set field of a struct, labelled by its JSON
+// name (nested structs as "outer.inner"): strings as they are, lists of
+// strings joined, booleans as yes or no, anything else as compact JSON.
+func fields(v reflect.Value, prefix string, emit func(label, value string)) {
+	t := v.Type()
+	for i := range t.NumField() {
+		name, _, _ := strings.Cut(t.Field(i).Tag.Get("json"), ",")
+		f := v.Field(i)
+		if name == "-" || name == "" || f.IsZero() {
+			continue
+		}
+		label := prefix + name
+		switch {
+		case f.Kind() == reflect.Struct:
+			fields(f, label+".", emit)
+		case f.Kind() == reflect.String:
+			emit(label, f.String())
+		case f.Kind() == reflect.Bool:
+			emit(label, "yes")
+		case f.Kind() == reflect.Pointer && f.Elem().Kind() == reflect.Bool:
+			emit(label, map[bool]string{true: "yes", false: "no"}[f.Elem().Bool()])
+		case f.Kind() == reflect.Slice && f.Type().Elem().Kind() == reflect.String:
+			emit(label, strings.Join(f.Interface().([]string), ", "))
+		default:
+			data, err := json.Marshal(f.Interface())
+			if err != nil {
+				data = []byte(err.Error())
+			}
+			emit(label, string(data))
+		}
 	}
 }

@@ -28,8 +28,12 @@ Without --tools every loaded skill is listed, those disabled in the registry
 marked. With --tools (a comma-separated
 list of the agent's tool names) the visibility rules are applied as for an
 agent with those tools on this machine (its OS, programs on PATH and
-environment), and each hidden skill is listed with why.
---json prints {"skills":[...],"hidden":[...],"diagnostics":[...]}.
+environment), and each hidden skill is listed with why. Skill folders found
+but not loaded (invalid, a name already taken, over --max-skills, under a
+dot folder, nested in another skill) are counted on stderr by reason.
+--json prints {"skills":[...],"hidden":[...],"not_loaded":[...],
+"diagnostics":[...]}. Skill text is shown with control characters escaped;
+--json keeps it exact.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &listOptions{}
@@ -99,10 +103,11 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 			hidden = []loader.Hidden{}
 		}
 		out := struct {
-			Skills      []listedSkill    `json:"skills"`
-			Hidden      []loader.Hidden  `json:"hidden"`
-			Diagnostics diagnostics.List `json:"diagnostics"`
-		}{listed, hidden, diags}
+			Skills      []listedSkill      `json:"skills"`
+			Hidden      []loader.Hidden    `json:"hidden"`
+			NotLoaded   []loader.NotLoaded `json:"not_loaded"`
+			Diagnostics diagnostics.List   `json:"diagnostics"`
+		}{listed, hidden, nonNil(snap.NotLoaded()), diags}
 		if writeJSON(c, out) != nil {
 			return exitFailure
 		}
@@ -115,7 +120,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		if !s.Enabled {
 			name += " (disabled)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, s.Class, s.Source, oneLine(s.Description, 70))
+		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(name), s.Class, safeText(s.Source), safeText(oneLine(s.Description, 70)))
 	}
 	tw.Flush()
 	if len(hidden) > 0 {
@@ -125,7 +130,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 			for _, r := range h.Reasons {
 				why = append(why, r.Message)
 			}
-			fmt.Fprintf(c.stdout, "  %s: %s\n", h.Name, strings.Join(why, "; "))
+			fmt.Fprintf(c.stdout, "  %s: %s\n", safeText(h.Name), safeText(strings.Join(why, "; ")))
 		}
 	}
 	fmt.Fprintf(c.stderr, "%d skills", len(listed))
@@ -136,6 +141,9 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "; %d warnings or errors (run skillkit doctor)", n)
 	}
 	fmt.Fprintln(c.stderr)
+	if line := notLoadedLine(snap); line != "" {
+		fmt.Fprintln(c.stderr, safeText(line))
+	}
 	return exitOK
 }
 
@@ -147,6 +155,14 @@ func splitComma(s string) []string {
 		}
 	}
 	return out
+}
+
+// nonNil turns a nil slice into an empty one, so JSON shows [] for none.
+func nonNil[T any](s []T) []T {
+	if s == nil {
+		return []T{}
+	}
+	return s
 }
 
 // oneLine squeezes white space and cuts s to max characters.

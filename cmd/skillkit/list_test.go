@@ -210,7 +210,7 @@ func TestValidateUsesLoaderDiscoveryWithoutLimits(t *testing.T) {
 		t.Skip(err)
 	}
 	code, out, errOut := runCLI(t, "validate", dir)
-	if code != exitOK || !strings.Contains(errOut, "205 skills checked") || !strings.Contains(out, "SYMLINK_ESCAPE") {
+	if code != exitOK || !strings.Contains(errOut, "205 skill files checked, 205 loaded") || !strings.Contains(out, "SYMLINK_ESCAPE") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }

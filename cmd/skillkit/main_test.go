@@ -24,7 +24,7 @@ func TestValidateExamples(t *testing.T) {
 	if code != exitOK || out != "" {
 		t.Fatalf("exit %d, stdout %q, stderr %q", code, out, errOut)
 	}
-	if !strings.Contains(errOut, "4 skills checked: 0 errors") {
+	if !strings.Contains(errOut, "4 skill files checked, 4 loaded: 0 errors") {
 		t.Errorf("summary: %q", errOut)
 	}
 }
@@ -61,7 +61,7 @@ func TestValidateJSONPathsStartWithPathAsGiven(t *testing.T) {
 
 func TestValidateSkillFolderItself(t *testing.T) {
 	code, _, errOut := runCLI(t, "validate", "testdata/skills/good/nested/deep")
-	if code != exitOK || !strings.Contains(errOut, "1 skills checked") {
+	if code != exitOK || !strings.Contains(errOut, "1 skill files checked, 1 loaded") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }

@@ -6,6 +6,7 @@ import (
 	"fmt"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -29,8 +30,13 @@ func promptCommand() *command {
 The catalog is what Resolve puts in an agent's system prompt: the skills the
 agent sees (--skills assigns skills, default all; --tools names its tools, for
 the skills' conditions), in the seed's format or the Agent Skills one, within
---max-chars characters. --json prints {"prompt","listed","omitted","warnings",
-"diagnostics"}; warnings are for whoever configures the agent.
+--max-chars characters. Over budget the catalog shortens descriptions, then
+lists names only, then leaves skills out, and says so on stderr. Stderr also
+names the skills hidden from this agent and why, and counts the skill
+folders not loaded by reason. The catalog is shown with control characters
+escaped; --json keeps it exact and prints {"prompt","listed","omitted",
+"compaction","shortened","hidden","not_loaded","warnings","diagnostics"};
+warnings are for whoever configures the agent.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &promptOptions{}
@@ -84,36 +90,51 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
 		return exitFailure
 	}
-	listed, omitted := []string{}, []string{}
-	for _, s := range ts.Visibility.Catalog {
-		if ts.Diagnostics.ForSkill(s.Name).Has(diagnostics.PromptTruncated) {
-			omitted = append(omitted, s.Name)
-		} else {
-			listed = append(listed, s.Name)
-		}
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
+		return exitFailure
 	}
+	snap := l.Snapshot()
+	cat := ts.Catalog
+	hidden := nonNil(ts.Visibility.Hidden)
 	if o.json {
 		out := struct {
-			Prompt      string           `json:"prompt"`
-			Listed      []string         `json:"listed"`
-			Omitted     []string         `json:"omitted"`
-			Warnings    []string         `json:"warnings"`
-			Diagnostics diagnostics.List `json:"diagnostics"`
-		}{ts.Prompt, listed, omitted, ts.Warnings, ts.Diagnostics}
+			Prompt      string             `json:"prompt"`
+			Listed      []string           `json:"listed"`
+			Omitted     []string           `json:"omitted"`
+			Compaction  prompt.Compaction  `json:"compaction"`
+			Shortened   []string           `json:"shortened"`
+			Hidden      []loader.Hidden    `json:"hidden"`
+			NotLoaded   []loader.NotLoaded `json:"not_loaded"`
+			Warnings    []string           `json:"warnings"`
+			Diagnostics diagnostics.List   `json:"diagnostics"`
+		}{ts.Prompt, nonNil(cat.Listed), nonNil(cat.Omitted), cat.Compaction, nonNil(cat.Shortened), hidden,
+			nonNil(snap.NotLoaded()), ts.Warnings, ts.Diagnostics}
 		if writeJSON(c, out) != nil {
 			return exitFailure
 		}
 		return exitOK
 	}
 	if ts.Prompt != "" {
-		fmt.Fprintln(c.stdout, ts.Prompt)
+		fmt.Fprintln(c.stdout, safeText(ts.Prompt))
 	}
+	// The warnings include the catalog's diagnostics, in words.
 	for _, w := range ts.Warnings {
-		fmt.Fprintf(c.stderr, "warning: %s\n", w)
+		fmt.Fprintf(c.stderr, "warning: %s\n", safeText(w))
 	}
-	for _, d := range ts.Diagnostics {
-		fmt.Fprintln(c.stderr, d)
+	fmt.Fprintf(c.stderr, "%d skills listed, %d left out", len(cat.Listed), len(cat.Omitted))
+	switch cat.Compaction {
+	case prompt.CompactionShortened:
+		fmt.Fprintf(c.stderr, "; %d descriptions shortened to at most %d characters", len(cat.Shortened), cat.DescriptionChars)
+	case prompt.CompactionNamesOnly:
+		fmt.Fprint(c.stderr, "; names only, descriptions left out")
 	}
-	fmt.Fprintf(c.stderr, "%d skills listed, %d left out\n", len(listed), len(omitted))
+	fmt.Fprintln(c.stderr)
+	for _, line := range []string{hiddenLine(hidden), notLoadedLine(snap)} {
+		if line != "" {
+			fmt.Fprintln(c.stderr, safeText(line))
+		}
+	}
 	return exitOK
 }

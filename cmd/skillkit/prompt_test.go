@@ -15,7 +15,7 @@ func TestPromptCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "<name>release-notes</name>") || strings.Contains(out, "word-stats") || !strings.Contains(out, "以下 skill") {
 		t.Fatalf("exit %d\n%s", code, out)
 	}
-	code, out, _ = runCLI(t, "prompt", "--json", "--tools", "bash", "--max-chars", "800", "../../examples/skills")
+	code, out, _ = runCLI(t, "prompt", "--json", "--tools", "bash", "--max-chars", "900", "../../examples/skills")
 	var got struct {
 		Prompt   string   `json:"prompt"`
 		Listed   []string `json:"listed"`
@@ -25,8 +25,8 @@ func TestPromptCommand(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
 		t.Fatalf("exit %d, %v\n%s", code, err, out)
 	}
-	if len(got.Omitted) == 0 || len(got.Listed) == 0 || len(got.Listed)+len(got.Omitted) != 4 || len([]rune(got.Prompt)) > 800 {
-		t.Errorf("budget 800: %+v", got)
+	if len(got.Omitted) == 0 || len(got.Listed) == 0 || len(got.Listed)+len(got.Omitted) != 4 || len([]rune(got.Prompt)) > 900 {
+		t.Errorf("budget 900: %+v", got)
 	}
 	code, out, _ = runCLI(t, "prompt", "--json", "--tools", "shell", "--skills", "csv-tools,word-stats", "../../examples/skills")
 	if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {

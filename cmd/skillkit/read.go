@@ -25,8 +25,9 @@ func readCommand() *command {
 Without --file: the skill's instructions as read_skill returns them, with the
 references it requires; --task is the task the model states, which includes the
 references of matching routes. With --file: the file as read_skill_file returns
-it (paths relative to the skill folder). --json prints the tool's whole
-result ({"text","structured","is_error"}). Exit status 1 when the tool would
+it (paths relative to the skill folder), with control characters escaped.
+--json prints the tool's whole result exactly ({"text","structured",
+"is_error"}). Exit status 1 when the tool would
 answer the model with an error.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
@@ -92,9 +93,9 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 			return exitFailure
 		}
 	case res.IsError:
-		fmt.Fprintln(c.stderr, res.Text)
+		fmt.Fprintln(c.stderr, safeText(res.Text))
 	default:
-		fmt.Fprintln(c.stdout, res.Text)
+		fmt.Fprintln(c.stdout, safeText(res.Text))
 	}
 	if res.IsError {
 		return exitFailure

@@ -21,7 +21,9 @@ func validateCommand() *command {
 		summary: "check skills and print every diagnostic",
 		help: `
 PATH is a skill folder or a folder holding skills at any depth. Every skill
-found is checked, however many there are. Lenient mode (the default) reports
+file found is checked, however many there are, skills nested in other
+skills included; the summary counts the files checked and the skills that
+load. Lenient mode (the default) reports
 what a host would load; --strict applies the Agent Skills specification.
 Human output is one line per diagnostic; --json prints a JSON array of
 diagnostics whose paths start with PATH as given. Exit status 1 when any
@@ -42,16 +44,16 @@ func runValidate(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit validate: give at least one PATH")
 		return exitUsage
 	}
-	skills, diags := loadPaths(ctx, args, o.strict)
+	checked, diags := loadPaths(ctx, args, o.strict)
 	if o.json {
 		if err := writeJSON(c, diags); err != nil {
 			return exitFailure
 		}
 	} else {
 		for _, d := range diags {
-			fmt.Fprintln(c.stdout, d)
+			fmt.Fprintln(c.stdout, safeText(d.String()))
 		}
-		fmt.Fprintf(c.stderr, "%d skills checked: %d errors, %d warnings\n", len(skills),
+		fmt.Fprintf(c.stderr, "%d skill files checked, %d loaded: %d errors, %d warnings\n", checked.files, len(checked.skills),
 			len(diags.AtLeast(diagnostics.Error)), len(diags.AtLeast(diagnostics.Warning))-len(diags.AtLeast(diagnostics.Error)))
 	}
 	if diags.HasErrors() {

@@ -1,0 +1,121 @@
+package skill
+
+import (
+	"regexp"
+	"strings"
+
+	"gopkg.in/yaml.v3"
+)
+
+// topLevelKey matches a line that opens a top-level field of a YAML mapping:
+// a key at the first column, plain or quoted, followed by ":" and a space or
+// the line's end. Lines that open with a space, "#", "-" or a flow or block
+// indicator continue the field before them.
+var topLevelKey = regexp.MustCompile(`^(?:"([^"]*)"|'([^']*)'|([^\s#'"\[\]{},&*!|>%@` + "`" + `?:-][^:]*?))[ \t]*:(?:\s|$)`)
+
+// field is one top-level field of a YAML mapping, as lines of text: the line
+// that opens it and the indented, blank and comment lines that follow.
+type field struct {
+	key  string // "" for text before the first key
+	line int    // its first line, counted from 1 within the text
+	text string
+}
+
+// splitFields cuts YAML text into its top-level fields, by lines alone, so
+// it works on text that is not valid YAML.
+func splitFields(text string) []field {
+	var out []field
+	cur := field{line: 1}
+	var b strings.Builder
+	flush := func() {
+		cur.text = b.String()
+		if cur.key != "" || strings.TrimSpace(stripComments(cur.text)) != "" {
+			out = append(out, cur)
+		}
+		b.Reset()
+	}
+	for i, line := range strings.SplitAfter(text, "\n") {
+		if m := topLevelKey.FindStringSubmatch(line); m != nil {
+			flush()
+			cur = field{key: m[1] + m[2] + m[3], line: i + 1}
+		}
+		b.WriteString(line)
+	}
+	flush()
+	return out
+}
+
+// stripComments drops whole-line comments, so text made only of comments and
+// blank lines counts as empty.
+func stripComments(text string) string {
+	var b strings.Builder
+	for _, line := range strings.Split(text, "\n") {
+		if !strings.HasPrefix(strings.TrimSpace(line), "#") {
+			b.WriteString(line)
+		}
+	}
+	return b.String()
+}
+
+// brokenField is a top-level field that is not valid YAML on its own.
+type brokenField struct {
+	key  string // "" for text before the first key
+	line int    // counted from 1 within the text
+	err  string // the YAML error, without its line number
+}
+
+// recoverFields reads YAML text that is not valid as a whole one top-level
+// field at a time. It returns the mapping of the fields that parse (each
+// repaired as parseMapping repairs, repaired telling whether any needed it)
+// and the fields that do not. Each field is parsed on its own, once, so the
+// cost grows with the text, and its nodes are moved to the text's lines.
+func recoverFields(text []byte) (root *yaml.Node, repaired bool, broken []brokenField) {
+	root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
+	for _, f := range splitFields(string(text)) {
+		m, rep, err := parseMapping([]byte(f.text), true)
+		if err != nil {
+			broken = append(broken, brokenField{key: f.key, line: f.line, err: yamlMessage(err)})
+			continue
+		}
+		repaired = repaired || rep
+		for _, n := range m.Content {
+			shiftLines(n, f.line-1, 0)
+		}
+		root.Content = append(root.Content, m.Content...)
+	}
+	return root, repaired, broken
+}
+
+// shiftLines moves a parsed field's nodes to the line of the text it came
+// from. Aliases point at nodes already in the tree, so walking Content alone
+// visits each node once.
+func shiftLines(n *yaml.Node, by, depth int) {
+	if depth > maxYAMLDepth {
+		return
+	}
+	n.Line += by
+	for _, c := range n.Content {
+		shiftLines(c, by, depth+1)
+	}
+}
+
+// locateYAMLError names the first top-level field of text that is not valid
+// YAML on its own; ok is false when every field parses alone (the fault lies
+// between fields) and the caller has only the parser's own message.
+func locateYAMLError(text []byte) (brokenField, bool) {
+	for _, f := range splitFields(string(text)) {
+		if _, _, err := parseMapping([]byte(f.text), false); err != nil {
+			return brokenField{key: f.key, line: f.line, err: yamlMessage(err)}, true
+		}
+	}
+	return brokenField{}, false
+}
+
+var yamlLinePrefix = regexp.MustCompile(`^yaml: (?:line \d+: )?`)
+
+// yamlMessage is a YAML error without "yaml: line N:": gopkg.in/yaml.v3
+// counts lines from 0 for some errors and from 1 for others, so skillkit
+// reports the line of the field instead.
+func yamlMessage(err error) string {
+	return yamlLinePrefix.ReplaceAllString(err.Error(), "")
+}
