@@ -485,11 +485,20 @@ func (g *guard) checkInstall(name string, s *skill.Skill) error {
 func (w *Writer) writeFiles(tree, content string, files map[string]string, remove []string) error {
 	if content != "" {
 		// One spelling of the skill file: the agent writes SKILL.md.
-		if err := w.dir.Root().Remove(path.Join(tree, skill.FileNameLower)); err != nil && !errors.Is(err, fs.ErrNotExist) {
-			return fmt.Errorf("installer: %w", err)
+		entries, err := fs.ReadDir(w.dir.Root().FS(), tree)
+		if err != nil {
+			return fmt.Errorf("authoring: %w", err)
+		}
+		for _, other := range skill.SkillFileNames(entries) {
+			if other == skill.FileName {
+				continue
+			}
+			if err := w.dir.Root().Remove(path.Join(tree, other)); err != nil {
+				return fmt.Errorf("authoring: %w", err)
+			}
 		}
 		if err := w.dir.Root().WriteFile(path.Join(tree, skill.FileName), []byte(content), 0o644); err != nil {
-			return fmt.Errorf("installer: %w", err)
+			return fmt.Errorf("authoring: %w", err)
 		}
 	}
 	for _, p := range remove {
@@ -499,13 +508,13 @@ func (w *Writer) writeFiles(tree, content string, files map[string]string, remov
 			return fmt.Errorf("%w: there is no file %s to remove", ErrInvalidContent, p)
 		}
 		if err != nil {
-			return fmt.Errorf("installer: %w", err)
+			return fmt.Errorf("authoring: %w", err)
 		}
 		if !info.Mode().IsRegular() {
 			return fmt.Errorf("%w: %s is not a file", ErrInvalidContent, p)
 		}
 		if err := w.dir.Root().Remove(full); err != nil {
-			return fmt.Errorf("installer: %w", err)
+			return fmt.Errorf("authoring: %w", err)
 		}
 		// Drop the folders the removal left empty, up to the top folder.
 		for dir := path.Dir(p); dir != "."; dir = path.Dir(dir) {

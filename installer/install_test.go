@@ -454,3 +454,16 @@ func TestSetEnabledOther(t *testing.T) {
 		t.Errorf("a refused call wrote a record: %v", err)
 	}
 }
+
+// TestFlagsOnAnySpellingOfTheSkillFile: a hand-placed folder whose skill
+// file is spelt Skill.md (the loader reads every spelling) can be disabled.
+func TestFlagsOnAnySpellingOfTheSkillFile(t *testing.T) {
+	in, dir := newTestInstaller(t, nil)
+	writeTree(t, filepath.Join(dir, "odd"), map[string]string{"Skill.md": skillMD("odd", "x")})
+	if err := in.SetEnabled(t.Context(), "odd", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := in.SetEnabled(t.Context(), "none", false); !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("a folder with no skill file: %v", err)
+	}
+}

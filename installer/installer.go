@@ -345,7 +345,7 @@ func (in *Installer) reporter(op Op, skillName, source string) *skillsdir.Report
 func innerSkills(files []string) []string {
 	var out []string
 	for _, f := range files {
-		if b := path.Base(f); b == skill.FileName || b == skill.FileNameLower {
+		if skill.IsSkillFileName(path.Base(f)) {
 			out = append(out, path.Dir(f))
 		}
 	}

@@ -229,7 +229,7 @@ func boolInt(b bool) int {
 	return 0
 }
 
-func isSkillFile(p string) bool { return p == skill.FileName || p == skill.FileNameLower }
+func isSkillFile(p string) bool { return !strings.Contains(p, "/") && skill.IsSkillFileName(p) }
 
 // readFile reads at most max bytes of a file, saying whether there was more.
 // The buffer is sized from the file's reported size, so a file that does not

@@ -286,7 +286,7 @@ func (c *checker) finish() {
 	}
 }
 
-func isSkillFile(p string) bool { return p == skill.FileName || p == skill.FileNameLower }
+func isSkillFile(p string) bool { return !strings.Contains(p, "/") && skill.IsSkillFileName(p) }
 
 // topFolder returns the one top-level folder every accepted entry lies in,
 // or "" when there is no such folder.

@@ -135,16 +135,17 @@ func (d *Dir) Exists(p string) (bool, error) {
 	return err == nil, err
 }
 
-// HasSkill reports whether the skills folder holds name/SKILL.md (or
-// skill.md).
+// HasSkill reports whether the skills folder holds a skill folder name: one
+// with a skill file in any spelling (SKILL.md, skill.md, Skill.md, ...).
 func (d *Dir) HasSkill(name string) (bool, error) {
-	for _, f := range []string{skill.FileName, skill.FileNameLower} {
-		ok, err := d.Exists(path.Join(name, f))
-		if ok || err != nil {
-			return ok, err
-		}
+	entries, err := fs.ReadDir(d.root.FS(), name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return false, nil
 	}
-	return false, nil
+	if err != nil {
+		return false, err
+	}
+	return len(skill.SkillFileNames(entries)) > 0, nil
 }
 
 // Record returns the record of name, or nil when there is none.
