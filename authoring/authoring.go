@@ -20,6 +20,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -387,6 +388,15 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 		}
 	}
 	rep.Step(StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
+	// What an agent writes is the agent's, whatever the record it keeps:
+	// the scan's verdict is weighed with agent trust.
+	a, err := w.dir.Admit(ctx, s, registry.Record{Name: name, Source: registry.SourceAgent})
+	if err != nil {
+		return nil, err
+	}
+	if a.Decision != scan.Allow {
+		return nil, fmt.Errorf("%w: %s; a person must review such a skill and install it", ErrScanRejected, a.Why())
+	}
 	fp, err := registry.Fingerprint(ctx, os.DirFS(w.dir.OSPath(tree)), ".")
 	if err != nil {
 		return nil, err

@@ -18,4 +18,8 @@ var (
 	ErrPinned = errors.New("authoring: skill is pinned")
 	// ErrNotInstalled: Edit or Delete of a name no skill folder has.
 	ErrNotInstalled = errors.New("authoring: no such skill")
+	// ErrScanRejected: the security scan and the trust policy for agents'
+	// skills refuse what the agent wrote (by default: what the scan rates
+	// dangerous). The error names the worst findings.
+	ErrScanRejected = errors.New("authoring: refused by the security scan")
 )

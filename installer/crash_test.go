@@ -42,8 +42,7 @@ func TestInstallFaults(t *testing.T) {
 
 func testInstallFault(t *testing.T, replace, crash bool, point string) {
 	ctx := t.Context()
-	scan := scannerFunc(func(context.Context, Candidate) error { return nil })
-	in, dir := newTestInstaller(t, &Options{Scanner: scan})
+	in, dir := newTestInstaller(t, nil)
 	src := skillFolder(t, "victim", "old", map[string]string{"references/a.md": "old a"})
 	old := fixture.State{}
 	if replace {

@@ -27,8 +27,16 @@ var (
 	// ErrInvalidSkill: SKILL.md does not load (lenient), has no name, or its
 	// name breaks the naming rules.
 	ErrInvalidSkill = errors.New("installer: invalid skill")
-	// ErrScanRejected: the Scanner refused the skill.
-	ErrScanRejected = errors.New("installer: refused by the scanner")
+	// ErrScanRejected: the trust policy blocks the skill: the security scan
+	// rated it dangerous (or, by the host's policy, caution) for the trust
+	// of its source. Force does not change it; the error names the worst
+	// findings.
+	ErrScanRejected = errors.New("installer: refused by the security scan")
+	// ErrNeedsConfirmation: the trust policy asks a person about the skill
+	// (a community skill the scan rated caution, by default); install or
+	// update it again with Confirmed once they said yes. The error names
+	// the worst findings.
+	ErrNeedsConfirmation = errors.New("installer: the security scan asks for a person's confirmation")
 	// ErrExists: a skill of that name is installed from another origin (or
 	// was placed by hand) and the install was not forced.
 	ErrExists = errors.New("installer: installed from another origin")

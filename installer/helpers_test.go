@@ -71,8 +71,3 @@ func openFolder(dir string) (*Installer, error) {
 func fingerprintDir(t testing.TB, dir string) string { return fixture.Fingerprint(t, dir) }
 
 var failRunner = fixture.FailRunner
-
-// scannerFunc adapts a function to a Scanner.
-type scannerFunc func(ctx context.Context, c Candidate) error
-
-func (f scannerFunc) Scan(ctx context.Context, c Candidate) error { return f(ctx, c) }

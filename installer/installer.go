@@ -15,6 +15,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -38,8 +39,12 @@ func New(dir *skillsdir.Dir, opts *Options) *Installer {
 type InstallOptions struct {
 	// Force replaces a skill of the same name even when it was installed
 	// from another origin or placed by hand, is pinned, or was edited since
-	// it was installed.
+	// it was installed. It changes nothing of the scan's decision.
 	Force bool
+	// Confirmed says a person saw the scan's findings and let the skill in:
+	// a skill the trust policy asks about installs only with it
+	// ([ErrNeedsConfirmation]). A skill the policy blocks never installs.
+	Confirmed bool
 }
 
 // Result says what an install or update did.
@@ -65,6 +70,9 @@ type Result struct {
 	// was rebuilt, what must still be installed, a setup script to run.
 	// skillkit.Kit fills them in; it knows the dependency package.
 	Notes []string `json:"notes,omitempty"`
+	// Scan is the security scan of what was installed (nil when nothing was
+	// fetched: an update found nothing new).
+	Scan *scan.Report `json:"scan,omitempty"`
 }
 
 // Install fetches src into the staging area, checks, validates,
@@ -77,7 +85,7 @@ func (in *Installer) Install(ctx context.Context, src Source, opts *InstallOptio
 	err := in.dir.Recover(ctx)
 	var res *Result
 	if err == nil {
-		res, err = in.install(ctx, src, rep, replaceRules{otherOrigin: force, pinned: force, modified: force})
+		res, err = in.install(ctx, src, rep, replaceRules{otherOrigin: force, pinned: force, modified: force}, opts != nil && opts.Confirmed)
 	}
 	rep.Done(err)
 	return res, err
@@ -93,7 +101,7 @@ type replaceRules struct {
 // install runs the whole flow: stage, then the swap under the skill's
 // lock, which is known once SKILL.md was read. The caller has run
 // recovery, before taking any lock.
-func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules) (*Result, error) {
+func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules, confirmed bool) (*Result, error) {
 	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
 	if err != nil {
 		return nil, err
@@ -105,6 +113,9 @@ func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Rep
 	defer t.End()
 	c, err := in.stage(ctx, t, plan, rep)
 	if err != nil {
+		return nil, err
+	}
+	if err := c.admitted(confirmed); err != nil {
 		return nil, err
 	}
 	unlock, err := in.dir.Lock(ctx, c.rec.Name)
@@ -124,7 +135,8 @@ func (in *Installer) swap(ctx context.Context, t *skillsdir.Txn, c *candidate, r
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Name: sw.Record.Name, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Omitted: c.omitted, Diagnostics: c.diags}, nil
+	return &Result{Name: sw.Record.Name, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Omitted: c.omitted,
+		Diagnostics: c.diags, Scan: &c.scan}, nil
 }
 
 // fetchPlan is what installing a source will do, decided before anything
@@ -179,10 +191,25 @@ type candidate struct {
 	rec     registry.Record // name, source fields and fingerprint filled in
 	omitted []string
 	diags   diagnostics.List
+	scan    scan.Report
+	admit   skillsdir.Admission
+}
+
+// admitted applies the trust policy's decision: a block refuses, an ask
+// needs a person's confirmation.
+func (c *candidate) admitted(confirmed bool) error {
+	switch {
+	case c.admit.Decision == scan.Block:
+		return fmt.Errorf("%w: %s: %s", ErrScanRejected, c.rec.Name, c.admit.Why())
+	case c.admit.Decision == scan.Ask && !confirmed:
+		return fmt.Errorf("%w: %s: %s", ErrNeedsConfirmation, c.rec.Name, c.admit.Why())
+	}
+	return nil
 }
 
 // stage carries out plan in transaction t: fetch into staging, check,
-// validate, fingerprint, scan, sync.
+// validate, fingerprint, scan (with the trust policy's decision, which the
+// caller applies), sync.
 func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan, rep *skillsdir.Reporter) (*candidate, error) {
 	tree := t.Staging(skillsdir.TreeName)
 	if err := in.dir.Root().Mkdir(tree, skillsdir.DirPerm); err != nil {
@@ -233,16 +260,14 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepFingerprint, 65, "%s", c.rec.Fingerprint)
 
-	if in.opt.scanner != nil {
-		err := in.opt.scanner.Scan(ctx, Candidate{Dir: treeOS, Skill: s, Record: c.rec, Omitted: c.omitted})
-		if err != nil {
-			return nil, fmt.Errorf("%w: %w", ErrScanRejected, err)
-		}
-		if err := t.Fault("scan"); err != nil {
-			return nil, err
-		}
-		rep.Step(skillsdir.StepScan, 75, "the scanner accepted %s", s.Name)
+	if c.admit, err = in.dir.Admit(ctx, s, c.rec); err != nil {
+		return nil, err
 	}
+	c.scan = c.admit.Report
+	if err := t.Fault("scan"); err != nil {
+		return nil, err
+	}
+	rep.Step(skillsdir.StepScan, 75, "%s: %s, %s", s.Name, c.admit.Report.Verdict, c.admit.Decision)
 	if err := skillsdir.SyncTree(treeOS); err != nil {
 		return nil, fmt.Errorf("installer: syncing the staged skill: %w", err)
 	}

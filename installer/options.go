@@ -1,14 +1,11 @@
 package installer
 
 import (
-	"context"
 	"strings"
 	"time"
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
-	"github.com/skillkit-go/skillkit/registry"
-	"github.com/skillkit-go/skillkit/skill"
 )
 
 // Defaults for [Options] fields left at zero.
@@ -45,9 +42,6 @@ type Options struct {
 	// AllowFileURLs lets git sources be file:// URLs (local repositories).
 	// Default false: a skill source should not read the host's disk.
 	AllowFileURLs bool
-	// Scanner, when set, inspects every skill after it was checked and
-	// fingerprinted and before it is swapped in; an error refuses it.
-	Scanner Scanner
 	// Progress, when set, receives the steps of every install, update and
 	// uninstall, then one final event (see [Event]). It is called on the
 	// goroutine doing the work, so it must return quickly, and must not
@@ -71,31 +65,6 @@ type Options struct {
 // the copies dependency installs make.
 type Limits = archive.Limits
 
-// Scanner inspects a staged skill before it is installed: a malware or
-// policy check. It must not change the files (the fingerprint is already
-// taken). Scan is called without any lock held on the skill, may run
-// concurrently for different skills, and refuses the skill by returning an
-// error, which the install wraps with ErrScanRejected.
-type Scanner interface {
-	Scan(ctx context.Context, c Candidate) error
-}
-
-// Candidate is a skill checked, validated and fingerprinted in the staging
-// area, about to be swapped in.
-type Candidate struct {
-	// Dir is the staged skill folder on disk; it is removed after the
-	// install, whatever the outcome.
-	Dir string
-	// Skill is the skill as loaded (lenient) from Dir.
-	Skill *skill.Skill
-	// Record is what the registry will hold: source, URL, ref, commit,
-	// subfolder, fingerprint.
-	Record registry.Record
-	// Omitted lists the entries of the source left out on purpose
-	// (.venv, node_modules, __pycache__, Finder's metadata), with why.
-	Omitted []string
-}
-
 // resolved are the options in force.
 type resolved struct {
 	runner     executor.Runner
@@ -104,7 +73,6 @@ type resolved struct {
 	gitTimeout time.Duration
 	hosts      []string
 	allowFile  bool
-	scanner    Scanner
 	progress   func(Event)
 	github     *GitHubClient
 	checkConc  int
@@ -120,7 +88,6 @@ func (o *Options) resolve() resolved {
 		gitEnv:     o.GitEnv,
 		gitTimeout: o.GitTimeout,
 		allowFile:  o.AllowFileURLs,
-		scanner:    o.Scanner,
 		progress:   o.Progress,
 		github:     o.GitHub,
 		checkConc:  o.CheckConcurrency,

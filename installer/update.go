@@ -14,8 +14,12 @@ import (
 type UpdateOptions struct {
 	// Force replaces a skill whose installed files were changed since it
 	// was installed, discarding the changes. It never updates a pinned
-	// skill.
+	// skill, and changes nothing of the scan's decision.
 	Force bool
+	// Confirmed says a person saw the scan's findings of the new version
+	// and let it in, as for an install. An update passes the same scan and
+	// trust policy as an install: a version the policy blocks is refused.
+	Confirmed bool
 }
 
 // Update fetches skill name again from its recorded origin and installs it
@@ -30,12 +34,16 @@ type UpdateOptions struct {
 // it was installed (ErrModified) unless opts.Force. opts may be nil.
 func (in *Installer) Update(ctx context.Context, name string, opts *UpdateOptions) (*Result, error) {
 	rep := in.reporter(OpUpdate, name, "")
-	res, err := in.update(ctx, name, opts != nil && opts.Force, rep)
+	var o UpdateOptions
+	if opts != nil {
+		o = *opts
+	}
+	res, err := in.update(ctx, name, o, rep)
 	rep.Done(err)
 	return res, err
 }
 
-func (in *Installer) update(ctx context.Context, name string, force bool, rep *skillsdir.Reporter) (*Result, error) {
+func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions, rep *skillsdir.Reporter) (*Result, error) {
 	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return nil, err
@@ -73,7 +81,7 @@ func (in *Installer) update(ctx context.Context, name string, force bool, rep *s
 		if changed, err = in.dir.Modified(ctx, rec); err != nil {
 			return nil, err
 		}
-		if changed && !force {
+		if changed && !opts.Force {
 			return nil, fmt.Errorf("%w: %s; update with Force to discard the changes", ErrModified, name)
 		}
 	}
@@ -95,6 +103,9 @@ func (in *Installer) update(ctx context.Context, name string, force bool, rep *s
 	}
 	if present && !changed && c.rec.Fingerprint == rec.Fingerprint {
 		return in.unchanged(ctx, rec, c.rec, rep)
+	}
+	if err := c.admitted(opts.Confirmed); err != nil {
+		return nil, err
 	}
 	return in.swap(ctx, t, c, replaceRules{modified: true}, rep)
 }

@@ -368,8 +368,11 @@ func (sc *skillScan) npmDependency(f *fileState, n int, name, spec string) {
 		sc.highVersion(f, n, shown, version)
 		return
 	case strings.HasPrefix(s, "file:"), strings.HasPrefix(s, "link:"):
-		p := strings.TrimPrefix(strings.TrimPrefix(s, "file:"), "link:")
-		if _, err := skill.CleanRelPath(p); err != nil {
+		// npm resolves a file: path from the folder of the package.json
+		// that names it.
+		p := strings.ReplaceAll(strings.TrimPrefix(strings.TrimPrefix(s, "file:"), "link:"), `\`, "/")
+		rooted := strings.HasPrefix(p, "/") || strings.HasPrefix(p, "~") || len(p) >= 2 && p[1] == ':'
+		if _, err := skill.CleanRelPath(path.Join(path.Dir(f.path), p)); rooted || err != nil {
 			sc.addDep(f, n, ruleDepURL, High, shown, "installs a package from outside the skill folder")
 		}
 		return

@@ -357,3 +357,33 @@ func TestCheckerInDoctor(t *testing.T) {
 		t.Error("a dangerous skill leaves Doctor without an error")
 	}
 }
+
+// TestFileDependencyResolvedFromItsPackage: npm resolves a file: path from
+// the package.json naming it, so "../lib" in assets/pkg is inside the
+// skill, and the same path at the top, or an absolute one, is not.
+func TestFileDependencyResolvedFromItsPackage(t *testing.T) {
+	for _, tc := range []struct {
+		file, spec string
+		outside    bool
+	}{
+		{"assets/pkg/package.json", "file:../lib", false},
+		{"package.json", "file:assets/pkg", false},
+		{"package.json", "file:../lib", true},
+		{"assets/pkg/package.json", "file:../../../up", true},
+		{"assets/pkg/package.json", "file:/etc/lib", true},
+		{"assets/pkg/package.json", "file:~/lib", true},
+	} {
+		fsys := fstest.MapFS{
+			"s/SKILL.md":   {Data: []byte("---\nname: s\ndescription: d\n---\nx\n")},
+			"s/" + tc.file: {Data: []byte(`{"name":"p","version":"1.0.0","dependencies":{"lib":"` + tc.spec + `"}}`)},
+		}
+		rep, err := scan.Skill(t.Context(), fsys, "s", nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		found := slices.ContainsFunc(rep.Findings, func(f scan.Finding) bool { return f.Rule == "dep-url" })
+		if found != tc.outside {
+			t.Errorf("%s %s: dep-url %v, want %v (%v)", tc.file, tc.spec, found, tc.outside, rep.Findings)
+		}
+	}
+}

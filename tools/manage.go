@@ -150,7 +150,7 @@ func actionMistake(action string, content, files, remove bool) string {
 func modelMistake(err error) bool {
 	for _, target := range []error{
 		authoring.ErrInvalidContent, authoring.ErrExists, authoring.ErrNotAllowed, authoring.ErrPinned,
-		authoring.ErrNotInstalled,
+		authoring.ErrNotInstalled, authoring.ErrScanRejected,
 	} {
 		if errors.Is(err, target) {
 			return true

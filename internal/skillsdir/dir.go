@@ -9,11 +9,13 @@ import (
 	"os"
 	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -49,6 +51,16 @@ type Options struct {
 	// paths relative to the skill. Swap moves them over after its commit
 	// point. The Kit passes deps.Keep.
 	Keep func(oldDir, newDir string) []string
+	// Policy decides, from the trust of a skill's source and the scan's
+	// verdict, whether an install, update or agent's write is allowed,
+	// needs a person's confirmation or is blocked. Nil: scan.DefaultPolicy.
+	Policy scan.Policy
+	// Trusted are the origins whose skills count as trusted
+	// (scan.TrustOf).
+	Trusted []string
+	// AllowDangerous turns a block into an ask: a person may confirm a skill
+	// the policy blocks. Without it nothing lets a blocked skill in.
+	AllowDangerous bool
 }
 
 // Dir is one skills folder and the transactions on it. Every package that
@@ -64,7 +76,11 @@ type Dir struct {
 	log    *slog.Logger
 	limits *archive.Limits
 	keep   func(oldDir, newDir string) []string
-	names  nameLocks
+	policy scan.Policy
+	// trusted are the trusted origins; allowDangerous turns blocks into asks.
+	trusted        []string
+	allowDangerous bool
+	names          nameLocks
 	// Fault, set by tests, is called at each named point of a transaction;
 	// an error fails the transaction there, and ErrSimulatedCrash stops it
 	// as a crash would, leaving the disk as it is.
@@ -94,9 +110,13 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 	if reg == nil {
 		reg = registry.NewFSStore(abs)
 	}
-	d := &Dir{path: abs, root: root, reg: reg}
+	d := &Dir{path: abs, root: root, reg: reg, policy: scan.DefaultPolicy()}
 	if opts != nil {
 		d.purge, d.log, d.limits, d.keep = opts.Purge, opts.Logger, opts.Limits, opts.Keep
+		d.trusted, d.allowDangerous = slices.Clone(opts.Trusted), opts.AllowDangerous
+		if opts.Policy != nil {
+			d.policy = opts.Policy
+		}
 	}
 	return d, nil
 }

@@ -1,0 +1,73 @@
+package skillsdir
+
+import (
+	"context"
+	"fmt"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Admission is what the trust policy says of a skill about to be installed,
+// updated or written: the scan's report, the trust of its source and the
+// decision.
+type Admission struct {
+	Report   scan.Report
+	Trust    scan.Trust
+	Decision scan.Decision
+}
+
+// Admit scans s, staged to become the skill rec describes, and applies the
+// folder's trust policy to the verdict and the trust of rec's source
+// (scan.TrustOf with the trusted origins): allow, ask or block. With
+// Options.AllowDangerous a block becomes an ask, so a person can still let a
+// skill in; nothing else — no Force — changes a decision. Every decision is
+// an audit line. The error is the scan's (a context that ends, a folder
+// that cannot be listed), never the decision: callers refuse with their
+// own sentinels.
+func (d *Dir) Admit(ctx context.Context, s *skill.Skill, rec registry.Record) (Admission, error) {
+	rep, err := scan.Loaded(ctx, s, nil)
+	if err != nil {
+		return Admission{}, fmt.Errorf("skillkit: scanning %s: %w", rec.Name, err)
+	}
+	a := Admission{Report: rep, Trust: scan.TrustOf(&rec, d.trusted)}
+	a.Decision = d.policy.Decide(a.Trust, rep.Verdict)
+	if a.Decision == scan.Block && d.allowDangerous {
+		a.Decision = scan.Ask
+	}
+	if d.log != nil {
+		d.log.InfoContext(ctx, "skill scanned", "skill", rec.Name, "source", rec.Source, "url", rec.URL,
+			"trust", a.Trust, "verdict", rep.Verdict, "decision", a.Decision, "findings", len(rep.Findings),
+			"rules", strings.Join(a.Rules(3), ","))
+	}
+	return a, nil
+}
+
+// Rules names the rules of the worst findings, at most n.
+func (a Admission) Rules(n int) []string {
+	var out []string
+	for _, f := range a.Report.Worst() {
+		if len(out) == n {
+			break
+		}
+		out = append(out, f.Rule)
+	}
+	return out
+}
+
+// Why says in one line why the scan rated the skill as it did: its verdict
+// and its worst findings.
+func (a Admission) Why() string {
+	var b strings.Builder
+	fmt.Fprintf(&b, "the scan rates it %s (%s source)", a.Report.Verdict, a.Trust)
+	for i, f := range a.Report.Worst() {
+		if i == 3 {
+			fmt.Fprintf(&b, "; and %d more", len(a.Report.Worst())-3)
+			break
+		}
+		fmt.Fprintf(&b, "; %s at %s:%d: %s", f.Rule, f.File, f.Line, f.Message)
+	}
+	return b.String()
+}
