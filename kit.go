@@ -19,6 +19,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
@@ -54,6 +55,20 @@ type Options struct {
 	// Limits bound what one skill may hold, for installs, agents' writes
 	// and the copies dependency installs make; nil means the defaults.
 	Limits *installer.Limits
+	// Policy decides, from the trust of a skill's source and the security
+	// scan's verdict, whether an install, update or agent's write is
+	// allowed, needs a person's confirmation or is blocked. Nil:
+	// scan.DefaultPolicy (community skills rated caution need a
+	// confirmation, dangerous ones are blocked; agents' dangerous skills
+	// are blocked).
+	Policy scan.Policy
+	// TrustedOrigins are the origins whose skills are trusted rather than
+	// community: a git host, owner or repository, or a local folder (see
+	// scan.TrustOf).
+	TrustedOrigins []string
+	// AllowDangerous lets a person confirm a skill the policy blocks. Off
+	// by default: nothing, Force included, lets a blocked skill in.
+	AllowDangerous bool
 	// Installer tunes installs and updates (allowed git hosts, file://
 	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
 	// client).
@@ -150,6 +165,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		InstallID: registry.InstallIDFunc(k.registry)})
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
+		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous,
 	})
 	if err != nil {
 		return nil, err
@@ -193,7 +209,7 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 		lopts = *k.opts.Loader
 	}
 	lopts.Checkers = append([]loader.Checker{
-		registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.deps.Checker(),
+		registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.deps.Checker(), scan.Checker{},
 	}, lopts.Checkers...)
 	if lopts.Logger == nil {
 		lopts.Logger = k.opts.Logger
