@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -161,6 +162,45 @@ func TestExecutePython(t *testing.T) {
 	}
 	if !out.Success() || out.ExitCode != 0 || out.Duration <= 0 || out.Error != "" || out.Skill != "py-echo" {
 		t.Errorf("outcome %+v", out)
+	}
+}
+
+// The host variables a skill sees are exactly the documented whitelist,
+// written out here rather than taken from DefaultEnvWhitelist, so that a
+// name added to the list (a database password) or dropped from it (the
+// proxies) fails the test.
+func TestExecuteEnvironmentIsTheWhitelist(t *testing.T) {
+	needPrograms(t, "python3")
+	whitelisted := []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TEMP", "TMP", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"}
+	others := []string{"DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "SKILL_SECRET_KEY", "APP_SECRET", "ALL_PROXY", "FTP_PROXY",
+		"http_proxy", "https_proxy", "no_proxy", "LD_PRELOAD", "PYTHONPATH", "SSH_AUTH_SOCK", "SHELL"}
+	host := map[string]string{}
+	for _, name := range append(slices.Clone(whitelisted), others...) {
+		host[name] = "host-value-of-" + name
+	}
+	host["PATH"] = os.Getenv("PATH") // python3 must be found
+	e, _ := newExecutor(t, &executor.Options{LookupEnv: func(name string) (string, bool) {
+		v, ok := host[name]
+		return v, ok
+	}})
+	names, _ := json.Marshal(append(slices.Clone(whitelisted), others...))
+	out, err := execute(t, e, "py-echo", `{"message":"x","env":`+string(names)+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := decode(t, out.Output)["env"].(map[string]any)
+	for _, name := range whitelisted {
+		if name != "PATH" && env[name] != host[name] {
+			t.Errorf("the whitelisted %s = %v, want the host's value", name, env[name])
+		}
+	}
+	for _, name := range others {
+		if env[name] != nil {
+			t.Errorf("the host's %s reached the skill: %v", name, env[name])
+		}
+	}
+	if got := executor.DefaultEnvWhitelist(); !slices.Equal(got, whitelisted) {
+		t.Errorf("DefaultEnvWhitelist() = %q, want %q (docs/security.md lists it)", got, whitelisted)
 	}
 }
 
