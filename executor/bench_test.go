@@ -96,3 +96,23 @@ func BenchmarkSandboxOverhead(b *testing.B) {
 	}
 	alternate(b, "local", "sandbox", run(local), run(sandbox))
 }
+
+// BenchmarkIsolationOverhead runs the same command through a LocalRunner
+// without namespaces and one with them (the default) in each iteration and
+// reports the medians and the median difference: what the user and PID
+// namespaces cost per run.
+func BenchmarkIsolationOverhead(b *testing.B) {
+	needPrograms(b, "bash")
+	dir, _ := filepath.Abs("testdata/skills/bash-trivial")
+	cmd := executor.Command{Path: "bash", Args: []string{"run.sh"}, Dir: dir, Stdin: []byte(`{"n":1}`),
+		Env: map[string]string{"PATH": os.Getenv("PATH")}}
+	run := func(r executor.Runner) func() {
+		return func() {
+			res, err := r.Run(b.Context(), cmd)
+			if err != nil || res.ExitCode != 0 {
+				b.Fatalf("exit %d, %v, %s", res.ExitCode, err, res.Stderr)
+			}
+		}
+	}
+	alternate(b, "off", "isolated", run(&executor.LocalRunner{Isolation: executor.IsolateOff}), run(&executor.LocalRunner{Isolation: executor.IsolateRequired}))
+}
