@@ -107,6 +107,9 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	case <-time.After(r.waitDelay()):
 		// Someone outside the group still holds the pipes: stop reading.
 		p.closeParent()
+	case <-runCtx.Done():
+		// The caller's context or the timeout ends the wait too.
+		p.closeParent()
 	}
 	res.Stdout, res.StdoutTruncated = stdout.seal()
 	res.Stderr, res.StderrTruncated = stderr.seal()

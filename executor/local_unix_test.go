@@ -3,9 +3,14 @@
 package executor_test
 
 import (
+	"context"
 	"fmt"
+	"os"
 	"os/exec"
 	"path/filepath"
+	"strconv"
+	"strings"
+	"syscall"
 	"testing"
 	"time"
 
@@ -50,8 +55,9 @@ func TestLocalRunnerKillsWhatTheProgramLeftBehind(t *testing.T) {
 			// The grandchild holds stdout: without the kill after Wait, Run
 			// would wait WaitDelay (an hour here) for the pipe to close.
 			cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo '{"ok":true}'`, sleeper(pidFile), pidFile))
+			killPidIn(t, pidFile)
 			start := time.Now()
-			res, err := (&executor.LocalRunner{WaitDelay: time.Hour, Isolation: iso}).Run(deadline(t), cmd)
+			res, err := runWithin(t, &executor.LocalRunner{WaitDelay: time.Hour, Isolation: iso}, deadline(t), cmd)
 			if err != nil || res.ExitCode != 0 || string(res.Stdout) != "{\"ok\":true}\n" {
 				t.Fatalf("got %+v, %v", res, err)
 			}
@@ -77,5 +83,61 @@ func TestLocalRunnerWaitDelayBoundsEscapedGrandchild(t *testing.T) {
 	}
 	if d := time.Since(start); d < 800*time.Millisecond || d > 2800*time.Millisecond {
 		t.Errorf("Run took %v, want about 500ms plus the WaitDelay of 300ms", d)
+	}
+}
+
+// runWithin runs cmd and fails the test if Run does not return within
+// processDeadline, even when Run ignores its context: a test of a wait that
+// must end does not hang with the bug it looks for.
+func runWithin(t *testing.T, r executor.Runner, ctx context.Context, cmd executor.Command) (executor.Result, error) {
+	t.Helper()
+	type outcome struct {
+		res executor.Result
+		err error
+	}
+	done := make(chan outcome, 1)
+	go func() {
+		res, err := r.Run(ctx, cmd)
+		done <- outcome{res, err}
+	}()
+	select {
+	case o := <-done:
+		return o.res, o.err
+	case <-time.After(processDeadline):
+		t.Fatalf("Run did not return within %v", processDeadline)
+		return executor.Result{}, nil
+	}
+}
+
+// killPidIn kills, when the test ends, the process whose pid a command
+// wrote to file, if it did.
+func killPidIn(t *testing.T, file string) {
+	t.Cleanup(func() {
+		data, err := os.ReadFile(file)
+		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil && pid > 1 {
+			_ = syscall.Kill(pid, syscall.SIGKILL)
+		}
+	})
+}
+
+// Without namespaces, a process that left the group and holds stdout can
+// keep Run waiting up to WaitDelay; the caller's context ends the wait
+// sooner.
+func TestLocalRunnerContextEndsTheWaitForPipes(t *testing.T) {
+	if _, err := exec.LookPath("setsid"); err != nil {
+		t.Skip("needs setsid:", err)
+	}
+	pidFile := filepath.Join(t.TempDir(), "pid")
+	killPidIn(t, pidFile)
+	cmd := bashCommand(t, fmt.Sprintf(`setsid %s & while [ ! -s %q ]; do sleep 0.01; done; echo out`, sleeper(pidFile), pidFile))
+	ctx, cancel := context.WithTimeout(deadline(t), 2*time.Second)
+	defer cancel()
+	start := time.Now()
+	res, err := runWithin(t, &executor.LocalRunner{WaitDelay: time.Hour, Isolation: executor.IsolateOff}, ctx, cmd)
+	if err != nil || res.ExitCode != 0 || string(res.Stdout) != "out\n" {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	if d := time.Since(start); d > 10*time.Second {
+		t.Errorf("Run took %v; the context ended after 2s", d)
 	}
 }
