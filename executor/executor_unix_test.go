@@ -31,13 +31,14 @@ func TestExecuteTimeoutKillsGrandchild(t *testing.T) {
 			if !errors.Is(err, executor.ErrTimeout) {
 				t.Fatalf("err = %v, want ErrTimeout", err)
 			}
-			if d := time.Since(start); d > 5*time.Second {
-				t.Errorf("a 500ms timeout took %v", d)
+			if d := time.Since(start); d > 10*time.Second {
+				t.Errorf("a 2s timeout took %v", d)
 			}
-			if out.ExitCode != -1 || !strings.Contains(out.Error, "timeout of 500ms") || !strings.Contains(out.Error, "waiting for the grandchild") {
+			// 2 s leave the skill time to start its grandchild and write
+			// "waiting" after its pid, even on a loaded machine.
+			if out.ExitCode != -1 || !strings.Contains(out.Error, "timeout of 2s") || !strings.Contains(out.Error, "waiting for the grandchild") {
 				t.Fatalf("outcome %+v", out)
 			}
-			// The skill wrote "waiting" after the pid: the pid is there.
 			waitGone(t, pidFile)
 
 			// The host's maximum caps the skill's timeout. 100ms may pass

@@ -166,7 +166,7 @@ func TestExecuteInSandbox(t *testing.T) {
 	}
 	start := time.Now()
 	_, err = e.Execute(deadline(t), "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, filepath.Join(scratch, "pid"))))
-	if !errors.Is(err, executor.ErrTimeout) || time.Since(start) > 5*time.Second {
-		t.Errorf("bash-slow: %v after %v, want ErrTimeout after 500ms", err, time.Since(start))
+	if !errors.Is(err, executor.ErrTimeout) || time.Since(start) > 10*time.Second {
+		t.Errorf("bash-slow: %v after %v, want ErrTimeout after 2s", err, time.Since(start))
 	}
 }
