@@ -486,7 +486,7 @@ func TestHostMustNameThisServer(t *testing.T) {
 	base2, token2 := startServer(t, config{prefix: "/admin/netaclaw/skill", hosts: []string{"skills.internal"}})
 	port2 := base2[strings.LastIndexByte(base2, ':')+1:]
 	if code := send(t, "GET", base2+"/admin/netaclaw/skill/metas", "skills.internal:"+port2, "", token2); code != 200 {
-		t.Errorf("a -host name under the seed-compatible prefix: %d, want 200", code)
+		t.Errorf("a -host name under the /admin/netaclaw/skill prefix: %d, want 200", code)
 	}
 	if code := send(t, "GET", base2+DefaultPrefix+"/metas", "", "", token2); code != 404 {
 		t.Errorf("the default prefix under another -prefix: %d, want 404", code)
