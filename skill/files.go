@@ -86,9 +86,10 @@ const (
 // [ErrUnsafePath] that says why, when it:
 //
 //   - is empty, holds a NUL byte, is not valid UTF-8, or holds a control
-//     character (C0, DEL, C1) or a bidirectional-text control (U+202E
-//     RIGHT-TO-LEFT OVERRIDE and the others), which make one name display
-//     as another;
+//     character (C0, DEL, C1) or a format character (Unicode category Cf:
+//     the bidirectional-text controls such as U+202E RIGHT-TO-LEFT
+//     OVERRIDE, zero-width characters, the byte order mark), which make
+//     one name display as another or as nothing;
 //   - is absolute ("/etc/x", "\\server\x"), starts with a drive letter
 //     ("C:x"), or holds a backslash (a separator on Windows) or one of
 //     : * ? " < > | (which Windows file names cannot hold);
@@ -112,8 +113,8 @@ func CheckPath(p string) error {
 		return bad("the path is not valid UTF-8")
 	}
 	for _, r := range p {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			return bad("the path holds the control character %U", r)
+		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) {
+			return bad("the path holds the control or format character %U", r)
 		}
 	}
 	switch {

@@ -162,7 +162,7 @@ func TestReadSkillFile(t *testing.T) {
 		"references/format.md/x":      "has no file",
 		strings.Repeat("n", 300):      "over the limit of 255",
 		"references/what?.md":         "Windows file names cannot hold",
-		"references/evil\u202egnp.md": "control character U+202E",
+		"references/evil\u202egnp.md": "format character U+202E",
 		".":                           "not a path inside the skill folder",
 	}
 	for p, want := range refused {

@@ -44,7 +44,8 @@
 // a skill (the model's reads and the agent's writes obey it too):
 //
 //   - is empty, holds a NUL byte, is not valid UTF-8, or holds a control
-//     character (C0, DEL, C1) or a bidirectional-text control;
+//     character (C0, DEL, C1) or a format character (bidirectional-text
+//     controls, zero-width characters);
 //   - is absolute ("/etc/x", "\\server\x"), starts with a drive letter
 //     ("C:x", "C:/x", "C:\x"), holds a backslash anywhere ("..\x"), or
 //     holds one of : * ? " < > |, which Windows file names cannot hold;
