@@ -5,8 +5,10 @@ import (
 	"context"
 	"crypto/rand"
 	"encoding/json"
+	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -272,5 +274,48 @@ func copyFile(t *testing.T, src, dst string) {
 	}
 	if err := out.Close(); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Where the kernel refuses the namespaces, IsolateAuto runs the command
+// without them and warns once; IsolateRequired runs nothing; a program that
+// cannot start at all reports its own error, without a warning.
+func TestLocalRunnerWithoutNamespaces(t *testing.T) {
+	needPrograms(t, "bash")
+	var log bytes.Buffer
+	r := &executor.LocalRunner{Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	executor.RefuseNamespaces(r)
+	for range 2 {
+		res, err := r.Run(deadline(t), bashCommand(t, "echo ran"))
+		if err != nil || string(res.Stdout) != "ran\n" {
+			t.Fatalf("got %+v, %v; want the command run without namespaces", res, err)
+		}
+	}
+	if n := strings.Count(log.String(), "without isolation from the host"); n != 1 || !strings.Contains(log.String(), "level=WARN") {
+		t.Errorf("want one warning, got %d:\n%s", n, log.String())
+	}
+
+	marker := filepath.Join(t.TempDir(), "ran")
+	required := &executor.LocalRunner{Isolation: executor.IsolateRequired}
+	executor.RefuseNamespaces(required)
+	_, err := required.Run(deadline(t), bashCommand(t, "touch "+marker))
+	if !errors.Is(err, executor.ErrNoIsolation) || !errors.Is(err, syscall.EINVAL) {
+		t.Errorf("IsolateRequired: err = %v, want ErrNoIsolation wrapping the kernel's EINVAL", err)
+	}
+	if _, err := os.Stat(marker); err == nil {
+		t.Error("IsolateRequired ran the command without its namespaces")
+	}
+
+	log.Reset()
+	quiet := &executor.LocalRunner{Logger: slog.New(slog.NewTextHandler(&log, nil))}
+	notExecutable := filepath.Join(t.TempDir(), "script")
+	if err := os.WriteFile(notExecutable, []byte("#!/bin/sh\necho no\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := quiet.Run(deadline(t), executor.Command{Path: notExecutable}); !errors.Is(err, os.ErrPermission) {
+		t.Errorf("a program that cannot start: err = %v, want permission denied", err)
+	}
+	if log.Len() > 0 {
+		t.Errorf("a program that cannot start made the runner warn about namespaces:\n%s", log.String())
 	}
 }

@@ -53,6 +53,9 @@ type LocalRunner struct {
 	Logger *slog.Logger
 
 	warned atomic.Bool
+	// isolate, when set, replaces the platform's isolate (tests make the
+	// kernel refuse the namespaces with it).
+	isolate func(*syscall.SysProcAttr)
 }
 
 var _ Runner = (*LocalRunner)(nil)
@@ -134,7 +137,9 @@ func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command,
 		cmd.WaitDelay = r.waitDelay()
 		cmd.SysProcAttr = &syscall.SysProcAttr{}
 		setProcessGroup(cmd.SysProcAttr)
-		if isolated {
+		if isolated && r.isolate != nil {
+			r.isolate(cmd.SysProcAttr)
+		} else if isolated {
 			isolate(cmd.SysProcAttr)
 		}
 		cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
@@ -160,7 +165,7 @@ func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command,
 		return cmd, nil
 	}
 	if r.Isolation == IsolateRequired {
-		return nil, fmt.Errorf("%w: the kernel refused a user and PID namespace: %v", ErrNoIsolation, nsErr)
+		return nil, fmt.Errorf("%w: could not start the program in a user and PID namespace of its own: %w", ErrNoIsolation, nsErr)
 	}
 	// The start failed either because of the namespaces or because of the
 	// program (not executable, say): without namespaces, the program's own
