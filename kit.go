@@ -94,6 +94,14 @@ type Options struct {
 	// through it or change installed skills unless
 	// Authoring.AgentMayChangeInstalled says so.
 	DisableSkillManage bool
+	// HostDumpable keeps the host process dumpable. By default Open makes
+	// it non-dumpable ([executor.ProtectHost], Linux), so that processes of
+	// the host's user without CAP_SYS_PTRACE, such as the scripts the
+	// host's own shell tool runs in a skill folder, cannot read its
+	// environment (where SKILL_SECRET_KEY lies) or its memory. The cost:
+	// no core dumps, and no debugger attaches without privileges
+	// (docs/security.md).
+	HostDumpable bool
 	// Watch, when positive, rescans the sources at this interval in the
 	// background until Close, so skills added or edited by hand appear
 	// without a restart; it implies ScanOnOpen. Zero means no watching:
@@ -150,6 +158,11 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	}
 	if err := loader.CheckSources(opts.sources(abs)); err != nil {
 		return nil, err
+	}
+	if !opts.HostDumpable {
+		if err := executor.ProtectHost(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
+			return nil, err
+		}
 	}
 	k := &Kit{opts: opts, registry: opts.Registry}
 	if k.registry == nil {

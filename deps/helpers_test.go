@@ -104,9 +104,10 @@ func openTestInstaller(t testing.TB, dir string, opts *Options) *folder {
 	return &folder{Installer: New(d, opts), dir: d, install: installer.New(d, nil)}
 }
 
-// add installs a skill from src.
+// add installs src as a person who read the scan's findings would: these
+// tests are about what the dependency builder refuses on its own.
 func (f *folder) add(ctx context.Context, src installer.Source) (*installer.Result, error) {
-	return f.install.Install(ctx, src, nil)
+	return f.install.Install(ctx, src, &installer.InstallOptions{Confirmed: true})
 }
 
 // Registry is the folder's registry.

@@ -76,23 +76,37 @@ func BenchmarkExecuteOverhead(b *testing.B) {
 	})
 }
 
+// alternateRunners runs bash-trivial's script through first and second
+// alternately (see alternate).
+func alternateRunners(b *testing.B, firstName string, first executor.Runner, secondName string, second executor.Runner) {
+	dir, _ := filepath.Abs("testdata/skills/bash-trivial")
+	cmd := executor.Command{Path: "bash", Args: []string{"run.sh"}, Dir: dir, Stdin: []byte(`{"n":1}`),
+		Env: map[string]string{"PATH": os.Getenv("PATH")}}
+	run := func(name string, r executor.Runner) func() {
+		return func() {
+			res, err := r.Run(b.Context(), cmd)
+			if err != nil || res.ExitCode != 0 {
+				b.Fatalf("%s: exit %d, %v, %s", name, res.ExitCode, err, res.Stderr)
+			}
+		}
+	}
+	alternate(b, firstName, secondName, run(firstName, first), run(secondName, second))
+}
+
 // BenchmarkSandboxOverhead runs the same command through a LocalRunner
 // and a SandboxRunner in each iteration and reports the medians and the
 // median difference: what bubblewrap costs per run.
 func BenchmarkSandboxOverhead(b *testing.B) {
 	needPrograms(b, "bash")
-	sandbox := newSandbox(b, nil)
-	local := &executor.LocalRunner{}
-	dir, _ := filepath.Abs("testdata/skills/bash-trivial")
-	cmd := executor.Command{Path: "bash", Args: []string{"run.sh"}, Dir: dir, Stdin: []byte(`{"n":1}`),
-		Env: map[string]string{"PATH": os.Getenv("PATH")}}
-	run := func(r executor.Runner) func() {
-		return func() {
-			res, err := r.Run(b.Context(), cmd)
-			if err != nil || res.ExitCode != 0 {
-				b.Fatalf("%T: exit %d, %v, %s", r, res.ExitCode, err, res.Stderr)
-			}
-		}
-	}
-	alternate(b, "local", "sandbox", run(local), run(sandbox))
+	alternateRunners(b, "local", &executor.LocalRunner{}, "sandbox", newSandbox(b, nil))
+}
+
+// BenchmarkIsolationOverhead runs the same command through a LocalRunner
+// without namespaces and one with them (the default) in each iteration and
+// reports the medians and the median difference: what the user and PID
+// namespaces cost per run.
+func BenchmarkIsolationOverhead(b *testing.B) {
+	needPrograms(b, "bash")
+	alternateRunners(b, "off", &executor.LocalRunner{Isolation: executor.IsolateOff},
+		"isolated", &executor.LocalRunner{Isolation: executor.IsolateRequired})
 }

@@ -44,8 +44,9 @@ type Skills interface {
 // Options tune an [Executor]. A nil *Options, or a zero field, means the
 // default.
 type Options struct {
-	// Runner runs the skill's program; nil means a &LocalRunner{}. Use a
-	// [SandboxRunner] to confine skill code.
+	// Runner runs the skill's program; nil means a [LocalRunner] with the
+	// default isolation, whose warning (if it cannot isolate) goes to
+	// Logger. Use a [SandboxRunner] to confine skill code further.
 	Runner Runner
 	// EnvWhitelist names the host variables passed on; nil means
 	// DefaultEnvWhitelist(). An empty non-nil slice passes none. The
@@ -108,7 +109,7 @@ func New(skills Skills, env EnvResolver, opts *Options) *Executor {
 		schemas:    newSchemas(),
 	}
 	if e.runner == nil {
-		e.runner = &LocalRunner{}
+		e.runner = &LocalRunner{Logger: opts.Logger}
 	}
 	if e.whitelist == nil {
 		e.whitelist = DefaultEnvWhitelist()

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"sync/atomic"
@@ -118,7 +119,7 @@ func newExecutorEnv(t testing.TB, env executor.EnvResolver, opts *executor.Optio
 
 func execute(t *testing.T, e *executor.Executor, name, input string) (executor.Outcome, error) {
 	t.Helper()
-	return e.Execute(t.Context(), name, json.RawMessage(input))
+	return e.Execute(deadline(t), name, json.RawMessage(input))
 }
 
 func decode(t *testing.T, raw json.RawMessage) map[string]any {
@@ -161,6 +162,45 @@ func TestExecutePython(t *testing.T) {
 	}
 	if !out.Success() || out.ExitCode != 0 || out.Duration <= 0 || out.Error != "" || out.Skill != "py-echo" {
 		t.Errorf("outcome %+v", out)
+	}
+}
+
+// The host variables a skill sees are exactly the documented whitelist,
+// written out here rather than taken from DefaultEnvWhitelist, so that a
+// name added to the list (a database password) or dropped from it (the
+// proxies) fails the test.
+func TestExecuteEnvironmentIsTheWhitelist(t *testing.T) {
+	needPrograms(t, "python3")
+	whitelisted := []string{"PATH", "HOME", "USER", "LANG", "LC_ALL", "TZ", "TEMP", "TMP", "TMPDIR", "HTTP_PROXY", "HTTPS_PROXY", "NO_PROXY"}
+	others := []string{"DB_PASSWORD", "AWS_SECRET_ACCESS_KEY", "SKILL_SECRET_KEY", "APP_SECRET", "ALL_PROXY", "FTP_PROXY",
+		"http_proxy", "https_proxy", "no_proxy", "LD_PRELOAD", "PYTHONPATH", "SSH_AUTH_SOCK", "SHELL"}
+	host := map[string]string{}
+	for _, name := range append(slices.Clone(whitelisted), others...) {
+		host[name] = "host-value-of-" + name
+	}
+	host["PATH"] = os.Getenv("PATH") // python3 must be found
+	e, _ := newExecutor(t, &executor.Options{LookupEnv: func(name string) (string, bool) {
+		v, ok := host[name]
+		return v, ok
+	}})
+	names, _ := json.Marshal(append(slices.Clone(whitelisted), others...))
+	out, err := execute(t, e, "py-echo", `{"message":"x","env":`+string(names)+`}`)
+	if err != nil {
+		t.Fatal(err)
+	}
+	env := decode(t, out.Output)["env"].(map[string]any)
+	for _, name := range whitelisted {
+		if name != "PATH" && env[name] != host[name] {
+			t.Errorf("the whitelisted %s = %v, want the host's value", name, env[name])
+		}
+	}
+	for _, name := range others {
+		if env[name] != nil {
+			t.Errorf("the host's %s reached the skill: %v", name, env[name])
+		}
+	}
+	if got := executor.DefaultEnvWhitelist(); !slices.Equal(got, whitelisted) {
+		t.Errorf("DefaultEnvWhitelist() = %q, want %q (docs/security.md lists it)", got, whitelisted)
 	}
 }
 
@@ -334,7 +374,7 @@ func TestExecuteHundredMegabytesOfOutput(t *testing.T) {
 func TestExecuteCancel(t *testing.T) {
 	needPrograms(t, "bash")
 	e, _ := newExecutor(t, nil)
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(deadline(t))
 	time.AfterFunc(100*time.Millisecond, cancel)
 	_, err := e.Execute(ctx, "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, filepath.Join(t.TempDir(), "pid"))))
 	if !errors.Is(err, context.Canceled) || errors.Is(err, executor.ErrTimeout) {
@@ -386,7 +426,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 	} {
 		var nr *executor.NotRunnableError
 		checkErr := e.Check(tc.name)
-		_, err := e.Execute(t.Context(), tc.name, json.RawMessage(`{}`))
+		_, err := e.Execute(deadline(t), tc.name, json.RawMessage(`{}`))
 		if !errors.As(err, &nr) || nr.Code != tc.code || !errors.Is(err, executor.ErrNotRunnable) {
 			t.Errorf("%s: err = %v, want NotRunnableError %s", tc.name, err, tc.code)
 		}
@@ -408,7 +448,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 	restore := loadSkills(t, "testdata/skills")
 	skills["node-sum"] = restore["node-sum"]
 	var nr *executor.NotRunnableError
-	_, err := e.Execute(t.Context(), "node-sum", json.RawMessage(`{"numbers":[1]}`))
+	_, err := e.Execute(deadline(t), "node-sum", json.RawMessage(`{"numbers":[1]}`))
 	if !errors.As(err, &nr) || nr.Code != diagnostics.RuntimeUnavailable || !strings.Contains(err.Error(), "node is not installed") {
 		t.Errorf("node-sum without node: err = %v, want RUNTIME_UNAVAILABLE", err)
 	}
@@ -428,7 +468,7 @@ func TestExecutePythonVenv(t *testing.T) {
 		t.Skipf("python3 -m venv: %v: %s", err, out)
 	}
 	e := executor.New(loadSkills(t, root), nil, nil)
-	out, err := e.Execute(t.Context(), "py-deps", nil)
+	out, err := e.Execute(deadline(t), "py-deps", nil)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -442,6 +482,10 @@ func TestExecutePythonVenv(t *testing.T) {
 func TestExecuteFiftyConcurrent(t *testing.T) {
 	needPrograms(t, "python3", "node", "bash")
 	e, _ := newExecutor(t, nil)
+	// 50 runs, 4 at a time per skill: python through a version manager's
+	// shim takes seconds each on a loaded machine.
+	ctx, cancel := context.WithTimeout(t.Context(), 4*processDeadline)
+	defer cancel()
 	var wg sync.WaitGroup
 	start := time.Now()
 	for i := range 50 {
@@ -455,7 +499,7 @@ func TestExecuteFiftyConcurrent(t *testing.T) {
 			default:
 				name, input, want = "bash-modes", `{"mode":"ok"}`, `{"ok":true}`
 			}
-			out, err := e.Execute(t.Context(), name, json.RawMessage(input))
+			out, err := e.Execute(ctx, name, json.RawMessage(input))
 			if err != nil || !strings.Contains(string(out.Output), want) {
 				t.Errorf("execution %d (%s): %s, %v; want %s", i, name, out.Output, err, want)
 			}
@@ -499,7 +543,7 @@ func TestExecuteConcurrencyBounds(t *testing.T) {
 		for i := range n {
 			wg.Go(func() {
 				name := names[i%len(names)]
-				if _, err := e.Execute(t.Context(), name, json.RawMessage(inputs[name])); err != nil && !errors.Is(err, executor.ErrBadOutput) {
+				if _, err := e.Execute(deadline(t), name, json.RawMessage(inputs[name])); err != nil && !errors.Is(err, executor.ErrBadOutput) {
 					t.Errorf("%s: %v", name, err)
 				}
 			})
@@ -548,11 +592,11 @@ func TestExecuteWaitingForASlotEndsWithTheContext(t *testing.T) {
 	e, _ := newExecutor(t, &executor.Options{Runner: r, MaxConcurrent: 1})
 	first := make(chan error, 1)
 	go func() {
-		_, err := e.Execute(t.Context(), "bash-modes", json.RawMessage(`{"mode":"ok"}`))
+		_, err := e.Execute(deadline(t), "bash-modes", json.RawMessage(`{"mode":"ok"}`))
 		first <- err
 	}()
 	<-r.started
-	ctx, cancel := context.WithTimeout(t.Context(), 50*time.Millisecond)
+	ctx, cancel := context.WithTimeout(deadline(t), 50*time.Millisecond)
 	defer cancel()
 	_, err := e.Execute(ctx, "node-sum", json.RawMessage(`{"numbers":[1]}`))
 	if !errors.Is(err, context.DeadlineExceeded) || !strings.Contains(err.Error(), "waiting for a free slot") {
@@ -564,7 +608,7 @@ func TestExecuteWaitingForASlotEndsWithTheContext(t *testing.T) {
 	}
 	// The slot is free again.
 	go func() { <-r.started }()
-	if _, err := e.Execute(t.Context(), "node-sum", json.RawMessage(`{"numbers":[1]}`)); err != nil && !errors.Is(err, executor.ErrBadOutput) {
+	if _, err := e.Execute(deadline(t), "node-sum", json.RawMessage(`{"numbers":[1]}`)); err != nil && !errors.Is(err, executor.ErrBadOutput) {
 		t.Errorf("after release: %v", err)
 	}
 }
@@ -679,16 +723,16 @@ func TestExampleSkills(t *testing.T) {
 		{"date-diff", `{"from":"2026-01-05","to":"2026-02-02"}`, `{"days":28,"weeks":4,"weekdays":20,"from_weekday":"Monday","to_weekday":"Monday"}`},
 		{"date-diff", `{"from":"2026-01-09","to":"2026-01-09","include_end":true}`, `{"days":1,"weeks":0,"weekdays":1,"from_weekday":"Friday","to_weekday":"Friday"}`},
 	} {
-		out, err := e.Execute(t.Context(), tc.name, json.RawMessage(tc.input))
+		out, err := e.Execute(deadline(t), tc.name, json.RawMessage(tc.input))
 		if err != nil || string(out.Output) != tc.want {
 			t.Errorf("%s %s: %s, %v; want %s", tc.name, tc.input, out.Output, err, tc.want)
 		}
 	}
-	if _, err := e.Execute(t.Context(), "date-diff", json.RawMessage(`{"from":"5 Jan","to":"2026-02-02"}`)); !errors.Is(err, executor.ErrInvalidInput) {
+	if _, err := e.Execute(deadline(t), "date-diff", json.RawMessage(`{"from":"5 Jan","to":"2026-02-02"}`)); !errors.Is(err, executor.ErrInvalidInput) {
 		t.Errorf("a date in the wrong format: %v, want ErrInvalidInput", err)
 	}
 	var ee *executor.ExitError
-	if _, err := e.Execute(t.Context(), "date-diff", json.RawMessage(`{"from":"2026-13-45","to":"2026-02-02"}`)); !errors.As(err, &ee) || ee.Stderr != `from: "2026-13-45" is not a date` {
+	if _, err := e.Execute(deadline(t), "date-diff", json.RawMessage(`{"from":"2026-13-45","to":"2026-02-02"}`)); !errors.As(err, &ee) || ee.Stderr != `from: "2026-13-45" is not a date` {
 		t.Errorf("an impossible date: %v, want an ExitError with the script's message", err)
 	}
 	if err := e.Check("csv-tools"); !errors.Is(err, executor.ErrNotComputeEntry) {
@@ -731,7 +775,7 @@ func TestExecuteBuildsTheCommand(t *testing.T) {
 		LookupEnv: func(name string) (string, bool) { v, ok := host[name]; return v, ok },
 	})
 	for _, name := range []string{"dn", "py", "js", "sh"} {
-		if _, err := e.Execute(t.Context(), name, nil); err != nil {
+		if _, err := e.Execute(deadline(t), name, nil); err != nil {
 			t.Fatalf("%s: %v", name, err)
 		}
 	}
@@ -777,7 +821,7 @@ interface:
 			t.Errorf("%s: Check = %v, want CONFIG_PARSE_ERROR saying %q", name, err, want)
 		}
 	}
-	if _, err := e.Execute(t.Context(), "bad-in", nil); !errors.Is(err, executor.ErrNotRunnable) {
+	if _, err := e.Execute(deadline(t), "bad-in", nil); !errors.Is(err, executor.ErrNotRunnable) {
 		t.Errorf("Execute with a bad input schema: %v", err)
 	}
 }
@@ -805,7 +849,7 @@ func TestExecuteRedactsSecretsFromOutputErrors(t *testing.T) {
 	} {
 		t.Run(tc.name, func(t *testing.T) {
 			stdout = tc.stdout
-			out, err := e.Execute(t.Context(), "leaky", nil)
+			out, err := e.Execute(deadline(t), "leaky", nil)
 			if !errors.Is(err, executor.ErrBadOutput) {
 				t.Fatalf("err %v, want ErrBadOutput", err)
 			}
@@ -852,7 +896,7 @@ func TestExecuteRedactsEscapedSecrets(t *testing.T) {
 		`{` + string(enc) + `:1}`,
 	} {
 		stdout = s
-		out, err := e.Execute(t.Context(), "leaky", nil)
+		out, err := e.Execute(deadline(t), "leaky", nil)
 		if !errors.Is(err, executor.ErrBadOutput) {
 			t.Fatalf("%s: err %v", s, err)
 		}

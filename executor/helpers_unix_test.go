@@ -29,21 +29,28 @@ func processGone(pid int) bool {
 	return i > 0 && i+2 < len(stat) && stat[i+2] == 'Z'
 }
 
-// waitGone waits up to two seconds for the process whose pid is in file to
-// end, and fails the test if it does not.
-func waitGone(t *testing.T, file string) {
+// readPid reads the pid a test skill wrote to file; the skill has returned,
+// so the file is complete or was never written.
+func readPid(t *testing.T, file string) int {
 	t.Helper()
-	var data []byte
-	for range 50 {
-		if data, _ = os.ReadFile(file); len(bytes.TrimSpace(data)) > 0 {
-			break
-		}
-		time.Sleep(20 * time.Millisecond)
+	data, err := os.ReadFile(file)
+	if err != nil {
+		t.Fatalf("the skill wrote no pid: %v", err)
 	}
 	pid, err := strconv.Atoi(strings.TrimSpace(string(data)))
-	if err != nil {
+	if err != nil || pid <= 1 {
 		t.Fatalf("no pid in %s: %q", file, data)
 	}
+	return pid
+}
+
+// waitGone fails the test unless the process whose pid is in file ends
+// within two seconds. A SIGKILL, once sent, takes effect at once: the wait
+// is only for the kernel to finish tearing the process down. Whatever
+// survives is killed when the test ends.
+func waitGone(t *testing.T, file string) {
+	t.Helper()
+	pid := readPid(t, file)
 	t.Cleanup(func() { _ = syscall.Kill(pid, syscall.SIGKILL) })
 	for deadline := time.Now().Add(2 * time.Second); time.Now().Before(deadline); time.Sleep(20 * time.Millisecond) {
 		if processGone(pid) {

@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io"
+	"log/slog"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -12,6 +13,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
+	"syscall"
 	"time"
 )
 
@@ -20,20 +23,39 @@ import (
 const DefaultWaitDelay = 2 * time.Second
 
 // LocalRunner runs commands as child processes of the host, without a shell.
-// Its zero value is ready to use and safe for concurrent use.
+// Its zero value is ready to use and safe for concurrent use; it must not
+// be copied after first use.
 //
-// Each command runs in its own process group (on Unix). When the timeout
-// passes or ctx is done, the whole group is killed with SIGKILL; when the
-// program ends, the group is killed again, so a grandchild it left behind
-// does not outlive Run. A process that left the group (setsid, a daemon) is
-// out of reach: its output pipes are closed WaitDelay after the program
-// ended, so it cannot make Run hang. On Windows only the direct child is
-// killed.
+// On Linux, by default ([IsolateAuto]), each command starts in a new user
+// namespace and a new PID namespace: it cannot read the memory or the
+// environment of the host or of any other process outside (the vault's key
+// included), and when its first process ends, or is killed on timeout or
+// cancellation, the kernel kills every process it started, including those
+// that called setsid or forked twice. Where the kernel refuses the
+// namespaces, and on other systems, each command runs in its own process
+// group (on Unix): when the timeout passes or ctx is done the whole group is
+// killed with SIGKILL, and again when the program ends, so a grandchild it
+// left behind does not outlive Run; a process that left the group (setsid, a
+// daemon) is out of reach there, and its output pipes are closed WaitDelay
+// after the program ended, so it cannot make Run hang. On Windows only the
+// direct child is killed. The package documentation says what each system
+// guarantees.
 type LocalRunner struct {
 	// WaitDelay bounds how long Run waits for the output pipes to close
 	// after the program ended and its group was killed; zero means
 	// DefaultWaitDelay.
 	WaitDelay time.Duration
+	// Isolation chooses how commands are separated from the host; the zero
+	// value is IsolateAuto.
+	Isolation Isolation
+	// Logger gets one warning, the first time a command runs without the
+	// isolation IsolateAuto asked for; nil means none.
+	Logger *slog.Logger
+
+	warned atomic.Bool
+	// isolate, when set, replaces the platform's isolate (tests make the
+	// kernel refuse the namespaces with it).
+	isolate func(*syscall.SysProcAttr)
 }
 
 var _ Runner = (*LocalRunner)(nil)
@@ -41,10 +63,14 @@ var _ Runner = (*LocalRunner)(nil)
 // errTimedOut is the cause of the run context when Command.Timeout passed.
 var errTimedOut = errors.New("command timed out")
 
-// Run runs cmd; see [Runner] for the contract.
+// Run runs cmd; see [Runner] for the contract. With [IsolateRequired] the
+// error wraps [ErrNoIsolation] when the command could not be isolated.
 func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	if err := c.Validate(); err != nil {
 		return Result{}, err
+	}
+	if !r.Isolation.valid() {
+		return Result{}, fmt.Errorf("%w: unknown isolation mode %d", ErrInvalidCommand, int(r.Isolation))
 	}
 	c = c.withDefaults()
 	if err := ctx.Err(); err != nil {
@@ -57,25 +83,14 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
 	defer cancel()
-	cmd := exec.CommandContext(runCtx, path, c.Args...)
-	cmd.Dir = c.Dir
-	cmd.Env = envList(c.Env)
-	cmd.Cancel = func() error { return killGroup(cmd) }
-	cmd.WaitDelay = r.waitDelay()
-	setProcessGroup(cmd)
-
 	p, err := newPipes(len(c.Stdin) > 0)
 	if err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
 	}
 	defer p.closeParent()
-	cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
-	if p.childIn != nil { // else os/exec gives the child the null device
-		cmd.Stdin = p.childIn
-	}
 
 	start := time.Now()
-	err = cmd.Start()
+	cmd, err := r.start(ctx, runCtx, path, c, p)
 	p.closeChild() // the child holds its own copies now
 	if err != nil {
 		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
@@ -95,6 +110,9 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	case <-time.After(r.waitDelay()):
 		// Someone outside the group still holds the pipes: stop reading.
 		p.closeParent()
+	case <-runCtx.Done():
+		// The caller's context or the timeout ends the wait too.
+		p.closeParent()
 	}
 	res.Stdout, res.StdoutTruncated = stdout.seal()
 	res.Stderr, res.StderrTruncated = stderr.seal()
@@ -106,6 +124,63 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 		res.TimedOut = context.Cause(runCtx) == errTimedOut
 	}
 	return res, nil
+}
+
+// start starts the program with the isolation r asks for. runCtx bounds the
+// program; ctx (the caller's) goes to the warning.
+func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command, p *pipes) (*exec.Cmd, error) {
+	newCmd := func(isolated bool) *exec.Cmd {
+		cmd := exec.CommandContext(runCtx, path, c.Args...)
+		cmd.Dir = c.Dir
+		cmd.Env = envList(c.Env)
+		cmd.Cancel = func() error { return killGroup(cmd) }
+		cmd.WaitDelay = r.waitDelay()
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
+		setProcessGroup(cmd.SysProcAttr)
+		if isolated && r.isolate != nil {
+			r.isolate(cmd.SysProcAttr)
+		} else if isolated {
+			isolate(cmd.SysProcAttr)
+		}
+		cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
+		if p.childIn != nil { // else os/exec gives the child the null device
+			cmd.Stdin = p.childIn
+		}
+		return cmd
+	}
+	if r.Isolation == IsolateOff {
+		cmd := newCmd(false)
+		return cmd, cmd.Start()
+	}
+	if !canIsolate {
+		if r.Isolation == IsolateRequired {
+			return nil, fmt.Errorf("%w: %s has no user and PID namespaces", ErrNoIsolation, runtime.GOOS)
+		}
+		cmd := newCmd(false) // the documented default here: a process group
+		return cmd, cmd.Start()
+	}
+	cmd := newCmd(true)
+	nsErr := cmd.Start()
+	if nsErr == nil {
+		return cmd, nil
+	}
+	if r.Isolation == IsolateRequired {
+		return nil, fmt.Errorf("%w: could not start the program in a user and PID namespace of its own: %w", ErrNoIsolation, nsErr)
+	}
+	// The start failed either because of the namespaces or because of the
+	// program (not executable, say): without namespaces, the program's own
+	// failure comes back, and nothing was wrong with the namespaces.
+	cmd = newCmd(false)
+	if err := cmd.Start(); err != nil {
+		return nil, err
+	}
+	if r.Logger != nil && !r.warned.Swap(true) {
+		r.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: commands run without isolation from the host",
+			slog.String("reason", fmt.Sprintf("the kernel refused a user and PID namespace: %v", nsErr)),
+			slog.String("effect", "a program can read the environment and memory of dumpable processes of its user, and a process that leaves its group can outlive the run"),
+			slog.String("remedy", "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or user.max_user_namespaces), or use the sandbox runner; see docs/security.md"))
+	}
+	return cmd, nil
 }
 
 func (r *LocalRunner) waitDelay() time.Duration {

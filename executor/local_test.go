@@ -8,7 +8,11 @@ import (
 )
 
 func TestLocalRunnerConformance(t *testing.T) {
-	executortest.TestRunner(t, func(t *testing.T, scratch string) executor.Runner {
-		return &executor.LocalRunner{}
-	})
+	for _, iso := range []executor.Isolation{executor.IsolateAuto, executor.IsolateOff} {
+		t.Run(iso.String(), func(t *testing.T) {
+			executortest.TestRunner(t, func(t *testing.T, scratch string) executor.Runner {
+				return &executor.LocalRunner{Isolation: iso}
+			})
+		})
+	}
 }

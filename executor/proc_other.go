@@ -6,9 +6,10 @@ import (
 	"errors"
 	"os"
 	"os/exec"
+	"syscall"
 )
 
-func setProcessGroup(*exec.Cmd) {}
+func setProcessGroup(*syscall.SysProcAttr) {}
 
 // killGroup kills the direct child only.
 func killGroup(cmd *exec.Cmd) error {

@@ -9,12 +9,7 @@ import (
 )
 
 // setProcessGroup makes the child the leader of a new process group.
-func setProcessGroup(cmd *exec.Cmd) {
-	if cmd.SysProcAttr == nil {
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-	}
-	cmd.SysProcAttr.Setpgid = true
-}
+func setProcessGroup(attr *syscall.SysProcAttr) { attr.Setpgid = true }
 
 // killGroup sends SIGKILL to every process in the child's group. A group
 // that is already gone is not an error.

@@ -30,7 +30,9 @@ type SandboxOptions struct {
 	ReadOnly []string
 	// Writable are host paths shown writable at the same path.
 	Writable []string
-	// Runner runs bwrap itself; nil means a &LocalRunner{}.
+	// Runner runs bwrap itself; nil means a LocalRunner with IsolateOff
+	// (bwrap makes its own namespaces, and a set-user-ID bwrap would lose
+	// its privileges inside the LocalRunner's).
 	Runner Runner
 }
 
@@ -105,7 +107,7 @@ func NewSandboxRunner(ctx context.Context, opts *SandboxOptions) (*SandboxRunner
 		return nil, fmt.Errorf("%w: the sandbox needs %s: %v", ErrNoSandbox, r.env, err)
 	}
 	if r.inner == nil {
-		r.inner = &LocalRunner{}
+		r.inner = &LocalRunner{Isolation: IsolateOff}
 	}
 	if r.mounts, err = systemMounts(); err != nil {
 		return nil, fmt.Errorf("%w: %v", ErrNoSandbox, err)

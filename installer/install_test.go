@@ -362,7 +362,7 @@ func TestProgressEvents(t *testing.T) {
 			t.Errorf("event %d: %+v", i, e)
 		}
 	}
-	if got := strings.Join(steps, ","); got != "fetch,check,validate,fingerprint,swap,done" {
+	if got := strings.Join(steps, ","); got != "fetch,check,validate,fingerprint,scan,swap,done" {
 		t.Errorf("steps %s", got)
 	}
 	final := events[len(events)-1]

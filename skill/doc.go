@@ -77,4 +77,14 @@
 // the frontmatter's metadata.references, else every attached file is
 // optional (seed 000 §5.5). Attached files exclude [InfraFiles] and
 // [InfraDirs]. A declared reference that does not exist is REFERENCE_MISSING.
+//
+// # Paths and files
+//
+// [CheckPath] is the one rule for a path inside a skill, whoever supplies
+// it: an archive being installed, an agent writing files, a model reading
+// one (after [CleanRelPath]). [IsInfra] says which paths are the skill's
+// machinery, at any depth. [Skill.Open] is the one opener of what reaches a
+// model: it follows symbolic links only inside the skill ([Skill.Resolve]
+// says where they lead), never opens pipes or devices, and refuses
+// hard-linked files.
 package skill

@@ -14,6 +14,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/internal/hardlink"
 )
 
 // The file names a skill folder is recognised by.
@@ -99,45 +100,82 @@ func (s *Skill) FS() (fs.FS, error) {
 // read endlessly, so it is refused without being opened.
 var ErrNotRegular = errors.New("not a regular file")
 
+// ErrHardLink is returned for a regular file with more than one name on
+// disk (a hard link): the other name may lie outside the skill folder, so
+// the file is not served, as installs do not take it.
+var ErrHardLink = errors.New("hard-linked file")
+
 // Open opens a file (or folder) of the skill by its slash path relative to
-// the skill folder. The path must stay inside the folder (CleanRelPath). For
-// a skill on disk the operating system enforces it through os.Root: a
-// symbolic link pointing outside the folder is refused with ErrUnsafePath,
-// whatever the path looks like; links that stay inside are followed. Named
-// pipes, devices and sockets are refused with ErrNotRegular.
+// the skill folder. The path must stay inside the folder (CleanRelPath), and
+// so must every symbolic link on the way ([Skill.Resolve]): a link that
+// points outside the folder, or to an absolute path, is refused with
+// ErrUnsafePath, whatever the path looks like; links that stay inside are
+// followed. For a skill on disk the operating system enforces it too,
+// through os.Root. Named pipes, devices and sockets are refused with
+// ErrNotRegular, without being opened; a regular file with more than one
+// hard link with ErrHardLink.
 func (s *Skill) Open(rel string) (fs.File, error) {
-	clean, err := CleanRelPath(rel)
+	fsys, done, err := s.linkFS()
 	if err != nil {
 		return nil, err
 	}
-	if s.DiskDir != "" {
-		root, err := os.OpenRoot(s.DiskDir)
-		if err != nil {
-			return nil, err
-		}
-		defer root.Close()
-		st, err := root.Stat(clean)
-		if err != nil {
-			return nil, rootError(rel, err)
-		}
-		if !st.Mode().IsRegular() && !st.IsDir() {
-			return nil, fmt.Errorf("%s: %w", rel, ErrNotRegular)
-		}
-		f, err := root.Open(clean)
-		return f, rootError(rel, err)
-	}
-	fsys, err := s.FS()
+	defer done()
+	resolved, err := resolve(fsys, rel)
 	if err != nil {
 		return nil, err
 	}
-	st, err := fs.Stat(fsys, clean)
+	st, err := fs.Stat(fsys, resolved)
 	if err != nil {
-		return nil, err
+		return nil, rootError(rel, err)
 	}
 	if !st.Mode().IsRegular() && !st.IsDir() {
 		return nil, fmt.Errorf("%s: %w", rel, ErrNotRegular)
 	}
-	return fsys.Open(clean)
+	f, err := fsys.Open(resolved)
+	if err != nil {
+		return nil, rootError(rel, err)
+	}
+	// The count of the file opened, not of the one looked at before.
+	if st, err = f.Stat(); err == nil && st.Mode().IsRegular() && hardlink.Count(st) > 1 {
+		err = fmt.Errorf("%s: %w: it has %d names on disk, and another may lie outside the skill folder", rel, ErrHardLink, hardlink.Count(st))
+	}
+	if err != nil {
+		f.Close()
+		return nil, err
+	}
+	return f, nil
+}
+
+// Resolve returns the slash path, relative to the skill folder, of what rel
+// leads to once every symbolic link on the way is followed, the way Open
+// follows them; "." is the skill folder itself. A caller that decides by
+// name (which files are infrastructure) decides on this path, so a link
+// cannot dress one file up as another. The errors are Open's: ErrUnsafePath
+// for a path or link that leaves the folder, an absolute link or a loop,
+// and the file system's error (fs.ErrNotExist, say) for a missing part.
+// Links are seen in a skill on disk and in file systems that implement
+// fs.ReadLinkFS; in others every name is taken as it is.
+func (s *Skill) Resolve(rel string) (string, error) {
+	fsys, done, err := s.linkFS()
+	if err != nil {
+		return "", err
+	}
+	defer done()
+	return resolve(fsys, rel)
+}
+
+// linkFS returns the skill folder as a file system that reports symbolic
+// links: through os.Root for a skill on disk (done closes it).
+func (s *Skill) linkFS() (fsys fs.FS, done func(), err error) {
+	if s.DiskDir == "" {
+		fsys, err = s.FS()
+		return fsys, func() {}, err
+	}
+	root, err := os.OpenRoot(s.DiskDir)
+	if err != nil {
+		return nil, nil, err
+	}
+	return root.FS(), func() { root.Close() }, nil
 }
 
 // rootError turns os.Root's refusal of a path that escapes the root, which

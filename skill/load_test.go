@@ -381,13 +381,15 @@ func TestFilesAndReferences(t *testing.T) {
 		"pdf/node_modules/x/index.js":     {Data: []byte("")},
 		"pdf/scripts/__pycache__/r.pyc":   {Data: []byte("")},
 		"pdf/.git/config":                 {Data: []byte("")},
-		"pdf/references/requirements.txt": {Data: []byte("nested infra names are ordinary files")},
+		"pdf/references/requirements.txt": {Data: []byte("infra names are infra at any depth")},
+		"pdf/references/sub/.ENV":         {Data: []byte("TOKEN=x")},
+		"pdf/references/NODE_MODULES/x":   {Data: []byte("")},
 	}
 	s, diags := skill.Load(fsys, "pdf", nil)
 	if s == nil {
 		t.Fatal(diags)
 	}
-	want := []string{"references/deep/more.md", "references/guide.md", "references/requirements.txt", "scripts/run.py"}
+	want := []string{"references/deep/more.md", "references/guide.md", "scripts/run.py"}
 	if diff := cmp.Diff(want, s.Files); diff != "" {
 		t.Errorf("files (-want +got):\n%s", diff)
 	}

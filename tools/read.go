@@ -92,9 +92,12 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 // skill by its path relative to the skill folder. Paths that leave the folder
 // (.., absolute paths, percent-encoded tricks, symbolic links pointing
 // outside) are refused; a skill on disk is read through [os.Root], so the
-// operating system enforces it. Files over the cap are cut, binary files are
-// answered with a short notice, infrastructure files (skill.config.yaml,
-// .env, package.json, .venv/...) are not served, a missing file is
+// operating system enforces it. Infrastructure ([skill.IsInfra]:
+// skill.config.yaml, .env, package.json, .venv/..., at any depth) is not
+// served, decided on the path the request resolves to after symbolic links,
+// so references/up/.env with references/up -> .. is refused as .env is;
+// nor is a file with more than one hard link. Files over the cap are cut,
+// binary files are answered with a short notice, a missing file is
 // answered with the list of files that exist, and hidden characters
 // (skill.MarkHidden) are marked, never passed on.
 func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
@@ -123,8 +126,7 @@ func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, erro
 }
 
 const (
-	maxPathLength = 1024
-	maxNameLength = 255 // one path segment, as most file systems allow
+	maxPathLength = skill.MaxPathBytes
 )
 
 // find resolves a name the agent may read.
@@ -144,7 +146,9 @@ type errRefused struct{ msg string }
 
 func (e errRefused) Error() string { return e.msg }
 
-// checkPath turns the model's path into a clean relative path or refuses it.
+// checkPath turns the model's path into a clean relative path or refuses
+// it: skill.CleanRelPath, which applies skill.CheckPath, the one path rule,
+// plus what only a model's path needs (no percent-encoding).
 func checkPath(p string) (string, error) {
 	if len(p) > maxPathLength {
 		return "", errRefused{fmt.Sprintf("the path is %d bytes long; paths are at most %d", len(p), maxPathLength)}
@@ -159,20 +163,25 @@ func checkPath(p string) (string, error) {
 	}
 	clean, err := skill.CleanRelPath(p)
 	if err != nil {
-		return "", errRefused{fmt.Sprintf("%q is not a path inside the skill folder; give a path relative to it, e.g. references/guide.md", p)}
-	}
-	for _, seg := range strings.Split(clean, "/") {
-		if len(seg) > maxNameLength {
-			return "", errRefused{fmt.Sprintf("a file name in the path is %d bytes long; names are at most %d", len(seg), maxNameLength)}
-		}
-	}
-	if skill.IsInfra(clean) {
-		if clean == skill.FileName || clean == skill.FileNameLower {
-			return "", errRefused{"use read_skill to read the skill's instructions"}
-		}
-		return "", errRefused{fmt.Sprintf("%s is part of the skill's machinery, not one of its documents, and is not served", clean)}
+		return "", errRefused{fmt.Sprintf("%q is not a path inside the skill folder (%v); give a path relative to it, e.g. references/guide.md", p, err)}
 	}
 	return clean, nil
+}
+
+// infraRefusal refuses a path that is, or leads through links to,
+// infrastructure: the decision is made on resolved, the file that would be
+// read.
+func infraRefusal(clean, resolved string) error {
+	if !skill.IsInfra(resolved) {
+		return nil
+	}
+	if resolved == skill.FileName || resolved == skill.FileNameLower {
+		return errRefused{"use read_skill to read the skill's instructions"}
+	}
+	if resolved != clean {
+		return errRefused{fmt.Sprintf("%s leads to %s, which is part of the skill's machinery, not one of its documents, and is not served", clean, resolved)}
+	}
+	return errRefused{fmt.Sprintf("%s is part of the skill's machinery, not one of its documents, and is not served", clean)}
 }
 
 func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
@@ -180,13 +189,26 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 	if err != nil {
 		return Errorf("cannot read %q of %s: %v", p, s.Name, err), nil
 	}
-	f, err := s.Open(clean)
+	resolved, err := s.Resolve(clean)
+	if err == nil {
+		if resolved == "." {
+			return Errorf("%s leads to the folder of %s. Its files are:\n%s", clean, s.Name, fileList(s.Files, "")), nil
+		}
+		err = infraRefusal(clean, resolved)
+	}
+	var f fs.File
+	if err == nil {
+		f, err = s.Open(resolved)
+	}
 	if err != nil {
+		var refused errRefused
 		switch {
+		case errors.As(err, &refused), errors.Is(err, skill.ErrUnsafePath):
+			return Errorf("cannot read %s of %s: %v", clean, s.Name, err), nil
 		case errors.Is(err, fs.ErrNotExist) || errors.Is(err, syscall.ENOTDIR):
 			return Errorf("%s has no file %s. Its files are:\n%s", s.Name, clean, fileList(s.Files, "")), nil
-		case errors.Is(err, skill.ErrUnsafePath):
-			return Errorf("cannot read %s of %s: it points outside the skill folder", clean, s.Name), nil
+		case errors.Is(err, skill.ErrHardLink):
+			return Errorf("cannot read %s of %s: it is a hard link (%v); skills may not hold them, as installs do not take them", clean, s.Name, err), nil
 		case errors.Is(err, skill.ErrNotRegular):
 			return Errorf("%s of %s is not a regular file", clean, s.Name), nil
 		}
@@ -198,7 +220,7 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 		return Result{}, fmt.Errorf("read_skill_file %s/%s: %w", s.Name, clean, err)
 	}
 	if st.IsDir() {
-		return Errorf("%s is a folder of %s. The files in it are:\n%s", clean, s.Name, fileList(s.Files, clean+"/")), nil
+		return Errorf("%s is a folder of %s. The files in it are:\n%s", clean, s.Name, fileList(s.Files, resolved+"/")), nil
 	}
 	data, err := io.ReadAll(io.LimitReader(f, limit+1))
 	if err != nil {

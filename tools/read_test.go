@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"os"
 	"path/filepath"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -139,28 +140,30 @@ func TestReadSkillFile(t *testing.T) {
 		}
 	}
 	refused := map[string]string{
-		"../other/secret.md":       "not a path inside the skill folder",
-		"references/../../other/x": "not a path inside the skill folder",
-		"/etc/passwd":              "not a path inside the skill folder",
-		"C:\\Windows\\win.ini":     "not a path inside the skill folder",
-		"..\\other\\secret.md":     "not a path inside the skill folder",
-		"%2e%2e/other/secret.md":   "percent-encoded",
-		"%2e%2e/literal.md":        "percent-encoded",
-		"references%2fformat.md":   "percent-encoded",
-		"references/out.md":        "points outside the skill folder",
-		"references/abs.md":        "points outside the skill folder",
-		"references/other.md":      "points outside the skill folder",
-		"outdir/secret.md":         "points outside the skill folder",
-		"references/a\x00b.md":     "NUL",
-		strings.Repeat("a/", 600):  "at /path", // over the schema's maxLength
-		"skill.config.yaml":        "machinery",
-		".env":                     "machinery",
-		"SKILL.md":                 "use read_skill",
-		"references/nope.md":       "has no file references/nope.md",
-		"references":               "is a folder",
-		"references/format.md/x":   "has no file",
-		strings.Repeat("n", 300):   "names are at most 255",
-		".":                        "not a path inside the skill folder",
+		"../other/secret.md":          "not a path inside the skill folder",
+		"references/../../other/x":    "not a path inside the skill folder",
+		"/etc/passwd":                 "not a path inside the skill folder",
+		"C:\\Windows\\win.ini":        "not a path inside the skill folder",
+		"..\\other\\secret.md":        "not a path inside the skill folder",
+		"%2e%2e/other/secret.md":      "percent-encoded",
+		"%2e%2e/literal.md":           "percent-encoded",
+		"references%2fformat.md":      "percent-encoded",
+		"references/out.md":           "points outside the skill folder",
+		"references/abs.md":           "points outside the skill folder",
+		"references/other.md":         "points outside the skill folder",
+		"outdir/secret.md":            "points outside the skill folder",
+		"references/a\x00b.md":        "NUL",
+		strings.Repeat("a/", 600):     "at /path", // over the schema's maxLength
+		"skill.config.yaml":           "machinery",
+		".env":                        "machinery",
+		"SKILL.md":                    "use read_skill",
+		"references/nope.md":          "has no file references/nope.md",
+		"references":                  "is a folder",
+		"references/format.md/x":      "has no file",
+		strings.Repeat("n", 300):      "over the limit of 255",
+		"references/what?.md":         "Windows file names cannot hold",
+		"references/evil\u202egnp.md": "format character U+202E",
+		".":                           "not a path inside the skill folder",
 	}
 	for p, want := range refused {
 		res := call(t, tool, `{"name":"docs","path":`+quote(p)+`}`)
@@ -213,23 +216,132 @@ func quote(s string) string {
 	return string(b)
 }
 
+// FuzzReadSkillFilePath: no path reads a file outside the skill, nor
+// infrastructure of the leaky skill (whose infra files hold the secret too).
 func FuzzReadSkillFilePath(f *testing.F) {
 	skills, _ := diskSkills(f)
-	tool, err := tools.ReadSkillFile(skills, []string{"docs"}, nil)
+	leaky, _ := infraSkill(f)
+	skills["leaky"] = leaky
+	tool, err := tools.ReadSkillFile(skills, []string{"docs", "leaky"}, nil)
 	if err != nil {
 		f.Fatal(err)
 	}
 	for _, seed := range []string{"references/format.md", "../secret.txt", "references/out.md", "%2e%2e/x", "outdir/secret.md",
-		"/etc/passwd", "references/../../../secret.txt", "a\x00b", "references\\..\\..\\other\\secret.md", "....//", "references/./in.md"} {
+		"/etc/passwd", "references/../../../secret.txt", "a\x00b", "references\\..\\..\\other\\secret.md", "....//", "references/./in.md",
+		"references/up/.env", "references/deep/package.json", "references/up/sub/.ENV", "references/venv/inside.txt"} {
 		f.Add(seed)
 	}
 	f.Fuzz(func(t *testing.T, p string) {
-		res, err := tool.Invoke(context.Background(), json.RawMessage(`{"name":"docs","path":`+quote(p)+`}`))
-		if err != nil {
-			t.Fatalf("%q: host error %v", p, err)
-		}
-		if strings.Contains(res.Text, outsideSecret) {
-			t.Fatalf("%q read a file outside the skill: %q", p, res.Text)
+		for _, name := range []string{"docs", "leaky"} {
+			res, err := tool.Invoke(context.Background(), json.RawMessage(`{"name":`+quote(name)+`,"path":`+quote(p)+`}`))
+			if err != nil {
+				t.Fatalf("%q: host error %v", p, err)
+			}
+			if strings.Contains(res.Text, outsideSecret) {
+				t.Fatalf("%s %q read a file outside the skill or its machinery: %q", name, p, res.Text)
+			}
 		}
 	})
+}
+
+// infraSkill writes a skill on disk whose references reach its
+// infrastructure in every way: a link to its own folder (up -> ..), links to
+// infra files and folders, infra files in subfolders, and a link loop.
+func infraSkill(t testing.TB) (*skill.Skill, string) {
+	t.Helper()
+	root := t.TempDir()
+	dir := filepath.Join(root, "leaky")
+	write := func(rel, content string) {
+		p := filepath.Join(dir, filepath.FromSlash(rel))
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("SKILL.md", "---\nname: leaky\ndescription: Its references lead to its machinery.\n---\nLeaky.\n")
+	write("references/guide.md", "# Guide\n")
+	for _, name := range skill.InfraFiles() {
+		write(name, outsideSecret+" in "+name)
+		write("sub/"+name, outsideSecret+" in sub/"+name)
+	}
+	for _, d := range skill.InfraDirs() {
+		write(d+"/inside.txt", outsideSecret+" in "+d)
+	}
+	write("sub/.ENV", outsideSecret+" in sub/.ENV")
+	for link, target := range map[string]string{
+		"references/up":      "..",
+		"references/env.md":  "../.env",
+		"references/deep":    "../sub",
+		"references/venv":    "../.venv",
+		"references/loop":    "loop",
+		"references/self.md": "guide.md",
+	} {
+		if err := os.Symlink(target, filepath.Join(dir, filepath.FromSlash(link))); err != nil {
+			t.Skip("cannot create symbolic links:", err)
+		}
+	}
+	s, diags := skill.Load(os.DirFS(root), "leaky", &skill.LoadOptions{DiskRoot: root})
+	if s == nil {
+		t.Fatal(diags)
+	}
+	return s, dir
+}
+
+// Infrastructure is refused by the path a read resolves to, at any depth,
+// and whatever the letter case: every file of skill.InfraFiles, and the
+// names the documentation promises, so a list that shrinks fails here too.
+func TestReadSkillFileRefusesInfrastructure(t *testing.T) {
+	s, _ := infraSkill(t)
+	tool, err := tools.ReadSkillFile(mapLookup{"leaky": s}, []string{"leaky"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	pinned := []string{"skill.config.yaml", "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
+	for _, name := range pinned {
+		if !slices.Contains(skill.InfraFiles(), name) {
+			t.Errorf("skill.InfraFiles() lost %s", name)
+		}
+	}
+	paths := map[string]string{ // path: what the refusal says
+		"references/up/.env":            "leads to .env, which is part of the skill's machinery",
+		"references/env.md":             "leads to .env",
+		"references/deep/.env":          "leads to sub/.env",
+		"references/deep/.ENV":          "leads to sub/.ENV",
+		"sub/.ENV":                      "machinery",
+		"references/venv/inside.txt":    "leads to .venv/inside.txt",
+		"references/up/.git/inside.txt": "leads to .git/inside.txt",
+		"references/loop":               "more than 40 symbolic links",
+		"references/up/SKILL.md":        "use read_skill",
+	}
+	for _, name := range append(slices.Clone(pinned), skill.InfraFiles()...) {
+		paths[name] = "machinery"
+		paths["sub/"+name] = "machinery"
+		paths["references/up/"+name] = "leads to " + name
+		paths["references/up/sub/"+name] = "leads to sub/" + name
+		paths["references/deep/"+name] = "leads to sub/" + name
+	}
+	for _, d := range skill.InfraDirs() {
+		paths[d+"/inside.txt"] = "machinery"
+		paths["references/up/"+d+"/inside.txt"] = "leads to " + d + "/inside.txt"
+	}
+	for p, want := range paths {
+		res := call(t, tool, `{"name":"leaky","path":`+quote(p)+`}`)
+		if !res.IsError || !strings.Contains(res.Text, want) || strings.Contains(res.Text, outsideSecret) {
+			t.Errorf("%s: want a refusal saying %q, got %+v", p, want, res)
+		}
+	}
+	for p, want := range map[string]string{
+		"references/up/references/guide.md": "# Guide",
+		"references/self.md":                "# Guide",
+		"references/up":                     "leads to the folder of leaky",
+	} {
+		if res := call(t, tool, `{"name":"leaky","path":`+quote(p)+`}`); !strings.Contains(res.Text, want) {
+			t.Errorf("%s: want %q, got %+v", p, want, res)
+		}
+	}
+	if slices.ContainsFunc(s.Files, skill.IsInfra) {
+		t.Errorf("the skill lists infrastructure as its files: %q", s.Files)
+	}
 }

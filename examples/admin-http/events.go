@@ -10,10 +10,10 @@ import (
 	"github.com/skillkit-go/skillkit/installer"
 )
 
-// broker fans installer events out to the clients of the events stream
-// (seed 002 §6.4): skill_install_progress then skill_install_done for
-// installs, updates, uninstalls and agent-written skills; skill_deps_progress
-// then skill_deps_done for dependency installs. A slow client misses events
+// broker fans installer events out to the clients of the events stream:
+// skill_install_progress then skill_install_done for installs, updates,
+// uninstalls and agent-written skills; skill_deps_progress then
+// skill_deps_done for dependency installs. A slow client misses events
 // rather than slowing an install down.
 type broker struct {
 	mu   sync.Mutex

@@ -8,6 +8,7 @@ import (
 	"fmt"
 	"io"
 	"mime"
+	"net"
 	"net/http"
 	"net/url"
 	"os"
@@ -28,49 +29,68 @@ const (
 	maxZIPUpload = 50 << 20 // an uploaded ZIP, the installer's own limit
 )
 
-// server is the seed's admin API (seed 002 §4.3, seed 000 §3.3, §6.5) on top
-// of a Kit. Every answer is Cool Admin's envelope, {"code":1000,
-// "message":"success","data":...} or {"code":1001,"message":"why"}, with an
-// HTTP status that says the same.
+// server is the skill admin API on top of a Kit. Every answer is an
+// envelope, {"code":1000,"message":"success","data":...} or
+// {"code":1001,"message":"why"}, with an HTTP status that says the same.
 type server struct {
 	kit    *skillkit.Kit
 	events *broker
 	getenv func(string) string // the secret keys, for rotateSecrets
-	token  string              // when set, every request needs "Authorization: Bearer <token>"
+	token  string              // every request needs "Authorization: Bearer <token>"
+	prefix string              // where the routes are mounted
+	hosts  map[string]bool     // the Host values (name:port) that name this server
 }
 
-// prefix is where the seed mounts the skill admin API.
-const prefix = "/admin/netaclaw/skill"
+// routes are the API's routes, "METHOD /path" under the prefix.
+func (s *server) routes() map[string]http.HandlerFunc {
+	return map[string]http.HandlerFunc{
+		"GET /metas":          s.metas,
+		"GET /content":        s.content,
+		"GET /diagnostics":    s.diagnostics,
+		"GET /envSchema":      s.envSchema,
+		"GET /events":         s.stream,
+		"POST /install":       s.install,
+		"POST /uploadInstall": s.uploadInstall,
+		"POST /uninstall":     s.uninstall,
+		"POST /update":        s.update,
+		"POST /setStatus":     s.setStatus,
+		"POST /checkUpdates":  s.checkUpdates,
+		"POST /secrets":       s.saveSecrets,
+		"POST /rotateSecrets": s.rotateSecrets,
+		"POST /installDeps":   s.installDeps,
+		"POST /create":        s.create,
+		"POST /edit":          s.edit,
+		"POST /delete":        s.delete,
+	}
+}
 
 func (s *server) handler() http.Handler {
 	mux := http.NewServeMux()
-	mux.HandleFunc("GET "+prefix+"/metas", s.metas)
-	mux.HandleFunc("GET "+prefix+"/content", s.content)
-	mux.HandleFunc("GET "+prefix+"/diagnostics", s.diagnostics)
-	mux.HandleFunc("GET "+prefix+"/envSchema", s.envSchema)
-	mux.HandleFunc("GET "+prefix+"/events", s.stream)
-	mux.HandleFunc("POST "+prefix+"/install", s.install)
-	mux.HandleFunc("POST "+prefix+"/uploadInstall", s.uploadInstall)
-	mux.HandleFunc("POST "+prefix+"/uninstall", s.uninstall)
-	mux.HandleFunc("POST "+prefix+"/update", s.update)
-	mux.HandleFunc("POST "+prefix+"/setStatus", s.setStatus)
-	mux.HandleFunc("POST "+prefix+"/checkUpdates", s.checkUpdates)
-	mux.HandleFunc("POST "+prefix+"/secrets", s.saveSecrets)
-	mux.HandleFunc("POST "+prefix+"/rotateSecrets", s.rotateSecrets)
-	mux.HandleFunc("POST "+prefix+"/installDeps", s.installDeps)
-	mux.HandleFunc("POST "+prefix+"/create", s.create)
-	mux.HandleFunc("POST "+prefix+"/edit", s.edit)
-	mux.HandleFunc("POST "+prefix+"/delete", s.delete)
+	for route, h := range s.routes() {
+		method, path, _ := strings.Cut(route, " ")
+		mux.HandleFunc(method+" "+strings.TrimSuffix(s.prefix, "/")+path, h)
+	}
 	return s.authorize(mux)
 }
 
-// authorize requires the bearer token when one is configured, and refuses
-// requests a web page in the operator's browser could forge: a foreign
-// Origin, or (in decode) a body that is not declared as JSON, which a page
-// cannot send across origins without a preflight. An admin API installs and
-// runs code: a host puts it behind its own authentication.
+// authorize refuses, before any route runs:
+//
+//   - a Host that does not name this server (its address, or a name given
+//     with -host): a page on another site whose name was rebound to this
+//     machine's address (DNS rebinding) sends its own name, so its requests
+//     stop here even when its Origin agrees with its Host;
+//   - a foreign Origin, and (in decode) a body not declared as JSON, which
+//     a page cannot send across origins without a preflight;
+//   - a request without the bearer token, whatever the route.
+//
+// An admin API installs and runs code: a host puts it behind its own
+// authentication too.
 func (s *server) authorize(next http.Handler) http.Handler {
 	return http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		if !s.hosts[hostKey(r.Host)] {
+			fail(w, http.StatusMisdirectedRequest, fmt.Errorf("host %q is not this server", r.Host))
+			return
+		}
 		if origin := r.Header.Get("Origin"); origin != "" {
 			u, err := url.Parse(origin)
 			if err != nil || u.Host != r.Host {
@@ -78,16 +98,24 @@ func (s *server) authorize(next http.Handler) http.Handler {
 				return
 			}
 		}
-		if s.token != "" {
-			got, ok := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
-			if !ok || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
-				w.Header().Set("WWW-Authenticate", "Bearer")
-				fail(w, http.StatusUnauthorized, errors.New("missing or wrong bearer token"))
-				return
-			}
+		got, found := strings.CutPrefix(r.Header.Get("Authorization"), "Bearer ")
+		if !found || s.token == "" || subtle.ConstantTimeCompare([]byte(got), []byte(s.token)) != 1 {
+			w.Header().Set("WWW-Authenticate", "Bearer")
+			fail(w, http.StatusUnauthorized, errors.New("missing or wrong bearer token"))
+			return
 		}
 		next.ServeHTTP(w, r)
 	})
+}
+
+// hostKey writes a Host header as hostNames does: lower case, without a
+// trailing dot, with the port (80 when it has none: plain HTTP).
+func hostKey(hostport string) string {
+	host, port, err := net.SplitHostPort(hostport)
+	if err != nil {
+		host, port = hostport, "80"
+	}
+	return net.JoinHostPort(strings.ToLower(strings.TrimSuffix(host, ".")), port)
 }
 
 type envelope struct {
@@ -278,8 +306,8 @@ func (s *server) envSchema(w http.ResponseWriter, r *http.Request) {
 
 type installRequest struct {
 	URL     string `json:"url"`
-	Source  string `json:"source,omitempty"`  // "github" (the seed's field; any git URL works)
-	Branch  string `json:"branch,omitempty"`  // the seed's name for the ref
+	Source  string `json:"source,omitempty"`  // "github" or "git" (any git URL works either way)
+	Branch  string `json:"branch,omitempty"`  // the ref to check out
 	Version string `json:"version,omitempty"` // a tag, when no branch is given
 	Path    string `json:"path,omitempty"`    // the skill's folder inside the repository
 	Force   bool   `json:"force,omitempty"`
@@ -395,7 +423,7 @@ func (s *server) update(w http.ResponseWriter, r *http.Request) {
 func (s *server) setStatus(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name   string `json:"name"`
-		Status *int   `json:"status"` // 1 enabled, 0 disabled (the seed's column)
+		Status *int   `json:"status"` // 1 enabled, 0 disabled
 	}
 	if !decode(w, r, &req) {
 		return
@@ -457,7 +485,7 @@ func (s *server) saveSecrets(w http.ResponseWriter, r *http.Request) {
 
 // rotateSecrets seals every value again under the key now in
 // SKILL_SECRET_KEY (or APP_SECRET), opening them with the old one in
-// SKILL_SECRET_KEY_PREVIOUS (seed 000 §10.3).
+// SKILL_SECRET_KEY_PREVIOUS.
 func (s *server) rotateSecrets(w http.ResponseWriter, r *http.Request) {
 	next, err := secrets.KeyringFromEnv(s.getenv)
 	if err != nil {
@@ -472,9 +500,8 @@ func (s *server) rotateSecrets(w http.ResponseWriter, r *http.Request) {
 	ok(w, stats)
 }
 
-// installDeps installs a skill's dependencies (seed 000 §4.5). setup runs
-// its setup script too, which the UI does only after asking its user
-// (seed 000 §10.9).
+// installDeps installs a skill's dependencies. setup runs its setup script
+// too, which a UI does only after asking its user.
 func (s *server) installDeps(w http.ResponseWriter, r *http.Request) {
 	var req struct {
 		Name  string `json:"name"`

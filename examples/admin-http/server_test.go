@@ -8,12 +8,14 @@ import (
 	"encoding/json"
 	"io"
 	"mime/multipart"
+	"net"
 	"net/http"
 	"net/http/httptest"
 	"os"
 	"os/exec"
 	"path/filepath"
 	"strings"
+	"sync"
 	"testing"
 	"time"
 
@@ -72,13 +74,20 @@ func zipOf(t *testing.T, files map[string]string) []byte {
 	return buf.Bytes()
 }
 
+// The token, Host and prefix of the fixture's server.
+const (
+	testToken  = "test-token"
+	testHost   = "example.com" // httptest.NewRequest's
+	testPrefix = DefaultPrefix
+)
+
 type fixture struct {
 	srv *server
 	h   http.Handler
 	dir string
 }
 
-func newFixture(t *testing.T, token string) *fixture {
+func newFixture(t *testing.T) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	writeFile(t, dir, "ocr/SKILL.md", "---\nname: ocr\ndescription: Reads text in images.\nmetadata:\n  emoji: \"🔎\"\n  category: multimodal\n---\nCall execute_skill.\n")
@@ -90,18 +99,21 @@ func newFixture(t *testing.T, token string) *fixture {
 		}
 		return ""
 	}
-	s, err := newServer(context.Background(), dir, token, getenv, nil, &installer.Options{AllowFileURLs: true})
+	s, err := newServer(context.Background(), dir, getenv, nil, &installer.Options{AllowFileURLs: true})
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { s.kit.Close() })
+	s.token, s.prefix, s.hosts = testToken, testPrefix, map[string]bool{hostKey(testHost): true}
 	return &fixture{srv: s, h: s.handler(), dir: dir}
 }
 
-// do sends a request and decodes the envelope.
+// do sends a request with the token and decodes the envelope; header pairs
+// are set after the defaults, so they can replace them.
 func (f *fixture) do(t *testing.T, method, path, body string, header ...string) (int, envelope, json.RawMessage) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
+	req.Header.Set("Authorization", "Bearer "+testToken)
 	if method == "POST" {
 		req.Header.Set("Content-Type", "application/json")
 	}
@@ -121,8 +133,8 @@ func (f *fixture) do(t *testing.T, method, path, body string, header ...string) 
 }
 
 func TestMetasContentDiagnostics(t *testing.T) {
-	f := newFixture(t, "")
-	code, env, data := f.do(t, "GET", prefix+"/metas", "")
+	f := newFixture(t)
+	code, env, data := f.do(t, "GET", testPrefix+"/metas", "")
 	if code != 200 || env.Code != 1000 {
 		t.Fatalf("%d %+v", code, env)
 	}
@@ -132,40 +144,40 @@ func TestMetasContentDiagnostics(t *testing.T) {
 		t.Errorf("metas %s", data)
 	}
 
-	code, _, data = f.do(t, "GET", prefix+"/content?name=ocr", "")
+	code, _, data = f.do(t, "GET", testPrefix+"/content?name=ocr", "")
 	if code != 200 || !strings.Contains(string(data), `"body":"Call execute_skill."`) || !strings.Contains(string(data), "name: ocr") {
 		t.Errorf("content %d %s", code, data)
 	}
-	if code, env, _ := f.do(t, "GET", prefix+"/content?name=nope", ""); code != 404 || env.Code != 1001 {
+	if code, env, _ := f.do(t, "GET", testPrefix+"/content?name=nope", ""); code != 404 || env.Code != 1001 {
 		t.Errorf("unknown skill: %d %+v", code, env)
 	}
-	if code, _, _ := f.do(t, "GET", prefix+"/content", ""); code != 400 {
+	if code, _, _ := f.do(t, "GET", testPrefix+"/content", ""); code != 400 {
 		t.Errorf("no name: %d", code)
 	}
 
-	code, _, data = f.do(t, "GET", prefix+"/diagnostics?level=warning", "")
+	code, _, data = f.do(t, "GET", testPrefix+"/diagnostics?level=warning", "")
 	if code != 200 || !strings.Contains(string(data), "ENV_NOT_CONFIGURED") {
 		t.Errorf("diagnostics %d %s", code, data)
 	}
-	if code, _, data := f.do(t, "GET", prefix+"/diagnostics?level=error", ""); code != 200 || string(data) != "[]" {
+	if code, _, data := f.do(t, "GET", testPrefix+"/diagnostics?level=error", ""); code != 200 || string(data) != "[]" {
 		t.Errorf("errors only: %d %s", code, data)
 	}
-	if code, _, _ := f.do(t, "GET", prefix+"/diagnostics?level=loud", ""); code != 400 {
+	if code, _, _ := f.do(t, "GET", testPrefix+"/diagnostics?level=loud", ""); code != 400 {
 		t.Errorf("bad level: %d", code)
 	}
 }
 
 func TestSecretsAndEnvSchema(t *testing.T) {
-	f := newFixture(t, "")
-	code, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", "")
+	f := newFixture(t)
+	code, _, data := f.do(t, "GET", testPrefix+"/envSchema?name=ocr", "")
 	if code != 200 || !strings.Contains(string(data), `"has_value":false`) {
 		t.Fatalf("%d %s", code, data)
 	}
-	code, _, data = f.do(t, "POST", prefix+"/secrets", `{"name":"ocr","secrets":{"OCR_API_KEY":"sk-live-123"}}`)
+	code, _, data = f.do(t, "POST", testPrefix+"/secrets", `{"name":"ocr","secrets":{"OCR_API_KEY":"sk-live-123"}}`)
 	if code != 200 || !strings.Contains(string(data), `"has_value":true`) || strings.Contains(string(data), "sk-live-123") {
 		t.Fatalf("save: %d %s", code, data)
 	}
-	if _, _, data := f.do(t, "GET", prefix+"/envSchema?name=ocr", ""); strings.Contains(string(data), "sk-live-123") {
+	if _, _, data := f.do(t, "GET", testPrefix+"/envSchema?name=ocr", ""); strings.Contains(string(data), "sk-live-123") {
 		t.Error("envSchema returned a value")
 	}
 	// No value ever reaches a file in plaintext.
@@ -184,46 +196,46 @@ func TestSecretsAndEnvSchema(t *testing.T) {
 		`{"name":"ocr","secret":{"A":"b"}}`:               400, // unknown field
 		`not json`:                                        400,
 	} {
-		if code, env, _ := f.do(t, "POST", prefix+"/secrets", body); code != want || env.Code != 1001 {
+		if code, env, _ := f.do(t, "POST", testPrefix+"/secrets", body); code != want || env.Code != 1001 {
 			t.Errorf("%s: %d %+v, want %d", body, code, env, want)
 		}
 	}
-	code, _, data = f.do(t, "POST", prefix+"/rotateSecrets", "")
+	code, _, data = f.do(t, "POST", testPrefix+"/rotateSecrets", "")
 	if code != 200 || !strings.Contains(string(data), `"Unchanged":1`) {
 		t.Errorf("rotate: %d %s", code, data)
 	}
 }
 
 func TestInstallUpdateUninstall(t *testing.T) {
-	f := newFixture(t, "")
+	f := newFixture(t)
 	url := gitRepo(t, "notes")
-	code, env, data := f.do(t, "POST", prefix+"/install", `{"url":"`+url+`","source":"github","branch":"main"}`)
+	code, env, data := f.do(t, "POST", testPrefix+"/install", `{"url":"`+url+`","source":"github","branch":"main"}`)
 	if code != 200 {
 		t.Fatalf("install: %d %+v", code, env)
 	}
 	if !strings.Contains(string(data), `"name":"notes"`) {
 		t.Errorf("result %s", data)
 	}
-	if code, env, _ := f.do(t, "POST", prefix+"/install", `{"url":"`+url+`"}`); code != 200 {
+	if code, env, _ := f.do(t, "POST", testPrefix+"/install", `{"url":"`+url+`"}`); code != 200 {
 		t.Errorf("reinstall from the same origin: %d %+v", code, env)
 	}
-	if code, _, data := f.do(t, "POST", prefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"hasUpdate":false`) {
+	if code, _, data := f.do(t, "POST", testPrefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"hasUpdate":false`) {
 		t.Errorf("checkUpdates: %d %s", code, data)
 	}
-	if code, env, _ := f.do(t, "POST", prefix+"/update", `{"name":"notes"}`); code != 200 {
+	if code, env, _ := f.do(t, "POST", testPrefix+"/update", `{"name":"notes"}`); code != 200 {
 		t.Errorf("update: %d %+v", code, env)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/update", `{"all":true}`); code != 200 {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/update", `{"all":true}`); code != 200 {
 		t.Errorf("update all: %d", code)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/setStatus", `{"name":"notes","status":0}`); code != 200 {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/setStatus", `{"name":"notes","status":0}`); code != 200 {
 		t.Errorf("disable: %d", code)
 	}
-	_, _, data = f.do(t, "GET", prefix+"/metas", "")
+	_, _, data = f.do(t, "GET", testPrefix+"/metas", "")
 	if !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"status":0`) {
 		t.Errorf("metas after disable: %s", data)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"notes"}`); code != 200 {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/uninstall", `{"name":"notes"}`); code != 200 {
 		t.Errorf("uninstall: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "notes")); !os.IsNotExist(err) {
@@ -242,7 +254,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 		"/setStatus":  {`{"name":"ocr","status":7}`, 400},
 		"/setStatus ": {`{"name":"ghost","status":1}`, 404},
 	} {
-		code, env, _ := f.do(t, "POST", prefix+strings.TrimSpace(path), c.body)
+		code, env, _ := f.do(t, "POST", testPrefix+strings.TrimSpace(path), c.body)
 		if code != c.want || env.Code != 1001 || env.Message == "" {
 			t.Errorf("%s %s: %d %+v, want %d", path, c.body, code, env, c.want)
 		}
@@ -250,9 +262,9 @@ func TestInstallUpdateUninstall(t *testing.T) {
 }
 
 func TestUploadInstall(t *testing.T) {
-	f := newFixture(t, "")
+	f := newFixture(t)
 	archive := zipOf(t, map[string]string{"pack-main/SKILL.md": "---\nname: pack\ndescription: Uploaded.\n---\n"})
-	code, env, _ := f.do(t, "POST", prefix+"/uploadInstall", string(archive), "Content-Type", "application/zip")
+	code, env, _ := f.do(t, "POST", testPrefix+"/uploadInstall", string(archive), "Content-Type", "application/zip")
 	if code != 200 {
 		t.Fatalf("raw upload: %d %+v", code, env)
 	}
@@ -261,15 +273,15 @@ func TestUploadInstall(t *testing.T) {
 	fw, _ := mw.CreateFormFile("file", "pack.zip")
 	fw.Write(zipOf(t, map[string]string{"SKILL.md": "---\nname: pack\ndescription: Uploaded again.\n---\n"}))
 	mw.Close()
-	code, env, _ = f.do(t, "POST", prefix+"/uploadInstall", form.String(), "Content-Type", mw.FormDataContentType())
+	code, env, _ = f.do(t, "POST", testPrefix+"/uploadInstall", form.String(), "Content-Type", mw.FormDataContentType())
 	if code != 200 {
 		t.Fatalf("multipart upload: %d %+v", code, env)
 	}
 	hostile := zipOf(t, map[string]string{"../evil.txt": "x", "SKILL.md": "---\nname: evil\ndescription: d\n---\n"})
-	if code, env, _ := f.do(t, "POST", prefix+"/uploadInstall", string(hostile), "Content-Type", "application/zip"); code != 400 || !strings.Contains(env.Message, "..") {
+	if code, env, _ := f.do(t, "POST", testPrefix+"/uploadInstall", string(hostile), "Content-Type", "application/zip"); code != 400 || !strings.Contains(env.Message, "..") {
 		t.Errorf("zip-slip: %d %+v", code, env)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/uploadInstall", "not a zip"); code != 400 {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/uploadInstall", "not a zip"); code != 400 {
 		t.Errorf("not a zip: %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(filepath.Dir(f.dir), "evil.txt")); err == nil {
@@ -278,12 +290,18 @@ func TestUploadInstall(t *testing.T) {
 }
 
 func TestProgressEvents(t *testing.T) {
-	f := newFixture(t, "")
+	f := newFixture(t)
 	ts := httptest.NewServer(f.h)
 	defer ts.Close()
+	hosts, err := hostNames(ts.Listener.Addr().(*net.TCPAddr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.hosts = hosts
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
-	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+prefix+"/events", nil)
+	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+testPrefix+"/events", nil)
+	req.Header.Set("Authorization", "Bearer "+testToken)
 	resp, err := http.DefaultClient.Do(req)
 	if err != nil {
 		t.Fatal(err)
@@ -295,8 +313,13 @@ func TestProgressEvents(t *testing.T) {
 	lines := bufio.NewScanner(resp.Body)
 	lines.Scan() // ": connected": the subscription is in place
 	go func() {
-		http.Post(ts.URL+prefix+"/uploadInstall", "application/zip",
+		req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+testPrefix+"/uploadInstall",
 			bytes.NewReader(zipOf(t, map[string]string{"SKILL.md": "---\nname: live\ndescription: d\n---\n"})))
+		req.Header.Set("Content-Type", "application/zip")
+		req.Header.Set("Authorization", "Bearer "+testToken)
+		if resp, err := http.DefaultClient.Do(req); err == nil {
+			resp.Body.Close()
+		}
 	}()
 	var progress int
 	for lines.Scan() {
@@ -316,15 +339,15 @@ func TestProgressEvents(t *testing.T) {
 }
 
 func TestCrossSiteRequestsRefused(t *testing.T) {
-	f := newFixture(t, "")
+	f := newFixture(t)
 	// What a web page can send without a preflight: a text/plain body.
-	if code, _, _ := f.do(t, "POST", prefix+"/uninstall", `{"name":"ocr"}`, "Content-Type", "text/plain"); code != http.StatusUnsupportedMediaType {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/uninstall", `{"name":"ocr"}`, "Content-Type", "text/plain"); code != http.StatusUnsupportedMediaType {
 		t.Errorf("text/plain body: %d", code)
 	}
-	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Origin", "https://evil.example"); code != http.StatusForbidden {
+	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Origin", "https://evil.example"); code != http.StatusForbidden {
 		t.Errorf("foreign origin: %d", code)
 	}
-	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Origin", "http://example.com"); code != 200 {
+	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Origin", "http://example.com"); code != 200 {
 		t.Errorf("same origin (httptest's host is example.com): %d", code)
 	}
 	if _, err := os.Stat(filepath.Join(f.dir, "ocr")); err != nil {
@@ -333,20 +356,188 @@ func TestCrossSiteRequestsRefused(t *testing.T) {
 }
 
 func TestToken(t *testing.T) {
-	f := newFixture(t, "s3cret")
-	if code, env, _ := f.do(t, "GET", prefix+"/metas", ""); code != 401 || env.Code != 1001 {
-		t.Errorf("no token: %d %+v", code, env)
+	f := newFixture(t)
+	for _, auth := range []string{"", "Bearer", "Bearer ", "Bearer wrong", "bearer " + testToken, "Basic " + testToken, testToken} {
+		if code, env, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", auth); code != 401 || env.Code != 1001 {
+			t.Errorf("Authorization %q: %d %+v, want 401", auth, code, env)
+		}
 	}
-	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Authorization", "Bearer wrong"); code != 401 {
-		t.Errorf("wrong token: %d", code)
-	}
-	if code, _, _ := f.do(t, "GET", prefix+"/metas", "", "Authorization", "Bearer s3cret"); code != 200 {
+	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", ""); code != 200 {
 		t.Errorf("right token: %d", code)
+	}
+	// An empty token, however it got there, opens nothing.
+	f.srv.token = ""
+	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", "Bearer "); code != 401 {
+		t.Errorf("empty token: %d, want 401", code)
+	}
+}
+
+// startServer runs the program as main does, on a free loopback port,
+// without a token, and returns its base URL and the token it printed.
+func startServer(t *testing.T, cfg config) (base, token string) {
+	t.Helper()
+	ctx, cancel := context.WithCancel(context.Background())
+	var out syncBuffer
+	addr := make(chan net.Addr, 1)
+	done := make(chan error, 1)
+	cfg.dir, cfg.addr = t.TempDir(), "127.0.0.1:0"
+	go func() { done <- run(ctx, cfg, &out, func(a net.Addr) { addr <- a }) }()
+	t.Cleanup(func() {
+		cancel()
+		if err := <-done; err != nil {
+			t.Errorf("run: %v", err)
+		}
+	})
+	select {
+	case a := <-addr:
+		base = "http://" + a.String()
+	case err := <-done:
+		t.Fatalf("run: %v", err)
+	case <-time.After(30 * time.Second):
+		t.Fatal("the server did not start")
+	}
+	_, token, found := strings.Cut(out.String(), "not shown again: ")
+	token, _, _ = strings.Cut(token, "\n")
+	if !found || len(token) < 20 || strings.Count(out.String(), token) != 1 {
+		t.Fatalf("no generated token printed once in:\n%s", out.String())
+	}
+	return base, token
+}
+
+// syncBuffer is a bytes.Buffer safe for the server's goroutines.
+type syncBuffer struct {
+	mu  sync.Mutex
+	buf bytes.Buffer
+}
+
+func (b *syncBuffer) Write(p []byte) (int, error) {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.Write(p)
+}
+
+func (b *syncBuffer) String() string {
+	b.mu.Lock()
+	defer b.mu.Unlock()
+	return b.buf.String()
+}
+
+// send makes a request to the running server; host and origin, when set,
+// replace the Host header and set Origin.
+func send(t *testing.T, method, url, host, origin, token string) int {
+	t.Helper()
+	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
+	defer cancel()
+	req, err := http.NewRequestWithContext(ctx, method, url, strings.NewReader("{}"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	req.Header.Set("Content-Type", "application/json")
+	if host != "" {
+		req.Host = host
+	}
+	if origin != "" {
+		req.Header.Set("Origin", origin)
+	}
+	if token != "" {
+		req.Header.Set("Authorization", "Bearer "+token)
+	}
+	resp, err := http.DefaultClient.Do(req)
+	if err != nil {
+		t.Fatal(err)
+	}
+	resp.Body.Close()
+	return resp.StatusCode
+}
+
+// A page on another site whose name was rebound to 127.0.0.1 sends its own
+// name as Host, and an Origin that agrees with it: both are refused, token
+// or not. Only names of this server pass.
+func TestHostMustNameThisServer(t *testing.T) {
+	base, token := startServer(t, config{prefix: DefaultPrefix})
+	port := base[strings.LastIndexByte(base, ':')+1:]
+	metas := base + DefaultPrefix + "/metas"
+	for _, c := range []struct{ host, origin string }{
+		{"evil.test:" + port, ""},
+		{"evil.test:" + port, "http://evil.test:" + port},
+		{"evil.test", "http://evil.test"},
+		{"127.0.0.1.evil.test:" + port, ""},
+		{"127.0.0.1:1", ""}, // another port
+		{"localhost", ""},   // port 80, not this server's
+	} {
+		for _, tok := range []string{token, ""} {
+			if code := send(t, "GET", metas, c.host, c.origin, tok); code < 400 || code > 499 {
+				t.Errorf("Host %q Origin %q token %v: %d, want 4xx", c.host, c.origin, tok != "", code)
+			}
+			if code := send(t, "POST", base+DefaultPrefix+"/uninstall", c.host, c.origin, tok); code < 400 || code > 499 {
+				t.Errorf("POST with Host %q Origin %q token %v: %d, want 4xx", c.host, c.origin, tok != "", code)
+			}
+		}
+	}
+	for _, host := range []string{"", "localhost:" + port, "LOCALHOST.:" + port, "[::1]:" + port} {
+		if code := send(t, "GET", metas, host, "", token); code != 200 {
+			t.Errorf("Host %q: %d, want 200", host, code)
+		}
+	}
+	if code := send(t, "GET", metas, "", base, token); code != 200 {
+		t.Errorf("same-origin request: %d, want 200", code)
+	}
+	// -host adds a name.
+	base2, token2 := startServer(t, config{prefix: "/admin/netaclaw/skill", hosts: []string{"skills.internal"}})
+	port2 := base2[strings.LastIndexByte(base2, ':')+1:]
+	if code := send(t, "GET", base2+"/admin/netaclaw/skill/metas", "skills.internal:"+port2, "", token2); code != 200 {
+		t.Errorf("a -host name under the /admin/netaclaw/skill prefix: %d, want 200", code)
+	}
+	if code := send(t, "GET", base2+DefaultPrefix+"/metas", "", "", token2); code != 404 {
+		t.Errorf("the default prefix under another -prefix: %d, want 404", code)
+	}
+}
+
+// Every route refuses a request without the token, and the README
+// documents every route.
+func TestEveryRouteNeedsTheTokenAndIsDocumented(t *testing.T) {
+	base, token := startServer(t, config{prefix: DefaultPrefix})
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	routes := (&server{}).routes()
+	if len(routes) < 17 {
+		t.Fatalf("only %d routes", len(routes))
+	}
+	for route := range routes {
+		method, path, _ := strings.Cut(route, " ")
+		for _, tok := range []string{"", "wrong-" + token} {
+			if code := send(t, method, base+DefaultPrefix+path, "", "", tok); code != 401 {
+				t.Errorf("%s without the token: %d, want 401", route, code)
+			}
+		}
+		if !bytes.Contains(readme, []byte("### `"+method+" "+path+"`")) {
+			t.Errorf("README.md does not document %s (want a heading \"### `%s %s`\")", route, method, path)
+		}
+	}
+	for _, path := range []string{"/", DefaultPrefix, DefaultPrefix + "/nope", "/admin/netaclaw/skill/metas"} {
+		if code := send(t, "GET", base+path, "", "", ""); code != 401 {
+			t.Errorf("GET %s without the token: %d, want 401", path, code)
+		}
+	}
+}
+
+func TestPrefixFlag(t *testing.T) {
+	for _, p := range []string{"", "admin", "/admin/", "/a//b", "/a/./b", "/a/{x}"} {
+		if err := checkPrefix(p); err == nil {
+			t.Errorf("checkPrefix(%q) accepted it", p)
+		}
+	}
+	for _, p := range []string{DefaultPrefix, "/admin/netaclaw/skill", "/x"} {
+		if err := checkPrefix(p); err != nil {
+			t.Errorf("checkPrefix(%q) = %v", p, err)
+		}
 	}
 }
 
 func TestAgentSkillsAndDeps(t *testing.T) {
-	f := newFixture(t, "")
+	f := newFixture(t)
 	writeFile(t, f.dir, "setup-me/SKILL.md", "---\nname: setup-me\ndescription: Has a setup script.\n---\n")
 	writeFile(t, f.dir, "setup-me/skill.config.yaml", "runtime: bash\nsetup:\n  posix: setup.sh\n")
 	writeFile(t, f.dir, "setup-me/setup.sh", "touch /tmp/should-not-run\n")
@@ -354,14 +545,14 @@ func TestAgentSkillsAndDeps(t *testing.T) {
 		t.Fatal(err)
 	}
 	content := "---\nname: checklist\ndescription: A release checklist the agent wrote.\n---\nTick every box.\n"
-	code, env, _ := f.do(t, "POST", prefix+"/create", `{"name":"checklist","content":`+quoteJSON(content)+`,"files":{"references/boxes.md":"- [ ] tests"}}`)
+	code, env, _ := f.do(t, "POST", testPrefix+"/create", `{"name":"checklist","content":`+quoteJSON(content)+`,"files":{"references/boxes.md":"- [ ] tests"}}`)
 	if code != 200 {
 		t.Fatalf("create: %d %+v", code, env)
 	}
 	if _, found, _ := f.srv.kit.Skill(t.Context(), "checklist"); !found {
 		t.Error("created skill not loaded")
 	}
-	code, env, _ = f.do(t, "POST", prefix+"/edit", `{"name":"checklist","files":{"references/more.md":"x"},"remove":["references/boxes.md"]}`)
+	code, env, _ = f.do(t, "POST", testPrefix+"/edit", `{"name":"checklist","files":{"references/more.md":"x"},"remove":["references/boxes.md"]}`)
 	if code != 200 {
 		t.Fatalf("edit: %d %+v", code, env)
 	}
@@ -380,16 +571,16 @@ func TestAgentSkillsAndDeps(t *testing.T) {
 		"/delete":      {`{"name":"ocr"}`, 403},
 		"/installDeps": {`{"name":"setup-me","setup":true}`, 403}, // setup scripts only for installed skills
 	} {
-		code, env, _ := f.do(t, "POST", prefix+strings.TrimSpace(path), c.body)
+		code, env, _ := f.do(t, "POST", testPrefix+strings.TrimSpace(path), c.body)
 		if code != c.want || env.Code != 1001 {
 			t.Errorf("%s %s: %d %+v, want %d", path, c.body, code, env, c.want)
 		}
 	}
-	code, env, data := f.do(t, "POST", prefix+"/installDeps", `{"name":"ocr"}`)
+	code, env, data := f.do(t, "POST", testPrefix+"/installDeps", `{"name":"ocr"}`)
 	if code != 200 || !strings.Contains(string(data), `"name":"ocr"`) {
 		t.Errorf("installDeps: %d %+v %s", code, env, data)
 	}
-	if code, _, _ := f.do(t, "POST", prefix+"/delete", `{"name":"checklist"}`); code != 200 {
+	if code, _, _ := f.do(t, "POST", testPrefix+"/delete", `{"name":"checklist"}`); code != 200 {
 		t.Errorf("delete: %d", code)
 	}
 	if _, found, _ := f.srv.kit.Skill(t.Context(), "checklist"); found {

@@ -90,9 +90,18 @@ func (s *suite) script(line string) executor.Command {
 	return executor.Command{Path: s.bash, Args: []string{"-c", line}, Env: map[string]string{"PATH": s.hostPath}}
 }
 
+// deadline bounds every test that waits on a process, so that a runner
+// whose kill is broken fails the suite within it instead of hanging for the
+// 30 s sleeps the tests start.
+func deadline(t *testing.T) context.Context {
+	ctx, cancel := context.WithTimeout(t.Context(), 2*slack)
+	t.Cleanup(cancel)
+	return ctx
+}
+
 func run(t *testing.T, r executor.Runner, cmd executor.Command) executor.Result {
 	t.Helper()
-	res, err := r.Run(t.Context(), cmd)
+	res, err := r.Run(deadline(t), cmd)
 	if err != nil {
 		t.Fatalf("Run(%s %q): %v", cmd.Path, cmd.Args, err)
 	}
@@ -231,7 +240,7 @@ func testGrandchildHoldsStdout(t *testing.T, s *suite) {
 
 func testCancel(t *testing.T, s *suite) {
 	r, _ := s.runner(t)
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(deadline(t))
 	time.AfterFunc(300*time.Millisecond, cancel)
 	start := time.Now()
 	_, err := r.Run(ctx, s.script("sleep 30"))
@@ -245,7 +254,7 @@ func testCancel(t *testing.T, s *suite) {
 
 func testContextDone(t *testing.T, s *suite) {
 	r, scratch := s.runner(t)
-	ctx, cancel := context.WithCancel(t.Context())
+	ctx, cancel := context.WithCancel(deadline(t))
 	cancel()
 	marker := filepath.Join(scratch, "ran")
 	_, err := r.Run(ctx, s.script(fmt.Sprintf("echo > %q", marker)))
@@ -268,7 +277,7 @@ func testInvalidCommand(t *testing.T, s *suite) {
 		{Path: s.bash, Timeout: -time.Second},
 		{Path: s.bash, MaxStdout: -1},
 	} {
-		if _, err := r.Run(t.Context(), cmd); !errors.Is(err, executor.ErrInvalidCommand) {
+		if _, err := r.Run(deadline(t), cmd); !errors.Is(err, executor.ErrInvalidCommand) {
 			t.Errorf("Run(%+v) = %v, want ErrInvalidCommand", cmd, err)
 		}
 	}
@@ -276,7 +285,7 @@ func testInvalidCommand(t *testing.T, s *suite) {
 
 func testNotFound(t *testing.T, s *suite) {
 	r, scratch := s.runner(t)
-	_, err := r.Run(t.Context(), executor.Command{Path: "no-such-program-skillkit", Env: map[string]string{"PATH": scratch}})
+	_, err := r.Run(deadline(t), executor.Command{Path: "no-such-program-skillkit", Env: map[string]string{"PATH": scratch}})
 	if err == nil {
 		t.Errorf("running a program that does not exist succeeded")
 	}
@@ -304,7 +313,7 @@ func testConcurrent(t *testing.T, s *suite) {
 			cmd := s.script("cat; echo \" $MARK\"")
 			cmd.Stdin = fmt.Appendf(nil, "input-%d", i)
 			cmd.Env["MARK"] = fmt.Sprint(i)
-			res, err := r.Run(t.Context(), cmd)
+			res, err := r.Run(deadline(t), cmd)
 			if want := fmt.Sprintf("input-%d %d\n", i, i); err != nil || string(res.Stdout) != want {
 				t.Errorf("run %d: got %q, %v; want %q", i, res.Stdout, err, want)
 			}

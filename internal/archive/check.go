@@ -113,47 +113,15 @@ func (c *checker) add(e *entry) bool {
 	return true
 }
 
-// cleanName checks a name against the path rules and returns it without a
+// cleanName checks a name against skill.CheckPath and returns it without a
 // folder's trailing slash.
 func cleanName(name string, dir bool) (string, error) {
 	p := name
 	if dir {
 		p = strings.TrimSuffix(p, "/")
 	}
-	switch {
-	case p == "":
-		return "", fmt.Errorf("%w: the name is empty", ErrUnsafePath)
-	case strings.IndexByte(p, 0) >= 0:
-		return "", fmt.Errorf("%w: the name holds a NUL byte", ErrUnsafePath)
-	case !utf8.ValidString(p):
-		return "", fmt.Errorf("%w: the name is not valid UTF-8", ErrUnsafePath)
-	}
-	for _, r := range p {
-		if unicode.IsControl(r) || unicode.Is(unicode.Bidi_Control, r) {
-			return "", fmt.Errorf("%w: the name holds the control character %U", ErrUnsafePath, r)
-		}
-	}
-	switch {
-	case p[0] == '/' || p[0] == '\\':
-		return "", fmt.Errorf("%w: the name is an absolute path", ErrUnsafePath)
-	case len(p) >= 2 && p[1] == ':' && (p[0] >= 'a' && p[0] <= 'z' || p[0] >= 'A' && p[0] <= 'Z'):
-		return "", fmt.Errorf("%w: the name starts with the drive letter %s", ErrUnsafePath, p[:2])
-	case strings.ContainsRune(p, '\\'):
-		return "", fmt.Errorf("%w: the name holds a backslash, a path separator on Windows", ErrUnsafePath)
-	case len(p) > MaxPathBytes:
-		return "", fmt.Errorf("%w: the name is %d bytes, over the limit of %d", ErrUnsafePath, len(p), MaxPathBytes)
-	}
-	for elem := range strings.SplitSeq(p, "/") {
-		switch {
-		case elem == "":
-			return "", fmt.Errorf("%w: the name has an empty element", ErrUnsafePath)
-		case elem == ".":
-			return "", fmt.Errorf("%w: the name has a \".\" element", ErrUnsafePath)
-		case elem == "..":
-			return "", fmt.Errorf("%w: the name has a \"..\" element, which would leave the skill folder", ErrUnsafePath)
-		case len(elem) > MaxElementBytes:
-			return "", fmt.Errorf("%w: an element of the name is %d bytes, over the limit of %d", ErrUnsafePath, len(elem), MaxElementBytes)
-		}
+	if err := skill.CheckPath(p); err != nil {
+		return "", err
 	}
 	return p, nil
 }

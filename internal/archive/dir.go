@@ -6,6 +6,8 @@ import (
 	"io"
 	"io/fs"
 	"os"
+
+	"github.com/skillkit-go/skillkit/internal/hardlink"
 )
 
 // CheckDir checks the folder src — a skill on disk that someone asks to
@@ -101,8 +103,8 @@ func diskProblem(info fs.FileInfo) error {
 	switch {
 	case !mode.IsRegular() && !mode.IsDir():
 		return fmt.Errorf("%w: the entry is of kind %v", ErrNotRegular, mode.Type())
-	case mode.IsRegular() && linkCount(info) > 1:
-		return fmt.Errorf("%w: the file has %d hard links", ErrLink, linkCount(info))
+	case mode.IsRegular() && hardlink.Count(info) > 1:
+		return fmt.Errorf("%w: the file has %d hard links", ErrLink, hardlink.Count(info))
 	}
 	return nil
 }

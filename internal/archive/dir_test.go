@@ -83,7 +83,7 @@ func TestHostileFolders(t *testing.T) {
 		{name: "backslash in a name", files: with(map[string]string{`a\b.md`: "x"}),
 			want: ErrUnsafePath, msg: "holds a backslash", entry: `a\b.md`},
 		{name: "control character in a name", files: with(map[string]string{"bell\a.md": "x"}),
-			want: ErrUnsafePath, msg: "control character U+0007", entry: "bell\a.md"},
+			want: ErrUnsafePath, msg: "character U+0007", entry: "bell\a.md"},
 		{name: "SKILL.md and skill.md", files: with(map[string]string{"skill.md": skillMD}),
 			want: ErrCollision, msg: `differs only in letter case or Unicode form from "SKILL.md"`, entry: "skill.md"},
 		{name: "file over the limit", files: with(map[string]string{"big.txt": strings.Repeat("x", 2000)}), lim: &Limits{MaxFileBytes: 1000},

@@ -40,12 +40,15 @@
 // # Names
 //
 // An entry is refused when its name, taken as written in the archive or
-// found in the folder:
+// found in the folder, fails skill.CheckPath, the one rule for paths inside
+// a skill (the model's reads and the agent's writes obey it too):
 //
 //   - is empty, holds a NUL byte, is not valid UTF-8, or holds a control
-//     character (C0, DEL, C1) or a bidirectional-text control;
+//     character (C0, DEL, C1) or a format character (bidirectional-text
+//     controls, zero-width characters);
 //   - is absolute ("/etc/x", "\\server\x"), starts with a drive letter
-//     ("C:x", "C:/x", "C:\x"), or holds a backslash anywhere ("..\x");
+//     ("C:x", "C:/x", "C:\x"), holds a backslash anywhere ("..\x"), or
+//     holds one of : * ? " < > |, which Windows file names cannot hold;
 //   - has an empty, "." or ".." element ("a//b", "./a", "a/../../x");
 //   - passes the path length limits above;
 //   - lies inside, or is, a ".git" or ".skillhub" folder (compared without

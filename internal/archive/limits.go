@@ -1,6 +1,10 @@
 package archive
 
-import "errors"
+import (
+	"errors"
+
+	"github.com/skillkit-go/skillkit/skill"
+)
 
 // Default limits; see the package documentation for what each bounds.
 const (
@@ -27,11 +31,12 @@ const (
 	// RatioFloor is the size up to which a file or an archive is never
 	// refused for its compression ratio.
 	RatioFloor = 64 << 10
-	// MaxPathBytes bounds the length of an entry's name.
-	MaxPathBytes = 1024
+	// MaxPathBytes bounds the length of an entry's name (the rule of
+	// skill.CheckPath).
+	MaxPathBytes = skill.MaxPathBytes
 	// MaxElementBytes bounds one element of an entry's name, the limit of
 	// common file systems.
-	MaxElementBytes = 255
+	MaxElementBytes = skill.MaxPathElementBytes
 )
 
 // Limits tune the checks. A nil *Limits, or a zero or negative field, means
@@ -71,10 +76,11 @@ func (l *Limits) resolve() Limits {
 // Errors. Each refusal wraps one of them; the ones that say a limit was
 // passed also wrap ErrLimit.
 var (
-	// ErrUnsafePath: a name that is absolute, leaves the folder, holds a
-	// backslash, a drive letter, a control character or NUL, or is not
-	// clean.
-	ErrUnsafePath = errors.New("unsafe path")
+	// ErrUnsafePath: a name that skill.CheckPath refuses (absolute, leaving
+	// the folder, a backslash, a drive letter, a character Windows file
+	// names cannot hold, a control character or NUL, not clean). It is
+	// skill.ErrUnsafePath.
+	ErrUnsafePath = skill.ErrUnsafePath
 	// ErrLink: a symbolic or hard link.
 	ErrLink = errors.New("link")
 	// ErrNotRegular: a device, pipe, socket or unknown kind of file.

@@ -41,11 +41,19 @@ var ErrInvalid = errors.New("invalid sandbox spec")
 // namespace unshared (network too unless spec.Network), all capabilities
 // dropped, a new session, killed with its parent, /proc and /dev private,
 // then the mounts in order, the working directory and the program after
-// "--". The root itself is read-only. The environment is not on the command line, where other users of
-// the machine could read it: bwrap passes on its own environment.
+// "--". The root itself is read-only. The environment is not on the
+// command line, where other users of the machine could read it: bwrap
+// passes on its own environment.
+//
+// The program is the first process of the sandbox's PID namespace
+// (--as-pid-1): when it ends, the kernel kills every process left in the
+// namespace before bwrap learns that it ended, so nothing started in the
+// sandbox outlives bwrap. With bwrap's own first process instead, bwrap
+// exits as soon as the program does, while that process is still tearing
+// the namespace down.
 func Args(spec Spec) ([]string, error) {
 	args := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 	}
 	if spec.Network {
 		args = append(args, "--share-net")

@@ -20,7 +20,7 @@ func TestArgs(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{
-		"--unshare-all", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
+		"--unshare-all", "--as-pid-1", "--die-with-parent", "--new-session", "--cap-drop", "ALL",
 		"--proc", "/proc", "--dev", "/dev",
 		"--ro-bind-try", "/usr", "/usr", "--symlink", "usr/bin", "/bin", "--tmpfs", "/tmp", "--bind", "/work/out", "/work/out",
 		"--remount-ro", "/", "--chdir", "/skills/pdf", "--", "/usr/bin/python3", "--", "-c", "x y",
