@@ -12,7 +12,6 @@ import (
 	"slices"
 	"sort"
 	"strings"
-	"unicode"
 	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/deps"
@@ -34,8 +33,6 @@ const (
 	MaxFiles = 100
 	// MaxTotalBytes bounds the files written by one call together.
 	MaxTotalBytes = 10 << 20
-	// maxPathBytes bounds the path of an attached file.
-	maxPathBytes = 512
 )
 
 // Options tune a [Writer]. A nil *Options means the defaults.
@@ -269,25 +266,11 @@ func checkPath(p string) error {
 	bad := func(why string) error {
 		return fmt.Errorf("%w: file %q: %s", ErrInvalidContent, p, why)
 	}
-	if !utf8.ValidString(p) {
-		return bad("not valid UTF-8")
-	}
-	if len(p) > maxPathBytes {
-		return bad(fmt.Sprintf("longer than %d bytes", maxPathBytes))
-	}
-	for _, r := range p {
-		// Format characters include the bidirectional controls (U+202E
-		// shows "gpj.exe" as "exe.jpg") and the zero-width ones.
-		if unicode.IsControl(r) || unicode.Is(unicode.Cf, r) || strings.ContainsRune(`:*?"<>|`, r) {
-			return bad(fmt.Sprintf("%q (%U) is not allowed in a file name", r, r))
+	if err := skill.CheckPath(p); err != nil {
+		if clean, cerr := skill.CleanRelPath(p); cerr == nil {
+			return bad(fmt.Sprintf("write it as %q: a relative path with \"/\", no \"..\", \".\" or empty parts", clean))
 		}
-	}
-	clean, err := skill.CleanRelPath(p)
-	if err != nil {
 		return bad(err.Error())
-	}
-	if clean != p {
-		return bad(fmt.Sprintf("write it as %q: a relative path with \"/\", no \"..\", \".\" or empty parts", clean))
 	}
 	parts := strings.Split(p, "/")
 	if len(parts) < 2 || !isAgentFolder(parts[0]) {
