@@ -46,7 +46,8 @@ func New(dir *skillsdir.Dir, opts *Options) *Installer {
 		d.runner, d.progress = opts.Runner, opts.Progress
 	}
 	if d.runner == nil {
-		d.runner = &executor.LocalRunner{}
+		// The runner warns, once, when tools run without isolation.
+		d.runner = &executor.LocalRunner{Logger: dir.Logger()}
 	}
 	return d
 }

@@ -12,6 +12,7 @@ import (
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
@@ -32,7 +33,12 @@ type Installer struct {
 // package documentation). Hosts get one from skillkit.Kit, which shares the
 // folder with the dependency and authoring packages.
 func New(dir *skillsdir.Dir, opts *Options) *Installer {
-	return &Installer{dir: dir, opt: opts.resolve()}
+	in := &Installer{dir: dir, opt: opts.resolve()}
+	if in.opt.runner == nil {
+		// The runner warns, once, when git runs without isolation.
+		in.opt.runner = &executor.LocalRunner{Logger: dir.Logger()}
+	}
+	return in
 }
 
 // InstallOptions tune one Install.

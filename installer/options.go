@@ -92,9 +92,6 @@ func (o *Options) resolve() resolved {
 		github:     o.GitHub,
 		checkConc:  o.CheckConcurrency,
 	}
-	if r.runner == nil {
-		r.runner = &executor.LocalRunner{}
-	}
 	if r.git == "" {
 		r.git = "git"
 	}

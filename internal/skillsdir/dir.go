@@ -125,6 +125,9 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 // after it.
 func (d *Dir) Close() error { return d.root.Close() }
 
+// Logger returns the logger of the folder's audit lines; nil when none.
+func (d *Dir) Logger() *slog.Logger { return d.log }
+
 // Path returns the skills folder, absolute.
 func (d *Dir) Path() string { return d.path }
 
