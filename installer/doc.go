@@ -66,7 +66,11 @@
 //     has a name, and the name follows the naming rules; else
 //     [ErrInvalidSkill]. The skill's folder will be that name.
 //  4. fingerprint: registry.Fingerprint of the staged tree.
-//  5. scan: Options.Scanner, when set, may refuse ([ErrScanRejected]).
+//  5. scan: the scan package rates the staged skill and the skills
+//     folder's trust policy decides for the trust of its source: allow,
+//     ask (a [*ScanError] wrapping [ErrNeedsConfirmation] unless
+//     InstallOptions.Confirmed) or block ([ErrScanRejected]; Force never
+//     changes it).
 //  6. swap, under the skill's lock: an installed skill of that name is
 //     replaced only when it came from the same origin (same source, URL and
 //     subfolder, for every kind of source: a ZIP file at another path is

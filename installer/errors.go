@@ -6,6 +6,8 @@ import (
 
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 )
 
 // Errors. Every error the Installer returns for one of these conditions
@@ -70,6 +72,34 @@ func (e *GitError) Error() string {
 
 // Is makes errors.Is(err, ErrGit) hold.
 func (e *GitError) Is(target error) bool { return target == ErrGit }
+
+// ScanError is the error of an install or update the trust policy refused
+// (errors.Is finds [ErrScanRejected]) or holds for a person's confirmation
+// ([ErrNeedsConfirmation]). It carries what a person needs to decide: every
+// finding, and the origin that was fetched and scanned, so a caller that
+// asks and tries again can pin the same commit (Record.Commit).
+type ScanError struct {
+	Record   registry.Record // the skill as fetched: name, source, commit, fingerprint
+	Trust    scan.Trust      // the trust of its source
+	Decision scan.Decision   // scan.Block or scan.Ask
+	Report   scan.Report     // the verdict and every finding
+}
+
+// Error names the skill, the decision and the worst findings.
+func (e *ScanError) Error() string {
+	a := skillsdir.Admission{Report: e.Report, Trust: e.Trust, Decision: e.Decision}
+	return fmt.Sprintf("%v: %s: %s", e.sentinel(), e.Record.Name, a.Why())
+}
+
+// Unwrap returns ErrScanRejected or ErrNeedsConfirmation.
+func (e *ScanError) Unwrap() error { return e.sentinel() }
+
+func (e *ScanError) sentinel() error {
+	if e.Decision == scan.Block {
+		return ErrScanRejected
+	}
+	return ErrNeedsConfirmation
+}
 
 // rejected wraps a check's error with ErrRejected, keeping it visible to
 // errors.Is and errors.As.

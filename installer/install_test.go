@@ -264,8 +264,15 @@ func TestScanAndTrustPolicy(t *testing.T) {
 	assertNoLeftovers(t, dir)
 
 	caution := skillFolder(t, "piped", pipedInstaller, nil)
-	if _, err := in.Install(ctx, Source{Dir: caution}, nil); !errors.Is(err, ErrNeedsConfirmation) {
+	_, err := in.Install(ctx, Source{Dir: caution}, nil)
+	if !errors.Is(err, ErrNeedsConfirmation) {
 		t.Fatalf("a caution skill without confirmation: %v, want ErrNeedsConfirmation", err)
+	}
+	// What a person needs to decide travels with the error.
+	var se *ScanError
+	if !errors.As(err, &se) || se.Decision != scan.Ask || se.Record.Name != "piped" || se.Record.Fingerprint == "" ||
+		len(se.Report.Findings) == 0 || se.Report.Verdict != scan.Caution {
+		t.Fatalf("the error carries %+v", se)
 	}
 	res, err := in.Install(ctx, Source{Dir: caution}, &InstallOptions{Confirmed: true})
 	if err != nil || res.Scan == nil || res.Scan.Verdict != scan.Caution {

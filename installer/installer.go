@@ -204,11 +204,8 @@ type candidate struct {
 // admitted applies the trust policy's decision: a block refuses, an ask
 // needs a person's confirmation.
 func (c *candidate) admitted(confirmed bool) error {
-	switch {
-	case c.admit.Decision == scan.Block:
-		return fmt.Errorf("%w: %s: %s", ErrScanRejected, c.rec.Name, c.admit.Why())
-	case c.admit.Decision == scan.Ask && !confirmed:
-		return fmt.Errorf("%w: %s: %s", ErrNeedsConfirmation, c.rec.Name, c.admit.Why())
+	if c.admit.Decision == scan.Block || c.admit.Decision == scan.Ask && !confirmed {
+		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report}
 	}
 	return nil
 }
