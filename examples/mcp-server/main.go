@@ -25,8 +25,8 @@ import (
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/examples/mcp-server/internal/skillset"
-	"github.com/skillkit-go/skillkit/examples/mcp-server/mcptools"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
+	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
 )
 
 // version is reported to MCP clients in the initialize handshake.
