@@ -26,8 +26,8 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
-	"github.com/skillkit-go/skillkit/diagnostics"
 	anthropictools "github.com/skillkit-go/skillkit/adapters/anthropic"
+	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 

@@ -24,9 +24,9 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/examples/internal/skillset"
-	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
 )
 
 // version is reported to MCP clients in the initialize handshake.

@@ -26,9 +26,9 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	openaitools "github.com/skillkit-go/skillkit/adapters/openai"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/examples/internal/skillset"
-	openaitools "github.com/skillkit-go/skillkit/adapters/openai"
 )
 
 // defaultPrompt asks for something a bundled compute skill answers.

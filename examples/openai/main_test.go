@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 	openaitools "github.com/skillkit-go/skillkit/adapters/openai"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 func env(vars map[string]string) func(string) string {
