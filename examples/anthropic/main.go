@@ -70,6 +70,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return err
 	}
+	defer set.Close()
 	for _, d := range set.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintln(stderr, d)
 	}

@@ -30,6 +30,7 @@ func TestRunWithoutKeyPrintsTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer set.Close()
 	ts, err := anthropictools.New(set.Tools, nil)
 	if err != nil {
 		t.Fatal(err)

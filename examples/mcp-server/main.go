@@ -58,6 +58,7 @@ func run(ctx context.Context, args []string, transport mcp.Transport, log io.Wri
 	if err != nil {
 		return err
 	}
+	defer set.Close()
 	for _, d := range set.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintln(log, d)
 	}

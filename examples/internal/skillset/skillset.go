@@ -7,6 +7,7 @@ package skillset
 
 import (
 	"context"
+	"errors"
 	"fmt"
 	"os"
 
@@ -26,7 +27,13 @@ type Set struct {
 	// included) and the Toolset's warnings are folded into them as the Kit
 	// reports them.
 	Diagnostics diagnostics.List
+
+	kit *skillkit.Kit
 }
+
+// Close releases the skills folder; the tools must not be called
+// afterwards.
+func (s *Set) Close() error { return s.kit.Close() }
 
 // Load opens dir with skillkit.Open and resolves the tools of an agent that
 // has a bash tool (so compute-toolkit skills are offered too). Unlike Open,
@@ -44,11 +51,14 @@ func Load(ctx context.Context, dir string) (*Set, error) {
 	}
 	ts, err := kit.Toolset(ctx, tools.Agent{Tools: []string{"bash"}})
 	if err != nil {
-		return nil, err
+		return nil, errors.Join(err, kit.Close())
 	}
-	diags := kit.Doctor(ctx)
+	diags, err := kit.Doctor(ctx)
+	if err != nil {
+		return nil, errors.Join(err, kit.Close())
+	}
 	if len(ts.Visibility.Catalog) == 0 {
-		return nil, fmt.Errorf("no skill in %s can be offered (%d diagnostics)", dir, len(diags))
+		return nil, errors.Join(fmt.Errorf("no skill in %s can be offered (%d diagnostics)", dir, len(diags)), kit.Close())
 	}
-	return &Set{Tools: ts.Tools, Catalog: ts.Prompt, Diagnostics: diags}, nil
+	return &Set{Tools: ts.Tools, Catalog: ts.Prompt, Diagnostics: diags, kit: kit}, nil
 }

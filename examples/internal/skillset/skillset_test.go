@@ -11,6 +11,7 @@ func TestLoadExamples(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	defer set.Close()
 	var names []string
 	for _, tool := range set.Tools {
 		names = append(names, tool.Name)
