@@ -11,6 +11,8 @@
 # tidied, built, vetted and tested. It prints the versions it moved to and
 # exits non-zero if an adapter fails. A new major version of an SDK (a new
 # import path) is not tried: the script names the modules it upgraded.
+# Without arguments it also builds the Genkit and langchaingo snippets of
+# docs/adapters.md against the latest Genkit and langchaingo.
 #
 # Usage: adapters/check-latest.sh [ADAPTER...]   (default: every adapter)
 set -euo pipefail
@@ -55,6 +57,41 @@ for r in json.load(sys.stdin).get("Require") or []:
     failed+=("$name")
   fi
 done
+# The Genkit and langchaingo snippets of docs/adapters.md, against their
+# latest versions: each Go block of that page, under the imports it uses.
+if [ $# -eq 0 ]; then
+  echo "== docs/adapters.md snippets"
+  snip="$tmp/snippets"
+  mkdir "$snip"
+  if ! (
+    set -e
+    cd "$snip"
+    export GOWORK=off
+    go mod init example.com/snippets >/dev/null
+    go mod edit -require=github.com/skillkit-go/skillkit@v0.1.0 -replace="github.com/skillkit-go/skillkit=$root"
+    python3 - "$root/docs/adapters.md" <<'PY'
+import re, sys
+doc = open(sys.argv[1]).read()
+imports = {
+    "GenkitTools": ['"encoding/json"', '"github.com/firebase/genkit/go/ai"', '"github.com/firebase/genkit/go/genkit"',
+                    '"github.com/skillkit-go/skillkit/tools"'],
+    "LangchainTools": ['"context"', '"encoding/json"', '"github.com/skillkit-go/skillkit/tools"',
+                       'lctools "github.com/tmc/langchaingo/tools"'],
+}
+blocks = re.findall(r"```go\n(.*?)```", doc, re.S)
+for name, imps in imports.items():
+    body = next(b for b in blocks if "func " + name + "(" in b)
+    with open(name.lower() + ".go", "w") as f:
+        f.write("package snippets\n\nimport (\n\t" + "\n\t".join(imps) + "\n)\n\n" + body)
+PY
+    go get github.com/firebase/genkit/go@latest github.com/tmc/langchaingo@latest
+    go mod tidy
+    go vet ./...
+  ); then
+    failed+=("docs/adapters.md")
+  fi
+fi
+
 if [ ${#failed[@]} -gt 0 ]; then
   echo "check-latest.sh: failed against the latest SDKs: ${failed[*]}" >&2
   exit 1

@@ -25,7 +25,8 @@
 // for frameworks whose tool results have no error flag; each [Tool] carries
 // hints (ReadOnly, Destructive, OpenWorld, NeedsConfirmation) that adapters
 // map to their framework's annotations, and a host marks the tools whose
-// calls the user confirms with [RequireConfirmation].
+// calls the user confirms with [RequireConfirmation]. [SkillTools] offers
+// each compute skill as a tool of its own, with the skill's input schema.
 //
 // [Resolver.Resolve] builds everything one agent gets ([Toolset]): the
 // <available_skills> prompt section for the skills it sees (its assignment,
