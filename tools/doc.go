@@ -18,6 +18,16 @@
 // IsError set and a message the model can act on; a Go error is for the host
 // (an I/O failure, a cancelled context).
 //
+// What every framework adapter shares lives here, so that the adapters
+// (modules under adapters/, see docs/adapters.md) stay thin: a [Set] checks
+// tools against a framework's name rules and answers calls by name, the
+// model's mistakes as results; [Result.ModelText] renders a mistake as text
+// for frameworks whose tool results have no error flag; each [Tool] carries
+// hints (ReadOnly, Destructive, OpenWorld, NeedsConfirmation) that adapters
+// map to their framework's annotations, and a host marks the tools whose
+// calls the user confirms with [RequireConfirmation]. [SkillTools] offers
+// each compute skill as a tool of its own, with the skill's input schema.
+//
 // [Resolver.Resolve] builds everything one agent gets ([Toolset]): the
 // <available_skills> prompt section for the skills it sees (its assignment,
 // its tools and toolsets against the skills' conditions, the registry's

@@ -18,8 +18,21 @@ type Tool struct {
 	Description string          `json:"description"`
 	InputSchema json.RawMessage `json:"input_schema"`
 	// ReadOnly is true when the tool changes nothing (hosts may run such
-	// tools without asking the user, or in parallel).
+	// tools without asking the user, or in parallel). read_skill and
+	// read_skill_file are read-only.
 	ReadOnly bool `json:"read_only"`
+	// Destructive is true when a call may delete or replace what exists;
+	// it means something only when ReadOnly is false. skill_manage is
+	// destructive: it edits and deletes skills.
+	Destructive bool `json:"destructive"`
+	// OpenWorld is true when a call reaches beyond the skills themselves:
+	// execute_skill runs a skill's code, which may use the network or
+	// whatever its runner lets it reach.
+	OpenWorld bool `json:"open_world"`
+	// NeedsConfirmation is true when the host wants the user to confirm
+	// every call before it runs (see [RequireConfirmation]); no built-in
+	// tool sets it by itself. A [Set] asks through [SetOptions.Confirm].
+	NeedsConfirmation bool `json:"needs_confirmation"`
 	// Invoke runs the tool with the model's arguments. A mistake of the model
 	// (unknown skill, bad path, invalid arguments) is a Result with IsError
 	// set and a message the model can act on; a Go error is for the host
@@ -43,6 +56,24 @@ func Errorf(format string, args ...any) Result {
 	return Result{Text: fmt.Sprintf(format, args...), IsError: true}
 }
 
+// ErrorPrefix starts the text of a result that reports the model's mistake
+// in frameworks whose tool results carry no error flag (see
+// [Result.ModelText]).
+const ErrorPrefix = "Error: "
+
+// ModelText is the result as one text, for frameworks whose tool results
+// have no error flag (OpenAI's tool messages, eino's InvokableTool,
+// langchaingo's Tool): Text as it is for an answer, after [ErrorPrefix] for
+// a mistake, so that the model cannot take the message for the tool's
+// output. Frameworks with a flag (MCP's isError, Anthropic's is_error) get
+// Text and IsError instead.
+func (r Result) ModelText() string {
+	if r.IsError {
+		return ErrorPrefix + r.Text
+	}
+	return r.Text
+}
+
 // Lookup finds a skill by name. A loader snapshot, or the live loader to
 // follow rescans, implements it.
 type Lookup interface {
@@ -58,11 +89,14 @@ func newTool[A any](name, description string, inputSchema json.RawMessage, readO
 	if err != nil {
 		return Tool{}, fmt.Errorf("tools: %s: %w", name, err)
 	}
+	destructive, openWorld := builtinHints(name)
 	return Tool{
 		Name:        name,
 		Description: description,
 		InputSchema: inputSchema,
 		ReadOnly:    readOnly,
+		Destructive: destructive,
+		OpenWorld:   openWorld,
 		Invoke: func(ctx context.Context, raw json.RawMessage) (Result, error) {
 			if err := ctx.Err(); err != nil {
 				return Result{}, err
@@ -80,6 +114,19 @@ func newTool[A any](name, description string, inputSchema json.RawMessage, readO
 			return run(ctx, args)
 		},
 	}, nil
+}
+
+// builtinHints gives the hints of the built-in tools beyond ReadOnly, in
+// one place: skill_manage deletes and replaces skills, execute_skill runs a
+// skill's code.
+func builtinHints(name string) (destructive, openWorld bool) {
+	switch name {
+	case SkillManageName:
+		return true, false
+	case ExecuteSkillName:
+		return false, true
+	}
+	return false, false
 }
 
 // objectSchema writes a JSON Schema for an object with the given properties

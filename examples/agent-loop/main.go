@@ -54,8 +54,13 @@ type Model interface {
 const maxSteps = 10
 
 // Turn runs one user request to the model's final answer, executing every
-// tool call through the Toolset.
+// tool call through the Toolset's tools, dispatched by a tools.Set (what the
+// framework adapters under adapters/ build on).
 func Turn(ctx context.Context, w io.Writer, model Model, ts tools.Toolset, request string) (string, error) {
+	set, err := tools.NewSet(ts.Tools, nil)
+	if err != nil {
+		return "", err
+	}
 	messages := []Message{{Role: "system", Text: "You are a helpful assistant.\n\n" + ts.Prompt}, {Role: "user", Text: request}}
 	fmt.Fprintf(w, "user: %s\n", request)
 	for step := 0; step < maxSteps; step++ {
@@ -71,15 +76,11 @@ func Turn(ctx context.Context, w io.Writer, model Model, ts tools.Toolset, reque
 		for _, call := range reply.Calls {
 			fmt.Fprintf(w, "assistant calls %s %s\n", call.Name, call.Args)
 			result := Message{Role: "tool", CallID: call.ID, ToolName: call.Name}
-			if tool, ok := ts.Tool(call.Name); !ok {
-				result.Text, result.IsError = fmt.Sprintf("there is no tool %q", call.Name), true
-			} else {
-				res, err := tool.Invoke(ctx, call.Args)
-				if err != nil {
-					return "", fmt.Errorf("%s: %w", call.Name, err) // the host's failure, not the model's
-				}
-				result.Text, result.IsError = res.Text, res.IsError
+			res, err := set.Call(ctx, call.Name, call.Args)
+			if err != nil {
+				return "", err // the host's failure, not the model's
 			}
+			result.Text, result.IsError = res.Text, res.IsError
 			fmt.Fprintf(w, "  -> %s\n", firstLine(result.Text))
 			messages = append(messages, result)
 		}

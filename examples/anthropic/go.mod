@@ -1,12 +1,11 @@
 module github.com/skillkit-go/skillkit/examples/anthropic
 
-go 1.26.0
-
-replace github.com/skillkit-go/skillkit => ../..
+go 1.25.0
 
 require (
-	github.com/anthropics/anthropic-sdk-go/v2 v2.15.0
-	github.com/skillkit-go/skillkit v0.0.0-00010101000000-000000000000
+	github.com/anthropics/anthropic-sdk-go/v2 v2.16.0
+	github.com/skillkit-go/skillkit v0.1.0
+	github.com/skillkit-go/skillkit/adapters/anthropic v0.1.0
 )
 
 require (
@@ -27,8 +26,8 @@ require (
 	go.opentelemetry.io/otel/metric v1.33.0 // indirect
 	go.opentelemetry.io/otel/trace v1.33.0 // indirect
 	go.yaml.in/yaml/v4 v4.0.0-rc.2 // indirect
-	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

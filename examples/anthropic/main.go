@@ -26,9 +26,9 @@ import (
 
 	"github.com/anthropics/anthropic-sdk-go/v2"
 	"github.com/anthropics/anthropic-sdk-go/v2/option"
+	anthropictools "github.com/skillkit-go/skillkit/adapters/anthropic"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/examples/anthropic/anthropictools"
-	"github.com/skillkit-go/skillkit/examples/anthropic/internal/skillset"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 // defaultPrompt asks for something a bundled compute skill answers.
@@ -54,7 +54,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	flags := flag.NewFlagSet("anthropic", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	dir := flags.String("skills", "../skills", "the skills folder")
-	model := flags.String("model", orDefault(getenv("ANTHROPIC_MODEL"), string(anthropic.ModelClaudeSonnet4_5)), "the model (default $ANTHROPIC_MODEL, else claude-sonnet-4-5)")
+	model := flags.String("model", orDefault(getenv("ANTHROPIC_MODEL"), string(anthropic.ModelClaudeSonnet5_5)), "the model (default $ANTHROPIC_MODEL, else claude-sonnet-5-5)")
 	prompt := flags.String("prompt", defaultPrompt, "the user's message")
 	maxTurns := flags.Int("max-turns", 8, "the most model requests to make")
 	if err := flags.Parse(args); err != nil {
@@ -70,10 +70,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return err
 	}
+	defer set.Close()
 	for _, d := range set.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintln(stderr, d)
 	}
-	ts, err := anthropictools.New(set.Tools)
+	ts, err := anthropictools.New(set.Tools, nil)
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/skillkit-go/skillkit/examples/anthropic/anthropictools"
-	"github.com/skillkit-go/skillkit/examples/anthropic/internal/skillset"
+	anthropictools "github.com/skillkit-go/skillkit/adapters/anthropic"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -30,7 +30,8 @@ func TestRunWithoutKeyPrintsTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := anthropictools.New(set.Tools)
+	defer set.Close()
+	ts, err := anthropictools.New(set.Tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

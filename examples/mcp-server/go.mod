@@ -1,12 +1,11 @@
 module github.com/skillkit-go/skillkit/examples/mcp-server
 
-go 1.26.0
-
-replace github.com/skillkit-go/skillkit => ../..
+go 1.25.0
 
 require (
 	github.com/modelcontextprotocol/go-sdk v1.8.0
-	github.com/skillkit-go/skillkit v0.0.0-00010101000000-000000000000
+	github.com/skillkit-go/skillkit v0.1.0
+	github.com/skillkit-go/skillkit/adapters/mcp v0.1.0
 )
 
 require (
@@ -16,9 +15,9 @@ require (
 	github.com/segmentio/encoding v0.5.4 // indirect
 	github.com/yosida95/uritemplate/v3 v3.0.2 // indirect
 	golang.org/x/oauth2 v0.35.0 // indirect
-	golang.org/x/sync v0.25.0 // indirect
+	golang.org/x/sync v0.22.0 // indirect
 	golang.org/x/sys v0.47.0 // indirect
-	golang.org/x/text v0.44.0 // indirect
+	golang.org/x/text v0.41.0 // indirect
 	golang.org/x/time v0.15.0 // indirect
 	gopkg.in/yaml.v3 v3.0.1 // indirect
 )

@@ -24,9 +24,9 @@ import (
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/examples/mcp-server/internal/skillset"
-	"github.com/skillkit-go/skillkit/examples/mcp-server/mcptools"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 // version is reported to MCP clients in the initialize handshake.
@@ -58,6 +58,7 @@ func run(ctx context.Context, args []string, transport mcp.Transport, log io.Wri
 	if err != nil {
 		return err
 	}
+	defer set.Close()
 	for _, d := range set.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintln(log, d)
 	}

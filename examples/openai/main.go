@@ -26,9 +26,9 @@ import (
 
 	"github.com/openai/openai-go/v3"
 	"github.com/openai/openai-go/v3/option"
+	openaitools "github.com/skillkit-go/skillkit/adapters/openai"
 	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/examples/openai/internal/skillset"
-	"github.com/skillkit-go/skillkit/examples/openai/openaitools"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 // defaultPrompt asks for something a bundled compute skill answers.
@@ -51,7 +51,7 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	flags := flag.NewFlagSet("openai", flag.ContinueOnError)
 	flags.SetOutput(stderr)
 	dir := flags.String("skills", "../skills", "the skills folder")
-	model := flags.String("model", orDefault(getenv("OPENAI_MODEL"), openai.ChatModelGPT5Mini), "the model (default $OPENAI_MODEL, else gpt-5-mini)")
+	model := flags.String("model", orDefault(getenv("OPENAI_MODEL"), openai.ChatModelGPT5_4Mini), "the model (default $OPENAI_MODEL, else gpt-5.4-mini)")
 	prompt := flags.String("prompt", defaultPrompt, "the user's message")
 	maxTurns := flags.Int("max-turns", 8, "the most model requests to make")
 	if err := flags.Parse(args); err != nil {
@@ -67,10 +67,11 @@ func run(ctx context.Context, args []string, stdout, stderr io.Writer, getenv fu
 	if err != nil {
 		return err
 	}
+	defer set.Close()
 	for _, d := range set.Diagnostics.AtLeast(diagnostics.Warning) {
 		fmt.Fprintln(stderr, d)
 	}
-	ts, err := openaitools.New(set.Tools)
+	ts, err := openaitools.New(set.Tools, nil)
 	if err != nil {
 		return err
 	}

@@ -13,8 +13,8 @@ import (
 	"sync"
 	"testing"
 
-	"github.com/skillkit-go/skillkit/examples/openai/internal/skillset"
-	"github.com/skillkit-go/skillkit/examples/openai/openaitools"
+	openaitools "github.com/skillkit-go/skillkit/adapters/openai"
+	"github.com/skillkit-go/skillkit/examples/internal/skillset"
 )
 
 func env(vars map[string]string) func(string) string {
@@ -30,7 +30,8 @@ func TestRunWithoutKeyPrintsTools(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	ts, err := openaitools.New(set.Tools)
+	defer set.Close()
+	ts, err := openaitools.New(set.Tools, nil)
 	if err != nil {
 		t.Fatal(err)
 	}

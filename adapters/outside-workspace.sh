@@ -1,0 +1,92 @@
+#!/usr/bin/env bash
+# Builds a host module that lives outside the repository and imports the
+# MCP and Eino adapters through a workspace, as a host developing against
+# this checkout would: a temporary folder holds the host's go.mod (requiring
+# the adapters at their release version, no replace directive) and a go.work
+# that uses the host and this repository's modules. It checks that the
+# adapters' go.mod files hold everything a host needs, and that nothing
+# depends on being inside this tree. Run by adapters/test-modules.sh.
+set -euo pipefail
+root=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d)
+trap 'rm -rf "$tmp"' EXIT
+
+mkdir "$tmp/host"
+cat >"$tmp/host/go.mod" <<MOD
+module example.com/host
+
+go 1.25.0
+
+require (
+	github.com/skillkit-go/skillkit v0.1.0
+	github.com/skillkit-go/skillkit/adapters/eino v0.1.0
+	github.com/skillkit-go/skillkit/adapters/mcp v0.1.0
+)
+MOD
+cat >"$tmp/host/main.go" <<'GO'
+// Command host serves the skills of a folder over MCP and lists them as
+// Eino tools: the two adapters side by side in one program.
+package main
+
+import (
+	"context"
+	"fmt"
+	"log"
+	"os"
+
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillkit-go/skillkit"
+	einotools "github.com/skillkit-go/skillkit/adapters/eino"
+	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+func main() {
+	ctx := context.Background()
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: os.Args[1]})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer kit.Close()
+	ts, err := kit.Toolset(ctx, tools.Agent{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	if _, err := mcptools.NewServer(&mcp.Implementation{Name: "host", Version: "1"}, ts.Tools, nil); err != nil {
+		log.Fatal(err)
+	}
+	eino, err := einotools.New(ts.Tools, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, t := range eino.Tools() {
+		info, err := t.Info(ctx)
+		if err != nil {
+			log.Fatal(err)
+		}
+		fmt.Println(info.Name)
+	}
+}
+GO
+# The workspace: the host and this repository's modules. The versioned
+# replacements are those of the repository's go.work (versions the proxy
+# does not have yet; see RELEASING.md), with absolute paths.
+(
+  cd "$tmp"
+  go work init ./host "$root" "$root/adapters/mcp" "$root/adapters/eino"
+  go work edit -go="$(cd "$root" && go work edit -json | python3 -c 'import json,sys; print(json.load(sys.stdin)["Go"])')"
+  cd "$root" && go work edit -json | python3 -c '
+import json, os, sys
+for r in json.load(sys.stdin).get("Replace") or []:
+    old = r["Old"]["Path"] + ("@" + r["Old"]["Version"] if r["Old"].get("Version") else "")
+    print(old + "=" + os.path.abspath(r["New"]["Path"]))
+' | while read -r rep; do (cd "$tmp" && go work edit -replace="$rep"); done
+)
+cd "$tmp/host"
+go build -o "$tmp/host-bin" .
+names=$("$tmp/host-bin" "$root/examples/skills")
+if [ "$(echo $names)" != "read_skill read_skill_file execute_skill skill_manage" ]; then
+  echo "outside-workspace.sh: the host listed: $names" >&2
+  exit 1
+fi
+echo "outside-workspace.sh: a host outside the repository built with adapters/mcp and adapters/eino"
