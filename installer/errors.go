@@ -39,6 +39,10 @@ var (
 	// update it again with Confirmed once they said yes. The error names
 	// the worst findings.
 	ErrNeedsConfirmation = errors.New("installer: the security scan asks for a person's confirmation")
+	// ErrFingerprintMismatch: InstallOptions.Fingerprint or
+	// UpdateOptions.Fingerprint was set and the fetched files have another
+	// fingerprint (the source changed since it was looked at).
+	ErrFingerprintMismatch = errors.New("installer: the fetched files are not the ones expected")
 	// ErrExists: a skill of that name is installed from another origin (or
 	// was placed by hand) and the install was not forced.
 	ErrExists = errors.New("installer: installed from another origin")

@@ -274,7 +274,17 @@ func TestScanAndTrustPolicy(t *testing.T) {
 		len(se.Report.Findings) == 0 || se.Report.Verdict != scan.Caution {
 		t.Fatalf("the error carries %+v", se)
 	}
-	res, err := in.Install(ctx, Source{Dir: caution}, &InstallOptions{Confirmed: true})
+	// A yes holds for the files the person was shown.
+	if err := os.WriteFile(filepath.Join(caution, "notes.md"), []byte("changed since\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Install(ctx, Source{Dir: caution}, &InstallOptions{Confirmed: true, Fingerprint: se.Record.Fingerprint}); !errors.Is(err, ErrFingerprintMismatch) {
+		t.Fatalf("confirmed files that changed since: %v, want ErrFingerprintMismatch", err)
+	}
+	if err := os.Remove(filepath.Join(caution, "notes.md")); err != nil {
+		t.Fatal(err)
+	}
+	res, err := in.Install(ctx, Source{Dir: caution}, &InstallOptions{Confirmed: true, Fingerprint: se.Record.Fingerprint})
 	if err != nil || res.Scan == nil || res.Scan.Verdict != scan.Caution {
 		t.Fatalf("a confirmed caution skill: %+v, %v", res, err)
 	}
@@ -291,7 +301,7 @@ func TestScanAndTrustPolicy(t *testing.T) {
 			lines = append(lines, m)
 		}
 	}
-	want := []string{"shady dangerous block", "shady dangerous block", "shady dangerous block", "piped caution ask", "piped caution ask", "plain safe allow"}
+	want := []string{"shady dangerous block", "shady dangerous block", "shady dangerous block", "piped caution ask", "piped caution ask", "piped caution ask", "plain safe allow"}
 	var got []string
 	for _, m := range lines {
 		got = append(got, fmt.Sprint(m["skill"], " ", m["verdict"], " ", m["decision"]))
@@ -349,6 +359,15 @@ func TestUpdateToDangerousVersionIsBlocked(t *testing.T) {
 		t.Errorf("%d block audit lines, want 3:\n%s", n, logs.String())
 	}
 	assertNoLeftovers(t, dir)
+
+	// An update pinned to the fingerprint of other files changes nothing.
+	writeTree(t, src, map[string]string{"scripts/run.sh": "#!/bin/bash\necho fine\n"})
+	if _, err := in.Update(ctx, "helper", &UpdateOptions{Fingerprint: before}); !errors.Is(err, ErrFingerprintMismatch) {
+		t.Fatalf("an update expecting other files: %v, want ErrFingerprintMismatch", err)
+	}
+	if fingerprintDir(t, filepath.Join(dir, "helper")) != before {
+		t.Fatal("the installed version changed")
+	}
 }
 
 func TestProgressEvents(t *testing.T) {

@@ -51,6 +51,13 @@ type InstallOptions struct {
 	// a skill the trust policy asks about installs only with it
 	// ([ErrNeedsConfirmation]). A skill the policy blocks never installs.
 	Confirmed bool
+	// Fingerprint, when set, is the registry.Fingerprint the fetched files
+	// must have, else the install fails with [ErrFingerprintMismatch] and
+	// changes nothing. A caller that shows a person the findings of a
+	// [*ScanError] and asks again passes the fingerprint the error named,
+	// so the yes holds for the files the person was shown, not for what a
+	// moved branch serves a moment later.
+	Fingerprint string
 }
 
 // Result says what an install or update did.
@@ -86,12 +93,15 @@ type Result struct {
 // names. opts may be nil. See the package documentation for the flow, the
 // refusals and what a failure leaves.
 func (in *Installer) Install(ctx context.Context, src Source, opts *InstallOptions) (*Result, error) {
-	force := opts != nil && opts.Force
+	var o InstallOptions
+	if opts != nil {
+		o = *opts
+	}
 	rep := in.reporter(OpInstall, "", src.String())
 	err := in.dir.Recover(ctx)
 	var res *Result
 	if err == nil {
-		res, err = in.install(ctx, src, rep, replaceRules{otherOrigin: force, pinned: force, modified: force}, opts != nil && opts.Confirmed)
+		res, err = in.install(ctx, src, rep, replaceRules{otherOrigin: o.Force, pinned: o.Force, modified: o.Force}, o.Confirmed, o.Fingerprint)
 	}
 	rep.Done(err)
 	return res, err
@@ -107,7 +117,7 @@ type replaceRules struct {
 // install runs the whole flow: stage, then the swap under the skill's
 // lock, which is known once SKILL.md was read. The caller has run
 // recovery, before taking any lock.
-func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules, confirmed bool) (*Result, error) {
+func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules, confirmed bool, fingerprint string) (*Result, error) {
 	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
 	if err != nil {
 		return nil, err
@@ -121,7 +131,7 @@ func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Rep
 	if err != nil {
 		return nil, err
 	}
-	if err := c.admitted(confirmed); err != nil {
+	if err := c.admitted(confirmed, fingerprint); err != nil {
 		return nil, err
 	}
 	unlock, err := in.dir.Lock(ctx, c.rec.Name)
@@ -201,9 +211,13 @@ type candidate struct {
 	admit   skillsdir.Admission
 }
 
-// admitted applies the trust policy's decision: a block refuses, an ask
+// admitted checks the files are the ones expected (when a fingerprint is
+// given) and applies the trust policy's decision: a block refuses, an ask
 // needs a person's confirmation.
-func (c *candidate) admitted(confirmed bool) error {
+func (c *candidate) admitted(confirmed bool, fingerprint string) error {
+	if fingerprint != "" && c.rec.Fingerprint != fingerprint {
+		return fmt.Errorf("%w: %s has the fingerprint %s, not %s", ErrFingerprintMismatch, c.rec.Name, c.rec.Fingerprint, fingerprint)
+	}
 	if c.admit.Decision == scan.Block || c.admit.Decision == scan.Ask && !confirmed {
 		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report}
 	}

@@ -20,6 +20,9 @@ type UpdateOptions struct {
 	// and let it in, as for an install. An update passes the same scan and
 	// trust policy as an install: a version the policy blocks is refused.
 	Confirmed bool
+	// Fingerprint, when set, is the fingerprint the new version's files
+	// must have, as for an install ([InstallOptions.Fingerprint]).
+	Fingerprint string
 }
 
 // Update fetches skill name again from its recorded origin and installs it
@@ -101,10 +104,10 @@ func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions
 	if c.rec.Name != name {
 		return nil, fmt.Errorf("%w: the source now holds the skill %q, not %q", ErrInvalidSkill, c.rec.Name, name)
 	}
-	if present && !changed && c.rec.Fingerprint == rec.Fingerprint {
+	if present && !changed && c.rec.Fingerprint == rec.Fingerprint && (opts.Fingerprint == "" || opts.Fingerprint == rec.Fingerprint) {
 		return in.unchanged(ctx, rec, c.rec, rep)
 	}
-	if err := c.admitted(opts.Confirmed); err != nil {
+	if err := c.admitted(opts.Confirmed, opts.Fingerprint); err != nil {
 		return nil, err
 	}
 	return in.swap(ctx, t, c, replaceRules{modified: true}, rep)
