@@ -83,10 +83,10 @@ func (e *GitError) Is(target error) bool { return target == ErrGit }
 // finding, and the origin that was fetched and scanned, so a caller that
 // asks and tries again can pin the same commit (Record.Commit).
 type ScanError struct {
-	Record   registry.Record // the skill as fetched: name, source, commit, fingerprint
-	Trust    scan.Trust      // the trust of its source
-	Decision scan.Decision   // scan.Block or scan.Ask
-	Report   scan.Report     // the verdict and every finding
+	Record   registry.Record `json:"record"`   // the skill as fetched: name, source, commit, fingerprint
+	Trust    scan.Trust      `json:"trust"`    // the trust of its source
+	Decision scan.Decision   `json:"decision"` // scan.Block or scan.Ask
+	Report   scan.Report     `json:"scan"`     // the verdict and every finding
 }
 
 // Error names the skill, the decision and the worst findings.

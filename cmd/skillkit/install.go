@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -74,6 +75,7 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 
 type installOptions struct {
 	installerFlags
+	trustFlags
 	ref   string
 	path  string
 	force bool
@@ -82,7 +84,7 @@ type installOptions struct {
 func installCommand() *command {
 	return &command{
 		name:    "install",
-		args:    "[--ref R] [--path P] [--force] [--json] SOURCE",
+		args:    "[--ref R] [--path P] [--force] [--yes] [--allow-dangerous] [--json] SOURCE",
 		summary: "install a skill from GitHub, a git URL, a ZIP file or a folder",
 		help: `
 SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
@@ -97,10 +99,11 @@ The source is checked (unsafe names, links, sizes), SKILL.md validated, the
 files fingerprinted and swapped in atomically: on any failure the skill
 installed before stays as it was. A skill of the same name installed from
 elsewhere, pinned, or edited since install is not replaced without --force.
-On a terminal a progress line shows each step.` + installerHelp,
+On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &installOptions{}
-			o.register(fs, true)
+			o.installerFlags.register(fs, true)
+			o.trustFlags.register(fs)
 			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag")
 			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository")
 			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
@@ -122,13 +125,29 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	p := newProgress(c.stderr)
-	kit, err := o.open(ctx, c, true, func(k *skillkit.Options) { k.Installer.Progress = p.event })
+	kit, err := o.open(ctx, c, true, func(k *skillkit.Options) {
+		k.Installer.Progress = p.event
+		k.AllowDangerous = o.allowDangerous
+	})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 		return exitFailure
 	}
 	defer kit.Close()
-	res, err := kit.Install(ctx, src, &installer.InstallOptions{Force: o.force})
+	iopts := &installer.InstallOptions{Force: o.force, Confirmed: o.yes}
+	res, err := kit.Install(ctx, src, iopts)
+	if se := scanError(err); se != nil {
+		if o.json {
+			writeJSON(c, scanRefusal{err.Error(), se})
+			return exitFailure
+		}
+		if !confirmScan(c, "install", se, bufio.NewReader(c.stdin)) {
+			return exitFailure
+		}
+		iopts.Confirmed, iopts.Fingerprint = true, se.Record.Fingerprint
+		res, err = kit.Install(ctx, src, iopts)
+		changedSinceShown(c, "install", err)
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 		return exitFailure

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -11,6 +12,7 @@ import (
 
 type updateOptions struct {
 	installerFlags
+	trustFlags
 	all   bool
 	force bool
 }
@@ -18,15 +20,16 @@ type updateOptions struct {
 func updateCommand() *command {
 	return &command{
 		name:    "update",
-		args:    "[--force] [--json] NAME | --all",
+		args:    "[--force] [--yes] [--allow-dangerous] [--json] NAME | --all",
 		summary: "fetch skills again from where they were installed",
 		help: `
 A git skill is fetched again when its remote has a newer commit; a folder or ZIP
 file when its contents changed. Pinned skills are skipped; a skill whose files
-were edited since install is refused unless --force, which discards the edits.` + installerHelp,
+were edited since install is refused unless --force, which discards the edits.` + trustHelp + installerHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &updateOptions{}
-			o.register(fs, true)
+			o.installerFlags.register(fs, true)
+			o.trustFlags.register(fs)
 			fs.BoolVar(&o.all, "all", false, "update every skill that is not pinned")
 			fs.BoolVar(&o.force, "force", false, "discard local edits")
 			return o
@@ -42,13 +45,16 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	p := newProgress(c.stderr)
-	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) { k.Installer.Progress = p.event })
+	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) {
+		k.Installer.Progress = p.event
+		k.AllowDangerous = o.allowDangerous
+	})
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit update: %v\n", err)
 		return exitFailure
 	}
 	defer kit.Close()
-	uo := &installer.UpdateOptions{Force: o.force}
+	uo := &installer.UpdateOptions{Force: o.force, Confirmed: o.yes}
 	var results []installer.UpdateResult
 	if o.all {
 		if results, err = kit.UpdateAll(ctx, uo); err != nil {
@@ -62,11 +68,23 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 	code := exitOK
 	type jsonResult struct {
 		installer.UpdateResult
-		Error string `json:"error,omitempty"`
+		Error   string               `json:"error,omitempty"`
+		Refusal *installer.ScanError `json:"refusal,omitempty"`
 	}
 	var out []jsonResult
+	answers := bufio.NewReader(c.stdin)
 	for _, r := range results {
 		jr := jsonResult{UpdateResult: r}
+		se := scanError(r.Err)
+		if se != nil && !o.json {
+			if !confirmScan(c, "update", se, answers) {
+				code = exitFailure
+				continue
+			}
+			r.Result, r.Err = kit.Update(ctx, r.Name, &installer.UpdateOptions{Force: o.force, Confirmed: true, Fingerprint: se.Record.Fingerprint})
+			changedSinceShown(c, "update", r.Err)
+		}
+		jr.Refusal = se
 		switch {
 		case r.Err != nil:
 			code = exitFailure

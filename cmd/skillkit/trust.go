@@ -1,0 +1,85 @@
+package main
+
+import (
+	"bufio"
+	"errors"
+	"flag"
+	"fmt"
+
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/scan"
+)
+
+// trustFlags answer the security scan for install and update.
+type trustFlags struct {
+	yes            bool
+	allowDangerous bool
+}
+
+func (f *trustFlags) register(fs *flag.FlagSet) {
+	fs.BoolVar(&f.yes, "yes", false, "let in a skill the security scan asks about (rated caution) without asking")
+	fs.BoolVar(&f.allowDangerous, "allow-dangerous", false, "ask about a skill the scan rates dangerous instead of refusing it (it then needs --yes or a yes at the prompt)")
+}
+
+// trustHelp documents the scan's questions for install and update.
+const trustHelp = `
+
+Every skill fetched is scanned for attacks (see skillkit scan) and the trust
+policy decides: a safe skill goes in; one rated caution is shown with its
+findings and goes in after a yes (at the terminal, or --yes); one rated
+dangerous is refused, and --force does not change that: --allow-dangerous
+turns the refusal into the same question. A yes holds for the files that
+were shown: if the source changed before they were fetched again, nothing
+is installed.`
+
+// scanError returns the trust policy's refusal or question in err, or nil.
+func scanError(err error) *installer.ScanError {
+	var se *installer.ScanError
+	if errors.As(err, &se) {
+		return se
+	}
+	return nil
+}
+
+// scanRefusal is the --json form of a refusal or question of the trust
+// policy: the error, and the record, trust, decision and scan it came from.
+type scanRefusal struct {
+	Error   string               `json:"error"`
+	Refusal *installer.ScanError `json:"refusal"`
+}
+
+// confirmScan shows the scan's findings and says whether to try again with
+// a yes: at a terminal the person is asked; without one, the way to answer
+// is named. A refusal is explained and never retried.
+func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Reader) bool {
+	name := safeText(se.Record.Name)
+	fmt.Fprintf(c.stderr, "skillkit %s: the security scan rates %s %s (%s source):\n", cmd, name, se.Report.Verdict, se.Trust)
+	for _, f := range se.Report.Findings {
+		fmt.Fprintf(c.stderr, "  %s\n", f)
+	}
+	if se.Decision == scan.Block {
+		fmt.Fprintf(c.stderr, "skillkit %s: refused %s: the trust policy blocks a %s skill from a %s source; --force does not change that (--allow-dangerous asks instead)\n",
+			cmd, name, se.Report.Verdict, se.Trust)
+		return false
+	}
+	if !c.interactive {
+		fmt.Fprintf(c.stderr, "skillkit %s: %s needs a person's yes: read the findings, then run again with --yes\n", cmd, name)
+		return false
+	}
+	yes, err := ask(c, answers, fmt.Sprintf("Let %s in anyway?", name))
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd, err)
+		return false
+	}
+	if !yes {
+		fmt.Fprintf(c.stderr, "skillkit %s: %s left out\n", cmd, name)
+	}
+	return yes
+}
+
+// changedSinceShown explains ErrFingerprintMismatch after a yes.
+func changedSinceShown(c *cli, cmd string, err error) {
+	if errors.Is(err, installer.ErrFingerprintMismatch) {
+		fmt.Fprintf(c.stderr, "skillkit %s: the source changed after its findings were shown; nothing was installed: run again to see the new findings\n", cmd)
+	}
+}
