@@ -170,4 +170,10 @@ func TestUpdateAsksAboutWhatTheScanFound(t *testing.T) {
 	if err := json.Unmarshal([]byte(out), &results); err != nil || code != exitFailure || len(results) != 1 || results[0].Refusal == nil || results[0].Refusal.Decision != "block" {
 		t.Fatalf("update --json to a dangerous version: exit %d, %v\n%s", code, err, out)
 	}
+	if code, _, errOut := runCLI(t, "update", "--dir", skills, "--allow-dangerous", "--yes", "helper"); code != exitOK || !installed(t, skills, "helper") {
+		t.Fatalf("update --allow-dangerous --yes: exit %d\n%s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(skills, "helper", "run.sh")); err != nil {
+		t.Fatalf("the confirmed dangerous version is not in: %v", err)
+	}
 }
