@@ -108,7 +108,7 @@ func (c *Checker) Check(ctx context.Context, s *skill.Skill) diagnostics.List {
 			"%s is needed to install %s but is not on PATH", strings.Join(progs, " or "), what).With("program", progs[0]))
 	}
 	if s.DiskDir != "" {
-		python, node := declaredDeps(s)
+		python, node := s.DeclaredDeps()
 		if python && !hasVenv {
 			out = append(out, diagnostics.New(diagnostics.VenvMissing, s.Name, dir,
 				"Python dependencies are declared but %s has no %s; install the skill's dependencies", s.Name, filepath.Join(venvDir, filepath.FromSlash(venvPython()))))

@@ -33,24 +33,6 @@ type depsPlan struct {
 	notes       []string   // install specs skillkit does not run, with why
 }
 
-// specKind maps a frontmatter install spec kind (OpenClaw's
-// metadata.install) onto the per-skill dependency it installs: StepPython
-// for uv, pip and python, StepNode for node and npm, "" for the others.
-func specKind(kind string) Step {
-	switch strings.ToLower(kind) {
-	case "uv", "pip", "python":
-		return StepPython
-	case "node", "npm":
-		return StepNode
-	}
-	return ""
-}
-
-// specApplies reports whether an install spec is for this OS.
-func specApplies(spec skill.InstallSpec) bool {
-	return len(spec.OS) == 0 || slices.Contains(spec.OS, runtime.GOOS)
-}
-
 // planDeps reads what s declares — skill.config.yaml's dependencies and
 // setup, the frontmatter's install specs of kind uv/pip (Python) and
 // node/npm, the skill's requirements file and package.json — and checks
@@ -92,18 +74,18 @@ func planDeps(s *skill.Skill, fsys fs.FS) (*depsPlan, error) {
 		}
 	}
 	for _, spec := range s.Frontmatter.Install {
-		kind := specKind(spec.Kind)
+		eco := spec.Ecosystem()
 		switch {
-		case !specApplies(spec):
+		case !spec.AppliesHere():
 			continue
-		case kind == StepPython && spec.Package != "":
+		case eco == "python" && spec.Package != "":
 			if err := ValidatePythonRequirement(spec.Package); err != nil {
 				return nil, fmt.Errorf("metadata.install (%s): %w", spec.Kind, err)
 			}
 			if !slices.Contains(p.python, spec.Package) {
 				p.python = append(p.python, spec.Package)
 			}
-		case kind == StepNode && spec.Package != "":
+		case eco == "node" && spec.Package != "":
 			if err := ValidateNpmPackage(spec.Package); err != nil {
 				return nil, fmt.Errorf("metadata.install (%s): %w", spec.Kind, err)
 			}
@@ -457,30 +439,6 @@ func checkOverrides(at string, v any, spec func(name, s string) error) error {
 	default:
 		return fmt.Errorf("%w: %s: want strings and objects", ErrInvalid, at)
 	}
-}
-
-// declaredDeps tells, without checking them, whether s declares Python and
-// Node dependencies: what the loader checkers compare with the venv and
-// node_modules on disk.
-func declaredDeps(s *skill.Skill) (python, node bool) {
-	if s.Config != nil {
-		python = s.Config.Dependencies.Python != nil
-		node = s.Config.Dependencies.Node != nil && len(s.Config.Dependencies.Node.Packages) > 0
-	}
-	for _, spec := range s.Frontmatter.Install {
-		if !specApplies(spec) || spec.Package == "" {
-			continue
-		}
-		python = python || specKind(spec.Kind) == StepPython
-		node = node || specKind(spec.Kind) == StepNode
-	}
-	if !node {
-		if data, err := s.ReadFile("package.json"); err == nil {
-			pkg, err := checkPackageJSON(data, ".", true)
-			node = err != nil || pkg.deps > 0 // a package.json Install refuses still declares something
-		}
-	}
-	return python, node
 }
 
 func firstNonEmpty(vals ...string) string {

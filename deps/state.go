@@ -73,7 +73,7 @@ func stateOf(dir string) State {
 	}
 	plan, err := planDeps(s, os.DirFS(dir))
 	if err != nil {
-		python, node := declaredDeps(s)
+		python, node := s.DeclaredDeps()
 		if python {
 			st.Declared = append(st.Declared, StepPython)
 		}

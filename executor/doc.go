@@ -31,8 +31,10 @@
 //     get their defaults; every problem is reported with its JSON pointer.
 //   - The program: python runs the skill's .venv/bin/python
 //     (.venv\Scripts\python.exe on Windows), else python3 when the skill
-//     declares no Python dependencies, else VENV_MISSING; node runs
-//     "node ENTRYPOINT", bash "bash ENTRYPOINT", dotnet "dotnet run
+//     declares no Python dependencies ([skill.Skill.DeclaredDeps]), else
+//     VENV_MISSING; node runs "node ENTRYPOINT", or refuses with
+//     DEPS_MISSING when the skill declares npm packages and has no
+//     node_modules; bash "bash ENTRYPOINT", dotnet "dotnet run
 //     --project ENTRYPOINT". The entrypoint must resolve inside the skill
 //     folder; the working directory is the skill folder; skills without a
 //     folder on disk (embedded) cannot run.

@@ -240,6 +240,7 @@ func (e *Executor) plan(name string) (*plan, error) {
 		return notRunnable(diagnostics.SymlinkEscape, "the entrypoint %s leads outside the skill folder", cfg.Entrypoint)
 	}
 	p := &plan{skill: s, dir: dir}
+	declaresPython, declaresNode := s.DeclaredDeps()
 	switch cfg.Runtime {
 	case skill.RuntimePython:
 		venv := filepath.Join(dir, ".venv", "bin", "python")
@@ -249,7 +250,7 @@ func (e *Executor) plan(name string) (*plan, error) {
 		switch _, err := os.Stat(venv); {
 		case err == nil:
 			p.path = venv
-		case cfg.Dependencies.Python != nil:
+		case declaresPython:
 			return notRunnable(diagnostics.VenvMissing, "the skill declares Python dependencies but has no %s; install them first", filepath.Join(".venv", filepath.Base(filepath.Dir(venv)), filepath.Base(venv)))
 		case runtime.GOOS == "windows":
 			p.path = "python"
@@ -258,6 +259,9 @@ func (e *Executor) plan(name string) (*plan, error) {
 		}
 		p.args = []string{entry}
 	case skill.RuntimeNode:
+		if st, err := os.Stat(filepath.Join(dir, "node_modules")); declaresNode && (err != nil || !st.IsDir()) {
+			return notRunnable(diagnostics.DepsMissing, "the skill declares npm packages but has no node_modules; install them first")
+		}
 		p.path, p.args = "node", []string{entry}
 	case skill.RuntimeBash:
 		p.path, p.args = "bash", []string{entry}

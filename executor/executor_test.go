@@ -420,6 +420,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 		code diagnostics.Code
 	}{
 		{"py-deps", diagnostics.VenvMissing},
+		{"node-deps", diagnostics.DepsMissing},
 		{"bash-modes", diagnostics.SymlinkEscape},
 		{"embedded", diagnostics.ReadError},
 		{"node-sum", diagnostics.EntrypointMissing},
