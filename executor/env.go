@@ -4,6 +4,7 @@ import (
 	"context"
 	"encoding/json"
 	"fmt"
+	"maps"
 	"path/filepath"
 	"slices"
 	"strconv"
@@ -31,11 +32,13 @@ type EnvResolver interface {
 	ResolveEnv(ctx context.Context, skillName string, schema []skill.EnvVar) (map[string]string, error)
 }
 
-// skillEnv resolves the declared env of s. Only declared names are kept;
-// a name that [skill.ValidateEnvName] refuses (LD_PRELOAD, NODE_OPTIONS,
-// PATH, ...) is an error, never injected.
+// skillEnv resolves the env of s: its declared variables, and whatever else
+// the resolver holds for it (values a person saved for the skill without
+// the skill declaring them, such as a deployment's imported secrets). A
+// name that [skill.ValidateEnvName] refuses (LD_PRELOAD, NODE_OPTIONS,
+// PATH, ...) is an error, never injected, declared or not.
 func skillEnv(ctx context.Context, r EnvResolver, s *skill.Skill) (map[string]string, error) {
-	if r == nil || len(s.Env) == 0 {
+	if r == nil {
 		return map[string]string{}, nil
 	}
 	got, err := r.ResolveEnv(ctx, s.Name, slices.Clone(s.Env))
@@ -43,15 +46,11 @@ func skillEnv(ctx context.Context, r EnvResolver, s *skill.Skill) (map[string]st
 		return nil, fmt.Errorf("resolve the environment of skill %s: %w", s.Name, err)
 	}
 	out := make(map[string]string, len(got))
-	for _, v := range s.Env {
-		val, ok := got[v.Name]
-		if !ok {
-			continue
-		}
-		if err := skill.ValidateEnvName(v.Name); err != nil {
+	for _, name := range slices.Sorted(maps.Keys(got)) {
+		if err := skill.ValidateEnvName(name); err != nil {
 			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
 		}
-		out[v.Name] = val
+		out[name] = got[name]
 	}
 	return out, nil
 }
@@ -83,7 +82,7 @@ func NewEnvProvider(skills SkillsByPath, env EnvResolver) *EnvProvider {
 // clean and its symbolic links are resolved first, so a link into a skill
 // folder counts as the folder and a path that only looks like one (a
 // sibling with the same prefix, ".." tricks) does not; a dir that cannot be
-// resolved gets nothing. The returned map is never nil; only declared,
+// resolved gets nothing. The returned map is never nil; only
 // valid names are in it.
 func (p *EnvProvider) EnvFor(ctx context.Context, dir string) (map[string]string, error) {
 	if p == nil || p.skills == nil || p.env == nil || dir == "" {

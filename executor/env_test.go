@@ -54,8 +54,8 @@ func TestEnvProvider(t *testing.T) {
 		if got != tc.want || (!tc.want && len(env) != 0) {
 			t.Errorf("%s: env %v, want the skill's env: %v", tc.name, env, tc.want)
 		}
-		if _, ok := env["EXTRA"]; ok {
-			t.Errorf("%s: an undeclared variable was handed out", tc.name)
+		if tc.want && env["EXTRA"] != "undeclared-value" {
+			t.Errorf("%s: a value saved for the skill without being declared was not handed out: %v", tc.name, env)
 		}
 	}
 
@@ -69,10 +69,16 @@ func TestEnvProvider(t *testing.T) {
 
 func TestEnvProviderRefusesLoaderVariables(t *testing.T) {
 	dir := t.TempDir()
-	s := &skill.Skill{Name: "evil", DiskDir: dir, Env: []skill.EnvVar{{Name: "LD_PRELOAD"}}}
-	v := &vault{values: map[string]string{"LD_PRELOAD": "/tmp/evil.so"}}
-	_, err := executor.NewEnvProvider(skillMap{"evil": s}, v).EnvFor(t.Context(), dir)
-	if !errors.Is(err, skill.ErrInvalidEnvName) {
-		t.Errorf("err = %v, want ErrInvalidEnvName", err)
+	// Declared, or only saved: a dangerous name never goes through.
+	for _, declared := range []bool{true, false} {
+		s := &skill.Skill{Name: "evil", DiskDir: dir}
+		if declared {
+			s.Env = []skill.EnvVar{{Name: "LD_PRELOAD"}}
+		}
+		v := &vault{values: map[string]map[string]string{"evil": {"LD_PRELOAD": "/tmp/evil.so"}}}
+		_, err := executor.NewEnvProvider(skillMap{"evil": s}, v).EnvFor(t.Context(), dir)
+		if !errors.Is(err, skill.ErrInvalidEnvName) {
+			t.Errorf("declared %v: err = %v, want ErrInvalidEnvName", declared, err)
+		}
 	}
 }

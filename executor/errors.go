@@ -32,15 +32,19 @@ var (
 )
 
 // NotRunnableError says why a skill cannot run before anything is started:
-// a broken config, a missing entrypoint or runtime, a missing .venv, a skill
+// a broken config, a missing entrypoint or runtime, missing .venv or
+// node_modules, a required environment variable without a value, a skill
 // that is not on disk.
 type NotRunnableError struct {
 	Skill string
-	// Code is the diagnostic code of the cause (VENV_MISSING,
-	// RUNTIME_UNAVAILABLE, ENTRYPOINT_MISSING, CONFIG_PARSE_ERROR,
-	// SYMLINK_ESCAPE, READ_ERROR).
+	// Code is the diagnostic code of the cause (VENV_MISSING, DEPS_MISSING,
+	// ENV_NOT_CONFIGURED, RUNTIME_UNAVAILABLE, ENTRYPOINT_MISSING,
+	// CONFIG_PARSE_ERROR, SYMLINK_ESCAPE, READ_ERROR).
 	Code   diagnostics.Code
 	Reason string
+	// Env names the required environment variables that have no value
+	// (ENV_NOT_CONFIGURED), sorted.
+	Env []string
 }
 
 // Error says which skill cannot run, why, and the diagnostic code.

@@ -11,6 +11,7 @@ import (
 	"os/exec"
 	"path/filepath"
 	"runtime"
+	"slices"
 	"strings"
 	"sync"
 	"time"
@@ -168,11 +169,12 @@ type plan struct {
 
 // Check reports whether the named skill could run now, without running it:
 // it exists, is a compute-entry skill with a valid config, lies on disk,
-// its entrypoint stays inside its folder and its interpreter is set up
-// (.venv for Python dependencies), and its interface schemas compile. The
-// error is the one Execute would return; a tool uses Check to offer only
-// the skills that can run.
-func (e *Executor) Check(name string) error {
+// its entrypoint stays inside its folder, its packages are installed
+// (.venv, node_modules), its interface schemas compile, and its
+// environment resolves with a value for every required variable. The error
+// is the one Execute would return; a tool uses Check to offer only the
+// skills that can run.
+func (e *Executor) Check(ctx context.Context, name string) error {
 	p, err := e.plan(name)
 	if err != nil {
 		return err
@@ -182,7 +184,8 @@ func (e *Executor) Check(name string) error {
 			return err
 		}
 	}
-	return nil
+	_, _, err = e.environment(ctx, p.skill)
+	return err
 }
 
 // schema returns the compiled interface.input or interface.output of s,
@@ -436,6 +439,17 @@ func (e *Executor) environment(ctx context.Context, s *skill.Skill) (env, own ma
 	own, err = skillEnv(ctx, e.env, s)
 	if err != nil {
 		return nil, nil, err
+	}
+	var missing []string
+	for _, ev := range s.Env {
+		if _, ok := own[ev.Name]; ev.Required && !ok && !slices.Contains(missing, ev.Name) {
+			missing = append(missing, ev.Name)
+		}
+	}
+	if len(missing) > 0 {
+		slices.Sort(missing)
+		return nil, nil, &NotRunnableError{Skill: s.Name, Code: diagnostics.EnvNotConfigured, Env: missing,
+			Reason: fmt.Sprintf("no value for the required environment variable %s: a person must save one among the skill's secrets", strings.Join(missing, ", "))}
 	}
 	for k, v := range own {
 		env[k] = v

@@ -7,6 +7,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"maps"
 	"os"
 	"os/exec"
 	"path/filepath"
@@ -74,27 +75,35 @@ func loadSkills(t testing.TB, root string) skillMap {
 
 // vault is the test fake of the secrets vault: the value of every declared
 // name it knows, plus one undeclared name that must never be injected.
+// vault is an EnvResolver holding values saved per skill: py-echo has its
+// declared SKILL_TOKEN and an undeclared EXTRA, bash-modes its token only.
 type vault struct {
-	values map[string]string
+	values map[string]map[string]string // skill -> variable -> value
 	err    error
 	calls  atomic.Int32
 }
 
-func (v *vault) ResolveEnv(_ context.Context, _ string, schema []skill.EnvVar) (map[string]string, error) {
+func (v *vault) ResolveEnv(_ context.Context, skillName string, schema []skill.EnvVar) (map[string]string, error) {
 	v.calls.Add(1)
 	if v.err != nil {
 		return nil, v.err
 	}
-	out := map[string]string{"EXTRA": "undeclared-value"}
+	out := map[string]string{}
 	for _, ev := range schema {
-		if val, ok := v.values[ev.Name]; ok {
-			out[ev.Name] = val
+		if ev.Default != nil {
+			out[ev.Name] = *ev.Default
 		}
 	}
+	maps.Copy(out, v.values[skillName])
 	return out, nil
 }
 
-func newVault() *vault { return &vault{values: map[string]string{"SKILL_TOKEN": skillToken}} }
+func newVault() *vault {
+	return &vault{values: map[string]map[string]string{
+		"py-echo":    {"SKILL_TOKEN": skillToken, "EXTRA": "undeclared-value"},
+		"bash-modes": {"SKILL_TOKEN": skillToken},
+	}}
+}
 
 func needPrograms(t testing.TB, names ...string) {
 	t.Helper()
@@ -150,8 +159,8 @@ func TestExecutePython(t *testing.T) {
 	if env["SKILL_TOKEN"] != skillToken {
 		t.Errorf("the skill's own secret did not reach it: SKILL_TOKEN = %v", env["SKILL_TOKEN"])
 	}
-	if env["EXTRA"] != nil {
-		t.Errorf("an undeclared variable from the resolver reached the skill: %v", env["EXTRA"])
+	if env["EXTRA"] != "undeclared-value" {
+		t.Errorf("a value saved for the skill without being declared did not reach it: EXTRA = %v", env["EXTRA"])
 	}
 	// (A pyenv shim, if python3 is one, puts its own folders in front of PATH.)
 	if env["HOME"] != os.Getenv("HOME") || !strings.HasSuffix(fmt.Sprint(env["PATH"]), os.Getenv("PATH")) {
@@ -409,7 +418,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 	}
 	// No node on the PATH the skill gets.
 	emptyPath := t.TempDir()
-	e := executor.New(skills, nil, &executor.Options{LookupEnv: func(name string) (string, bool) {
+	e := executor.New(skills, newVault(), &executor.Options{LookupEnv: func(name string) (string, bool) {
 		if name == "PATH" {
 			return emptyPath, true
 		}
@@ -426,7 +435,7 @@ func TestExecuteNotRunnable(t *testing.T) {
 		{"node-sum", diagnostics.EntrypointMissing},
 	} {
 		var nr *executor.NotRunnableError
-		checkErr := e.Check(tc.name)
+		checkErr := e.Check(t.Context(), tc.name)
 		_, err := e.Execute(deadline(t), tc.name, json.RawMessage(`{}`))
 		if !errors.As(err, &nr) || nr.Code != tc.code || !errors.Is(err, executor.ErrNotRunnable) {
 			t.Errorf("%s: err = %v, want NotRunnableError %s", tc.name, err, tc.code)
@@ -435,13 +444,13 @@ func TestExecuteNotRunnable(t *testing.T) {
 			t.Errorf("%s: Check = %v, want the error of Execute", tc.name, checkErr)
 		}
 	}
-	if err := e.Check("prompt-only"); !errors.Is(err, executor.ErrNotComputeEntry) {
+	if err := e.Check(t.Context(), "prompt-only"); !errors.Is(err, executor.ErrNotComputeEntry) {
 		t.Errorf("prompt-only: %v, want ErrNotComputeEntry", err)
 	}
-	if err := e.Check("no-such-skill"); !errors.Is(err, executor.ErrNotFound) {
+	if err := e.Check(t.Context(), "no-such-skill"); !errors.Is(err, executor.ErrNotFound) {
 		t.Errorf("no-such-skill: %v, want ErrNotFound", err)
 	}
-	if err := e.Check("py-echo"); err != nil {
+	if err := e.Check(t.Context(), "py-echo"); err != nil {
 		t.Errorf("py-echo: Check = %v, want nil", err)
 	}
 
@@ -675,12 +684,36 @@ func TestExecuteEnvResolverError(t *testing.T) {
 	if !errors.Is(err, boom) {
 		t.Errorf("err = %v, want the resolver's error", err)
 	}
-	// A skill without env never asks the resolver.
+	// A skill that declares no env still has its saved values resolved.
+	_, err = execute(t, e, "node-sum", `{"numbers":[1]}`)
+	if !errors.Is(err, boom) {
+		t.Errorf("a skill without declared env: err = %v, want the resolver's error", err)
+	}
+}
+
+// Issue 15: a required variable without a value stops the run before
+// anything starts, naming the variable; Check says the same.
+func TestExecuteRequiredEnvMissing(t *testing.T) {
+	runner := &countingRunner{perDir: map[string]int{}, mostDir: map[string]int{}}
 	v := newVault()
-	e, _ = newExecutorEnv(t, v, &executor.Options{Runner: &countingRunner{perDir: map[string]int{}, mostDir: map[string]int{}}})
-	_, _ = execute(t, e, "node-sum", `{"numbers":[1]}`)
-	if v.calls.Load() != 0 {
-		t.Errorf("the resolver was asked for a skill that declares no env")
+	delete(v.values["py-echo"], "SKILL_TOKEN")
+	e, _ := newExecutorEnv(t, v, &executor.Options{Runner: runner})
+	out, err := execute(t, e, "py-echo", `{"message":"x"}`)
+	var nr *executor.NotRunnableError
+	if !errors.As(err, &nr) || nr.Code != diagnostics.EnvNotConfigured || !slices.Equal(nr.Env, []string{"SKILL_TOKEN"}) ||
+		!strings.Contains(out.Error, "SKILL_TOKEN") {
+		t.Fatalf("err = %v (%+v), want ENV_NOT_CONFIGURED naming SKILL_TOKEN", err, nr)
+	}
+	if runner.most != 0 {
+		t.Error("the program was started")
+	}
+	if cerr := e.Check(t.Context(), "py-echo"); cerr == nil || cerr.Error() != err.Error() {
+		t.Errorf("Check = %v, want %v", cerr, err)
+	}
+	// No resolver at all: the same.
+	e, _ = newExecutorEnv(t, nil, nil)
+	if err := e.Check(t.Context(), "py-echo"); !errors.As(err, &nr) || nr.Code != diagnostics.EnvNotConfigured {
+		t.Errorf("without a resolver: %v, want ENV_NOT_CONFIGURED", err)
 	}
 }
 
@@ -736,7 +769,7 @@ func TestExampleSkills(t *testing.T) {
 	if _, err := e.Execute(deadline(t), "date-diff", json.RawMessage(`{"from":"2026-13-45","to":"2026-02-02"}`)); !errors.As(err, &ee) || ee.Stderr != `from: "2026-13-45" is not a date` {
 		t.Errorf("an impossible date: %v, want an ExitError with the script's message", err)
 	}
-	if err := e.Check("csv-tools"); !errors.Is(err, executor.ErrNotComputeEntry) {
+	if err := e.Check(t.Context(), "csv-tools"); !errors.Is(err, executor.ErrNotComputeEntry) {
 		t.Errorf("csv-tools: %v, want ErrNotComputeEntry", err)
 	}
 }
@@ -817,7 +850,7 @@ interface:
 	e := executor.New(loadSkills(t, root), nil, nil)
 	for name, want := range map[string]string{"bad-in": "interface.input is not a valid JSON Schema", "bad-ref": "external schema references are not allowed"} {
 		var nr *executor.NotRunnableError
-		err := e.Check(name)
+		err := e.Check(t.Context(), name)
 		if !errors.As(err, &nr) || nr.Code != diagnostics.ConfigParseError || !strings.Contains(err.Error(), want) {
 			t.Errorf("%s: Check = %v, want CONFIG_PARSE_ERROR saying %q", name, err, want)
 		}
@@ -841,7 +874,7 @@ func TestExecuteRedactsSecretsFromOutputErrors(t *testing.T) {
 	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
 		return executor.Result{Stdout: []byte(stdout)}, nil
 	})
-	e := executor.New(loadSkills(t, root), newVault(), &executor.Options{Runner: r})
+	e := executor.New(loadSkills(t, root), &vault{values: map[string]map[string]string{"leaky": {"SKILL_TOKEN": skillToken}}}, &executor.Options{Runner: r})
 	for _, tc := range []struct{ name, stdout string }{
 		{"not JSON", "logged in with " + skillToken + ", now {oops"},
 		{"cut at 200 characters", strings.Repeat("x", 195) + skillToken + " {"},
@@ -889,7 +922,7 @@ func TestExecuteRedactsEscapedSecrets(t *testing.T) {
 	r := executor.RunnerFunc(func(context.Context, executor.Command) (executor.Result, error) {
 		return executor.Result{Stdout: []byte(stdout)}, nil
 	})
-	e := executor.New(loadSkills(t, root), &vault{values: map[string]string{"SKILL_TOKEN": secret}}, &executor.Options{Runner: r})
+	e := executor.New(loadSkills(t, root), &vault{values: map[string]map[string]string{"leaky": {"SKILL_TOKEN": secret}}}, &executor.Options{Runner: r})
 	enc, _ := json.Marshal(secret)
 	for _, s := range []string{
 		"echoing " + string(enc) + " {",

@@ -251,6 +251,11 @@ type EnvStatus struct {
 	// of this name ("saved for an earlier install"). It is not injected;
 	// [Vault.Adopt] binds it to the current install.
 	Stale bool `json:"stale"`
+	// OtherKey: the saved value was sealed under a key the vault's keyring
+	// does not hold (SKILL_SECRET_KEY changed): it cannot be opened until
+	// the old secret is given as SKILL_SECRET_KEY_PREVIOUS, and [Vault.Rotate]
+	// reseals it. Reported only when a key is configured.
+	OtherKey bool `json:"other_key,omitempty"`
 }
 
 // savedValue is one stored value of a skill as read, with its header (or
@@ -293,7 +298,9 @@ func (v *Vault) readSaved(ctx context.Context, skillName string) ([]savedValue, 
 // Configured returns, for each variable of schema in order, whether it has a
 // value saved for the skill's current install, a default, or only a stale
 // value saved for an earlier install; followed by the saved values the
-// schema does not declare, sorted. It needs no key: it reads names and
+// schema does not declare, sorted. With a key configured it also tells
+// values sealed under a key the keyring does not hold (OtherKey). It needs
+// no key: it reads names and
 // the unencrypted headers of values.
 func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill.EnvVar) ([]EnvStatus, error) {
 	install, err := v.currentInstall(ctx, skillName)
@@ -304,13 +311,17 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 	if err != nil {
 		return nil, err
 	}
-	current, stale := map[string]bool{}, map[string]bool{}
+	// Without a key nothing tells a foreign key from ours; the list still
+	// works, it needs no key.
+	kr, _ := v.keyring()
+	current, stale, otherKey := map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, sv := range saved {
 		if sv.current(install) {
 			current[sv.name] = true
 		} else {
 			stale[sv.name] = true
 		}
+		otherKey[sv.name] = kr != nil && sv.headerErr == nil && !kr.Has(sv.header.KeyID)
 	}
 	out := make([]EnvStatus, 0, len(schema)+len(saved))
 	declared := map[string]bool{}
@@ -321,12 +332,12 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 		declared[ev.Name] = true
 		out = append(out, EnvStatus{
 			Name: ev.Name, Required: ev.Required, Description: ev.Description, Declared: true,
-			HasValue: current[ev.Name], HasDefault: ev.Default != nil, Stale: stale[ev.Name],
+			HasValue: current[ev.Name], HasDefault: ev.Default != nil, Stale: stale[ev.Name], OtherKey: otherKey[ev.Name],
 		})
 	}
 	for _, sv := range saved {
 		if !declared[sv.name] {
-			out = append(out, EnvStatus{Name: sv.name, HasValue: current[sv.name], Stale: stale[sv.name]})
+			out = append(out, EnvStatus{Name: sv.name, HasValue: current[sv.name], Stale: stale[sv.name], OtherKey: otherKey[sv.name]})
 		}
 	}
 	return out, nil

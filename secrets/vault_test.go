@@ -405,3 +405,28 @@ func TestNilOptionsAndNilStore(t *testing.T) {
 		t.Fatalf("%v %v", got, err)
 	}
 }
+
+// Configured tells values sealed under a key the keyring does not hold,
+// without opening anything; without a key it cannot tell and says nothing.
+func TestConfiguredNamesValuesUnderAnotherKey(t *testing.T) {
+	ctx := t.Context()
+	store := &secrets.MemStore{}
+	if err := secrets.NewVault(store, &secrets.Options{Getenv: env(map[string]string{"SKILL_SECRET_KEY": oldSecret})}).Save(ctx, "pdf", map[string]string{"A": "1"}); err != nil {
+		t.Fatal(err)
+	}
+	for _, tc := range []struct {
+		name  string
+		vars  map[string]string
+		other bool
+	}{
+		{"the same key", map[string]string{"SKILL_SECRET_KEY": oldSecret}, false},
+		{"another key", map[string]string{"SKILL_SECRET_KEY": newSecret}, true},
+		{"another key with the old one as previous", map[string]string{"SKILL_SECRET_KEY": newSecret, "SKILL_SECRET_KEY_PREVIOUS": oldSecret}, false},
+		{"no key", nil, false},
+	} {
+		rows, err := secrets.NewVault(store, &secrets.Options{Getenv: env(tc.vars)}).Configured(ctx, "pdf", []skill.EnvVar{{Name: "A", Required: true}})
+		if err != nil || len(rows) != 1 || !rows[0].HasValue || rows[0].OtherKey != tc.other {
+			t.Errorf("%s: %+v, %v; want OtherKey %v", tc.name, rows, err, tc.other)
+		}
+	}
+}

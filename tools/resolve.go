@@ -33,6 +33,11 @@ type Agent struct {
 	DisableExecute bool
 	// DisableManage withholds skill_manage.
 	DisableManage bool
+	// OfferUnconfigured keeps in execute_skill the compute-entry skills
+	// whose required environment variables have no value (by default they
+	// are left out, with a warning): for a host whose agent tells the user
+	// what to configure when a run fails with ENV_NOT_CONFIGURED.
+	OfferUnconfigured bool
 	// Catalog tunes the <available_skills> section (format, language,
 	// budget).
 	Catalog *prompt.Options
@@ -137,9 +142,12 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	runnable := computeEntry[:0:0]
 	for _, name := range computeEntry {
 		if r.Executor != nil {
-			if err := r.Executor.Check(name); err != nil {
+			if err := r.Executor.Check(ctx, name); err != nil {
 				ts.Warnings = append(ts.Warnings, fmt.Sprintf("skill %s is compute-entry but cannot run: %v", name, err))
-				continue
+				var nr *executor.NotRunnableError
+				if !agent.OfferUnconfigured || !errors.As(err, &nr) || nr.Code != diagnostics.EnvNotConfigured {
+					continue
+				}
 			}
 		}
 		runnable = append(runnable, name)

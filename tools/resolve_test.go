@@ -308,3 +308,63 @@ func TestResolveReportsCatalogDegradation(t *testing.T) {
 		}
 	}
 }
+
+// Issue 15: a compute skill whose required variable has no value is left
+// out of execute_skill, with a warning naming the variable, unless the
+// agent keeps it; then a call says what is missing.
+func TestResolveLeavesOutUnconfiguredSkills(t *testing.T) {
+	dir := t.TempDir()
+	for rel, content := range map[string]string{
+		"token/SKILL.md":          "---\nname: token\ndescription: Calls an API.\n---\nCall execute_skill.\n",
+		"token/skill.config.yaml": "runtime: bash\nentrypoint: run.sh\nenv:\n  - name: DEMO_TOKEN\n    required: true\n",
+		"token/run.sh":            "echo '{}'\n",
+		"echo/SKILL.md":           "---\nname: echo\ndescription: Echo.\n---\nCall execute_skill.\n",
+		"echo/skill.config.yaml":  "runtime: bash\nentrypoint: run.sh\n",
+		"echo/run.sh":             "echo '{}'\n",
+	} {
+		p := filepath.Join(dir, rel)
+		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	l, err := loader.New(t.Context(), []loader.Source{{Name: "workspace", FS: os.DirFS(dir), Dir: dir}}, &registry.MemStore{}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil)}
+	offered := func(ts tools.Toolset) []string {
+		tool, ok := ts.Tool("execute_skill")
+		if !ok {
+			return nil
+		}
+		var names []string
+		for _, s := range []string{"echo", "token"} {
+			if strings.Contains(string(tool.InputSchema), `"`+s+`"`) {
+				names = append(names, s)
+			}
+		}
+		return names
+	}
+	ts, err := r.Resolve(t.Context(), tools.Agent{})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := offered(ts); !slices.Equal(got, []string{"echo"}) {
+		t.Errorf("execute_skill offers %v, want [echo]", got)
+	}
+	if !slices.ContainsFunc(ts.Warnings, func(w string) bool { return strings.Contains(w, "token") && strings.Contains(w, "DEMO_TOKEN") }) {
+		t.Errorf("no warning names DEMO_TOKEN: %q", ts.Warnings)
+	}
+
+	ts, _ = r.Resolve(t.Context(), tools.Agent{OfferUnconfigured: true})
+	if got := offered(ts); !slices.Equal(got, []string{"echo", "token"}) {
+		t.Fatalf("with OfferUnconfigured execute_skill offers %v", got)
+	}
+	exec, _ := ts.Tool("execute_skill")
+	if res := call(t, exec, `{"name":"token","input":{}}`); !res.IsError || !strings.Contains(res.Text, "DEMO_TOKEN") {
+		t.Errorf("a call to the unconfigured skill: %+v", res)
+	}
+}

@@ -3,12 +3,17 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
 	"io"
 	"os"
+	"slices"
 
 	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/secrets"
 )
 
 type runOptions struct {
@@ -82,7 +87,39 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		for _, hint := range runHints(ctx, kit, args[0], err) {
+			fmt.Fprintf(c.stderr, "  %s\n", hint)
+		}
 		return exitFailure
 	}
 	return exitOK
+}
+
+// runHints say which command fixes what kept a skill from running.
+func runHints(ctx context.Context, kit *skillkit.Kit, name string, err error) []string {
+	if errors.Is(err, secrets.ErrCannotOpen) {
+		return []string{otherKeyHint}
+	}
+	var nr *executor.NotRunnableError
+	if !errors.As(err, &nr) {
+		return nil
+	}
+	switch nr.Code {
+	case diagnostics.VenvMissing, diagnostics.DepsMissing:
+		return []string{"install its dependencies: skillkit deps " + name}
+	case diagnostics.EnvNotConfigured:
+		var hints []string
+		for _, v := range nr.Env {
+			hints = append(hints, fmt.Sprintf("save it: skillkit secrets set %s %s=VALUE   (a VALUE of - reads standard input)", name, v))
+		}
+		rows, _ := kit.Vault().Configured(ctx, name, nil)
+		for _, r := range rows {
+			if r.Stale && slices.Contains(nr.Env, r.Name) {
+				hints = append(hints, "a value was saved for an earlier install of "+name+": skillkit secrets adopt "+name+" uses it for this one")
+				break
+			}
+		}
+		return hints
+	}
+	return nil
 }

@@ -3,6 +3,8 @@ package main
 import (
 	"bytes"
 	"encoding/json"
+	"os"
+	"path/filepath"
 	"strings"
 	"testing"
 )
@@ -50,5 +52,44 @@ func TestRunCommand(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "run"); code != exitUsage {
 		t.Errorf("no name: exit %d", code)
+	}
+}
+
+// Issue 15: a required secret without a value stops the run, which names
+// the variable and the command that saves it; a key that does not open the
+// saved values is named as such, with the rotation hint.
+func TestRunNamesWhatIsMissing(t *testing.T) {
+	dir := t.TempDir()
+	writeSkillFile(t, dir, "demo", "")
+	for rel, content := range map[string]string{
+		"demo/skill.config.yaml": "runtime: bash\nentrypoint: run.sh\nenv:\n  - {name: DEMO_TOKEN, required: true}\n",
+		"demo/run.sh":            "printf '{\"token\":\"%s\"}' \"$DEMO_TOKEN\"\n",
+	} {
+		if err := os.WriteFile(filepath.Join(dir, filepath.FromSlash(rel)), []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	vars := map[string]string{"SKILLKIT_DIR": dir, "SKILL_SECRET_KEY": cliOldSecret}
+	code, out, errOut := runWith(t, vars, "", "run", "demo")
+	if code != exitFailure || out != "" || !strings.Contains(errOut, "DEMO_TOKEN") || !strings.Contains(errOut, "skillkit secrets set demo DEMO_TOKEN=VALUE") {
+		t.Fatalf("run without the required secret: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runWith(t, vars, "", "secrets", "set", "demo", "DEMO_TOKEN=t0k"); code != exitOK {
+		t.Fatalf("secrets set: %s", errOut)
+	}
+	if code, out, errOut := runWith(t, vars, "", "run", "demo"); code != exitOK || strings.TrimSpace(out) != `{"token":"t0k"}` {
+		t.Fatalf("run with the secret: exit %d\n%s%s", code, out, errOut)
+	}
+	vars["SKILL_SECRET_KEY"] = cliNewSecret
+	code, _, errOut = runWith(t, vars, "", "run", "demo")
+	if code != exitFailure || !strings.Contains(errOut, "SKILL_SECRET_KEY_PREVIOUS") || !strings.Contains(errOut, "skillkit secrets rotate") {
+		t.Fatalf("run with another key: exit %d\n%s", code, errOut)
+	}
+	if n := strings.Count(strings.TrimSpace(errOut), "\n"); n > 2 {
+		t.Errorf("a wrong key takes %d lines to say:\n%s", n+1, errOut)
+	}
+	code, out, errOut = runWith(t, vars, "", "secrets", "list", "demo")
+	if code != exitOK || !strings.Contains(out, "set, under another key") || !strings.Contains(errOut, "SKILL_SECRET_KEY_PREVIOUS") {
+		t.Fatalf("list with another key: exit %d\n%s%s", code, out, errOut)
 	}
 }

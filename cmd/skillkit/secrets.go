@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"slices"
 	"strings"
 	"text/tabwriter"
 
@@ -118,7 +119,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 	case "rotate":
 		err = secretsRotate(ctx, c, v)
 	case "import-legacy":
-		err = secretsImport(ctx, c, o, v, args[0], args[1])
+		err = secretsImport(ctx, c, o, kit, args[0], args[1])
 	}
 	var usage usageError
 	if errors.As(err, &usage) {
@@ -161,16 +162,27 @@ func secretsSet(ctx context.Context, c *cli, kit *skillkit.Kit, name string, pai
 		}
 		values[key] = value
 	}
-	if _, ok, err := kit.Skill(ctx, name); err != nil {
+	if err := needInstalled(ctx, kit, name); err != nil {
 		return err
-	} else if !ok {
-		fmt.Fprintf(c.stderr, "skillkit secrets set: warning: %s has no skill %s; saving anyway\n", kit.Dir(), name)
 	}
 	if err := kit.Vault().Save(ctx, name, values); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.stdout, "saved %d values for %s\n", len(values), name)
 	return nil
+}
+
+// needInstalled refuses to save values for a skill that is not in the
+// skills folder: values are sealed for one install of a skill, so values
+// saved before an install would never reach the skill installed later.
+func needInstalled(ctx context.Context, kit *skillkit.Kit, name string) error {
+	if _, ok, err := kit.Skill(ctx, name); err != nil || ok {
+		return err
+	}
+	if _, err := kit.Registry().Get(ctx, name); err == nil {
+		return nil
+	}
+	return fmt.Errorf("%s has no skill %s: values are sealed for one install of a skill, so install it first, then save its values", kit.Dir(), name)
 }
 
 // readStdinValue reads one value from standard input without its trailing
@@ -212,6 +224,8 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 	for _, r := range rows {
 		value := "not set"
 		switch {
+		case r.HasValue && r.OtherKey:
+			value = "set, under another key"
 		case r.HasValue:
 			value = "set"
 		case r.Stale:
@@ -231,14 +245,41 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 		}
 		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, value, strings.Join(notes, ", "))
 	}
-	return tw.Flush()
-}
-
-func secretsDelete(ctx context.Context, c *cli, v *secrets.Vault, name string, keys []string) error {
-	if err := v.Delete(ctx, name, keys...); err != nil {
+	if err := tw.Flush(); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "deleted %s from %s\n", strings.Join(keys, ", "), name)
+	if slices.ContainsFunc(rows, func(r secrets.EnvStatus) bool { return r.OtherKey }) {
+		fmt.Fprintln(c.stderr, otherKeyHint)
+	}
+	return nil
+}
+
+// otherKeyHint says what to do about values sealed under another key.
+const otherKeyHint = "Values sealed under another key do not open with this SKILL_SECRET_KEY: if the key changed, set the old secret as " +
+	secrets.EnvPreviousKey + " and run skillkit secrets rotate."
+
+func secretsDelete(ctx context.Context, c *cli, v *secrets.Vault, name string, keys []string) error {
+	saved, err := v.Store().Keys(ctx, name)
+	if err != nil {
+		return err
+	}
+	var present, missing []string
+	for _, k := range keys {
+		if slices.Contains(saved, k) {
+			present = append(present, k)
+		} else {
+			missing = append(missing, k)
+		}
+	}
+	if err := v.Delete(ctx, name, present...); err != nil {
+		return err
+	}
+	if len(present) > 0 {
+		fmt.Fprintf(c.stdout, "deleted %s from %s\n", strings.Join(present, ", "), name)
+	}
+	if len(missing) > 0 {
+		return fmt.Errorf("%s has no saved value for %s", name, strings.Join(missing, ", "))
+	}
 	return nil
 }
 
@@ -269,7 +310,7 @@ func secretsRotate(ctx context.Context, c *cli, v *secrets.Vault) error {
 	return err
 }
 
-func secretsImport(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Vault, name, blob string) error {
+func secretsImport(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.Kit, name, blob string) error {
 	if blob == "-" {
 		data, err := io.ReadAll(io.LimitReader(c.stdin, secrets.MaxLegacyBlobLen+2))
 		if err != nil {
@@ -287,7 +328,10 @@ func secretsImport(ctx context.Context, c *cli, o *secretsOptions, v *secrets.Va
 	if err != nil {
 		return err
 	}
-	names, err := v.ImportLegacy(ctx, name, blob, key)
+	if err := needInstalled(ctx, kit, name); err != nil {
+		return err
+	}
+	names, err := kit.Vault().ImportLegacy(ctx, name, blob, key)
 	if err != nil {
 		return err
 	}

@@ -163,6 +163,11 @@ func TestSecretsImportLegacy(t *testing.T) {
 	}
 	// A new key, the seed's secret moved to another variable, the blob on stdin.
 	vars := map[string]string{"SKILL_SECRET_KEY": cliNewSecret, "SEED_SECRET": "legacy-demo-secret"}
+	code, _, errOut = runWith(t, vars, blob+"\n", "secrets", "--dir", dir, "--legacy-env", "SEED_SECRET", "import-legacy", "later", "-")
+	if code != exitFailure || !strings.Contains(errOut, "has no skill later") {
+		t.Fatalf("import for a skill not installed: exit %d\n%s", code, errOut)
+	}
+	writeSkillFile(t, dir, "later", "")
 	code, out, errOut = runWith(t, vars, blob+"\n", "secrets", "--dir", dir, "--legacy-env", "SEED_SECRET", "import-legacy", "later", "-")
 	if code != exitOK || !strings.Contains(out, "imported 2 values for later") {
 		t.Fatalf("import with --legacy-env: exit %d\n%s%s", code, out, errOut)
@@ -208,12 +213,22 @@ func TestSecretsUsage(t *testing.T) {
 	if code != exitFailure || !strings.Contains(errOut, "no key configured: set SKILL_SECRET_KEY") {
 		t.Errorf("no key: exit %d %q", code, errOut)
 	}
-	// A skill that is not installed yet: saved, with a warning.
+	// A skill that is not installed: refused, nothing saved (its values
+	// would be sealed for no install and never reach it).
 	code, _, errOut = runWith(t, key, "", "secrets", "--dir", dir, "set", "later", "A=b")
-	if code != exitOK || !strings.Contains(errOut, "warning") {
+	if code != exitFailure || !strings.Contains(errOut, "has no skill later") || !strings.Contains(errOut, "install it first") {
 		t.Errorf("unknown skill: exit %d %q", code, errOut)
 	}
-	code, out, _ := runWith(t, nil, "", "help", "secrets")
+	if keys, _ := secrets.NewFSStore(dir).Keys(t.Context(), "later"); len(keys) != 0 {
+		t.Errorf("values saved for an unknown skill: %v", keys)
+	}
+	// Deleting a value that is not there says so.
+	runWith(t, key, "", "secrets", "--dir", dir, "set", "ocr", "A=b")
+	code, out, errOut := runWith(t, key, "", "secrets", "--dir", dir, "delete", "ocr", "A", "NOPE")
+	if code != exitFailure || !strings.Contains(out, "deleted A from ocr") || !strings.Contains(errOut, "no saved value for NOPE") {
+		t.Errorf("delete of a missing key: exit %d %q %q", code, out, errOut)
+	}
+	code, out, _ = runWith(t, nil, "", "help", "secrets")
 	if code != exitOK || !strings.Contains(out, "SKILL_SECRET_KEY_PREVIOUS") || !strings.Contains(out, "import-legacy NAME BLOB") {
 		t.Errorf("help: %d %s", code, out)
 	}
