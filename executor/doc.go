@@ -55,8 +55,9 @@
 //     same way.
 //   - At most 8 executions run at once, 4 per skill (Options); callers
 //     beyond wait for a slot or for their context.
-//   - One audit line per execution goes to Options.Logger: skill, success,
-//     duration, exit code and, on failure, the kind of error, the JSON
+//   - One audit line per execution goes to Options.Logger: skill, the
+//     agent when the context names one ([WithAgent]; the tools package
+//     sets it from tools.Agent.Name), success, duration, exit code and, on failure, the kind of error, the JSON
 //     pointers of invalid input and the redacted stderr tail. Never the
 //     input, the output or an environment value; the ctx is passed on, so
 //     a handler can add the caller's identity from it.

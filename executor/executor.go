@@ -465,10 +465,15 @@ func (e *Executor) audit(ctx context.Context, out Outcome, err error, stderrTail
 	}
 	attrs := []slog.Attr{
 		slog.String("skill", out.Skill),
+	}
+	if agent := AgentFrom(ctx); agent != "" {
+		attrs = append(attrs, slog.String("agent", agent))
+	}
+	attrs = append(attrs,
 		slog.Bool("success", err == nil),
 		slog.Duration("duration", out.Duration),
 		slog.Int("exit_code", out.ExitCode),
-	}
+	)
 	level := slog.LevelInfo
 	if err != nil {
 		level = slog.LevelWarn

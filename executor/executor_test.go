@@ -631,7 +631,7 @@ func TestExecuteAudit(t *testing.T) {
 	logger := slog.New(slog.NewJSONHandler(lockedWriter{&mu, &buf}, nil))
 	e, _ := newExecutor(t, &executor.Options{Logger: logger})
 	_, _ = execute(t, e, "bash-modes", `{"mode":"ok"}`)
-	_, _ = execute(t, e, "bash-modes", `{"mode":"fail"}`)
+	_, _ = e.Execute(executor.WithAgent(deadline(t), "support-bot"), "bash-modes", json.RawMessage(`{"mode":"fail"}`))
 	_, _ = execute(t, e, "py-echo", `{"message":"SENSITIVE-INPUT","count":"SENSITIVE-COUNT"}`)
 
 	mu.Lock()
@@ -651,6 +651,9 @@ func TestExecuteAudit(t *testing.T) {
 	}
 	if ok["skill"] != "bash-modes" || ok["success"] != true || ok["exit_code"] != 0.0 || ok["level"] != "INFO" || ok["stderr"] != nil {
 		t.Errorf("success line: %s", lines[0])
+	}
+	if ok["agent"] != nil || fail["agent"] != "support-bot" {
+		t.Errorf("the agent: %v in the line of a run without one, %v in the one with", ok["agent"], fail["agent"])
 	}
 	if fail["success"] != false || fail["exit_code"] != 3.0 || fail["error"] != "exit" || fail["level"] != "WARN" ||
 		!strings.HasSuffix(fmt.Sprint(fail["stderr"]), "token "+executor.Redacted) {

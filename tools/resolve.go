@@ -2,6 +2,7 @@ package tools
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -16,6 +17,9 @@ import (
 
 // Agent describes one agent to [Resolver.Resolve].
 type Agent struct {
+	// Name identifies the agent in the audit line of each run of its
+	// execute_skill ([executor.WithAgent]); empty leaves it out.
+	Name string
 	// Skills are the skills assigned to the agent; nil means every enabled
 	// skill, an empty non-nil list none.
 	Skills []string
@@ -188,6 +192,12 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		exec, err := ExecuteSkill(r.Executor, runnable)
 		if err != nil {
 			return Toolset{}, err
+		}
+		if agent.Name != "" {
+			run := exec.Invoke
+			exec.Invoke = func(ctx context.Context, args json.RawMessage) (Result, error) {
+				return run(executor.WithAgent(ctx, agent.Name), args)
+			}
 		}
 		ts.Tools = append(ts.Tools, exec)
 	}

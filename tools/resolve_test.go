@@ -1,7 +1,9 @@
 package tools_test
 
 import (
+	"bytes"
 	"context"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -366,5 +368,27 @@ func TestResolveLeavesOutUnconfiguredSkills(t *testing.T) {
 	exec, _ := ts.Tool("execute_skill")
 	if res := call(t, exec, `{"name":"token","input":{}}`); !res.IsError || !strings.Contains(res.Text, "DEMO_TOKEN") {
 		t.Errorf("a call to the unconfigured skill: %+v", res)
+	}
+}
+
+// The agent a toolset was resolved for is named in the audit line of each
+// run of its execute_skill.
+func TestExecuteSkillAuditNamesTheAgent(t *testing.T) {
+	l, _ := fixture(t)
+	var logs bytes.Buffer
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, &executor.Options{Logger: slog.New(slog.NewJSONHandler(&logs, nil))})}
+	for _, name := range []string{"support-bot", ""} {
+		ts, err := r.Resolve(t.Context(), tools.Agent{Name: name})
+		if err != nil {
+			t.Fatal(err)
+		}
+		exec, _ := ts.Tool("execute_skill")
+		if res := call(t, exec, `{"name":"echo","input":{"text":"hi"}}`); res.IsError {
+			t.Fatalf("execute_skill: %+v", res)
+		}
+	}
+	lines := strings.Split(strings.TrimSpace(logs.String()), "\n")
+	if len(lines) != 2 || !strings.Contains(lines[0], `"agent":"support-bot"`) || strings.Contains(lines[1], `"agent"`) {
+		t.Errorf("audit lines:\n%s", logs.String())
 	}
 }
