@@ -11,6 +11,7 @@ import (
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/deps"
+	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/fixture"
@@ -94,8 +95,11 @@ func TestUpdateKeepsWhatWorks(t *testing.T) {
 			t.Errorf("%s: the install does not say its dependencies are missing: %q", name, res.Notes)
 		}
 	}
-	if _, err := run("py"); !errors.Is(err, executor.ErrNotRunnable) {
-		t.Fatalf("py before its dependencies: %v, want a clean refusal", err)
+	for name, code := range map[string]diagnostics.Code{"py": diagnostics.VenvMissing, "js": diagnostics.DepsMissing} {
+		var nr *executor.NotRunnableError
+		if _, err := run(name); !errors.As(err, &nr) || nr.Code != code {
+			t.Fatalf("%s before its dependencies: %v, want a clean refusal with %s", name, err, code)
+		}
 	}
 	for _, name := range []string{"py", "js"} {
 		if _, err := kit.InstallDeps(ctx, name, nil); err != nil {
@@ -161,5 +165,16 @@ func TestUpdateKeepsWhatWorks(t *testing.T) {
 	var nr *executor.NotRunnableError
 	if _, err := run("py"); !errors.As(err, &nr) {
 		t.Fatalf("py without its requirements: %v, want a NotRunnableError", err)
+	}
+
+	// The same for npm packages: a clean refusal, never Node's stack trace.
+	repo.Write(map[string]string{"skills/js/skill.config.yaml": strings.Replace(nodeConfig, "shout-local@1.0.0", "shout-local@9.0.0", 1)})
+	repo.Commit("js: a version that does not exist")
+	res, err = kit.Update(ctx, "js", nil)
+	if err != nil || !slices.ContainsFunc(res.Notes, func(n string) bool { return strings.Contains(n, "failed") }) {
+		t.Fatalf("js update with uninstallable packages: %+v, %v", res, err)
+	}
+	if _, err := run("js"); !errors.As(err, &nr) || nr.Code != diagnostics.DepsMissing {
+		t.Fatalf("js without its packages: %v, want DEPS_MISSING", err)
 	}
 }
