@@ -105,7 +105,7 @@ func Chain(r Runner, mws ...Middleware) Runner {
 
 // ErrInvalidCommand is wrapped by the errors a Runner returns for a
 // [Command] that breaks its rules.
-var ErrInvalidCommand = errors.New("invalid command")
+var ErrInvalidCommand = errors.New("executor: invalid command")
 
 // Validate checks cmd against the rules of [Command].
 func (cmd *Command) Validate() error {

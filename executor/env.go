@@ -43,12 +43,12 @@ func skillEnv(ctx context.Context, r EnvResolver, s *skill.Skill) (map[string]st
 	}
 	got, err := r.ResolveEnv(ctx, s.Name, slices.Clone(s.Env))
 	if err != nil {
-		return nil, fmt.Errorf("resolve the environment of skill %s: %w", s.Name, err)
+		return nil, fmt.Errorf("executor: resolve the environment of skill %s: %w", s.Name, err)
 	}
 	out := make(map[string]string, len(got))
 	for _, name := range slices.Sorted(maps.Keys(got)) {
 		if err := skill.ValidateEnvName(name); err != nil {
-			return nil, fmt.Errorf("skill %s: %w", s.Name, err)
+			return nil, fmt.Errorf("executor: skill %s: %w", s.Name, err)
 		}
 		out[name] = got[name]
 	}

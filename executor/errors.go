@@ -14,21 +14,21 @@ import (
 // errors.Is. The typed errors below wrap them.
 var (
 	// ErrNotFound: no skill has the name.
-	ErrNotFound = errors.New("skill not found")
+	ErrNotFound = errors.New("executor: skill not found")
 	// ErrNotComputeEntry: the skill is a prompt or compute-toolkit skill;
 	// only compute-entry skills run.
-	ErrNotComputeEntry = errors.New("not a compute-entry skill")
+	ErrNotComputeEntry = errors.New("executor: not a compute-entry skill")
 	// ErrNotRunnable is wrapped by [*NotRunnableError].
-	ErrNotRunnable = errors.New("skill cannot run")
+	ErrNotRunnable = errors.New("executor: skill cannot run")
 	// ErrInvalidInput is wrapped by a [*SchemaError] about the input, and
 	// by the errors for input that is too large or not JSON.
-	ErrInvalidInput = errors.New("invalid input")
+	ErrInvalidInput = errors.New("executor: invalid input")
 	// ErrTimeout: the skill ran longer than its timeout and was killed.
-	ErrTimeout = errors.New("skill timed out")
+	ErrTimeout = errors.New("executor: skill timed out")
 	// ErrBadOutput: the skill exited with 0 but its standard output was not
 	// exactly one JSON value within the output limit, or did not match
 	// interface.output (then it is a [*SchemaError]).
-	ErrBadOutput = errors.New("bad output")
+	ErrBadOutput = errors.New("executor: bad output")
 )
 
 // NotRunnableError says why a skill cannot run before anything is started:
@@ -49,7 +49,7 @@ type NotRunnableError struct {
 
 // Error says which skill cannot run, why, and the diagnostic code.
 func (e *NotRunnableError) Error() string {
-	return fmt.Sprintf("skill %s cannot run (%s): %s", e.Skill, e.Code, e.Reason)
+	return fmt.Sprintf("executor: skill %s cannot run (%s): %s", e.Skill, e.Code, e.Reason)
 }
 
 // Is makes the error match [ErrNotRunnable].
@@ -74,9 +74,9 @@ type SchemaError struct {
 func (e *SchemaError) Error() string {
 	var b strings.Builder
 	if e.Output {
-		fmt.Fprintf(&b, "skill %s wrote output that does not match its interface.output:", e.Skill)
+		fmt.Fprintf(&b, "executor: skill %s wrote output that does not match its interface.output:", e.Skill)
 	} else {
-		fmt.Fprintf(&b, "invalid input for skill %s:", e.Skill)
+		fmt.Fprintf(&b, "executor: invalid input for skill %s:", e.Skill)
 	}
 	for i, p := range e.Problems {
 		if i > 0 {

@@ -31,7 +31,7 @@ func ExampleExecutor_Execute() {
 	fmt.Println(err)
 	// Output:
 	// {"words": 6, "lines": 1, "characters": 18, "top_words": [{"word": "be", "count": 2}, {"word": "to", "count": 2}]}
-	// invalid input for skill word-stats: /text: required property is missing; /top: got string, want integer
+	// executor: invalid input for skill word-stats: /text: required property is missing; /top: got string, want integer
 }
 
 func ExampleLocalRunner() {
@@ -74,6 +74,6 @@ func ExampleChain() {
 	res, _ := r.Run(context.Background(), executor.Command{Path: "bash", Args: []string{"-c", "echo ok"}, Env: map[string]string{"PATH": os.Getenv("PATH")}})
 	fmt.Print(strings.ToUpper(string(res.Stdout)))
 	// Output:
-	// invalid command: curl is not allowed here
+	// executor: invalid command: curl is not allowed here
 	// > OK
 }

@@ -321,7 +321,7 @@ func (e *Executor) Execute(ctx context.Context, name string, input json.RawMessa
 	}
 	release, err := e.limits.acquire(ctx, s.Name)
 	if err != nil {
-		return finish(fmt.Errorf("skill %s: waiting for a free slot: %w", s.Name, err))
+		return finish(fmt.Errorf("executor: skill %s: waiting for a free slot: %w", s.Name, err))
 	}
 	timeout := positive(s.Config.Timeout, skill.DefaultTimeout)
 	timeout = min(timeout, e.maxTimeout)
@@ -337,7 +337,7 @@ func (e *Executor) Execute(ctx context.Context, name string, input json.RawMessa
 		return finish(&NotRunnableError{Skill: s.Name, Code: diagnostics.RuntimeUnavailable,
 			Reason: fmt.Sprintf("%s is not installed (not found in PATH)", p.path)})
 	case err != nil:
-		return finish(fmt.Errorf("skill %s: %w", s.Name, err))
+		return finish(fmt.Errorf("executor: skill %s: %w", s.Name, err))
 	case res.TimedOut:
 		msg := fmt.Sprintf("skill %s ran longer than its timeout of %v and was stopped", s.Name, timeout)
 		if stderrTail != "" {

@@ -34,7 +34,7 @@ const (
 
 // ErrNoIsolation is wrapped by the error of a [LocalRunner] with
 // [IsolateRequired] that could not isolate a command.
-var ErrNoIsolation = errors.New("no process isolation")
+var ErrNoIsolation = errors.New("executor: no process isolation")
 
 // String names the mode as in the documentation.
 func (i Isolation) String() string {

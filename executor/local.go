@@ -61,7 +61,7 @@ type LocalRunner struct {
 var _ Runner = (*LocalRunner)(nil)
 
 // errTimedOut is the cause of the run context when Command.Timeout passed.
-var errTimedOut = errors.New("command timed out")
+var errTimedOut = errors.New("executor: command timed out")
 
 // Run runs cmd; see [Runner] for the contract. With [IsolateRequired] the
 // error wraps [ErrNoIsolation] when the command could not be isolated.
@@ -74,18 +74,18 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	c = c.withDefaults()
 	if err := ctx.Err(); err != nil {
-		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
 	path, err := LookPath(c.Path, c.Env)
 	if err != nil {
-		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
 
 	runCtx, cancel := context.WithTimeoutCause(ctx, c.Timeout, errTimedOut)
 	defer cancel()
 	p, err := newPipes(len(c.Stdin) > 0)
 	if err != nil {
-		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
 	defer p.closeParent()
 
@@ -93,7 +93,7 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	cmd, err := r.start(ctx, runCtx, path, c, p)
 	p.closeChild() // the child holds its own copies now
 	if err != nil {
-		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
 	stdout := newCapture(c.MaxStdout, false)
 	stderr := newCapture(c.MaxStderr, true)
@@ -119,7 +119,7 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 
 	if res.ExitCode == -1 {
 		if err := ctx.Err(); err != nil {
-			return res, fmt.Errorf("run %s: %w", c.Path, err)
+			return res, fmt.Errorf("executor: run %s: %w", c.Path, err)
 		}
 		res.TimedOut = context.Cause(runCtx) == errTimedOut
 	}

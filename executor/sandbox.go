@@ -38,7 +38,7 @@ type SandboxOptions struct {
 
 // ErrNoSandbox is wrapped by [NewSandboxRunner] when bubblewrap is missing
 // or cannot build a sandbox on this machine.
-var ErrNoSandbox = errors.New("no bubblewrap sandbox")
+var ErrNoSandbox = errors.New("executor: no bubblewrap sandbox")
 
 // SandboxRunner runs each command inside a bubblewrap sandbox (Linux only):
 //
@@ -119,7 +119,7 @@ func NewSandboxRunner(ctx context.Context, opts *SandboxOptions) (*SandboxRunner
 		for _, p := range list.paths {
 			abs, err := absPath(p)
 			if err != nil {
-				return nil, fmt.Errorf("sandbox path %q: %w", p, err)
+				return nil, fmt.Errorf("executor: sandbox path %q: %w", p, err)
 			}
 			r.mounts = append(r.mounts, bwrap.Mount{Kind: list.kind, Src: abs, Dst: abs})
 		}
@@ -180,7 +180,7 @@ func (r *SandboxRunner) Run(ctx context.Context, c Command) (Result, error) {
 	}
 	prog, err := LookPath(c.Path, c.Env)
 	if err != nil {
-		return Result{}, fmt.Errorf("run %s: %w", c.Path, err)
+		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
 	mounts := r.mounts
 	dir := "/tmp"
@@ -234,7 +234,7 @@ func within(root, p string) bool {
 // absPath makes p absolute and clean.
 func absPath(p string) (string, error) {
 	if p == "" {
-		return "", errors.New("empty path")
+		return "", errors.New("executor: empty path")
 	}
 	abs, err := filepath.Abs(p)
 	if err != nil {

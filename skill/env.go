@@ -18,7 +18,7 @@ type EnvVar struct {
 }
 
 // ErrInvalidEnvName is wrapped by [ValidateEnvName] errors.
-var ErrInvalidEnvName = errors.New("invalid environment variable name")
+var ErrInvalidEnvName = errors.New("skill: invalid environment variable name")
 
 var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
 

@@ -55,6 +55,6 @@ func ExampleValidateName() {
 	}
 	// Output:
 	// pdf-tools <nil>
-	// PDF_Tools invalid skill name: "PDF_Tools" has upper-case letters; use a-z, 0-9 and hyphens
-	// pdf--tools invalid skill name: "pdf--tools" has consecutive hyphens
+	// PDF_Tools skill: invalid skill name: "PDF_Tools" has upper-case letters; use a-z, 0-9 and hyphens
+	// pdf--tools skill: invalid skill name: "pdf--tools" has consecutive hyphens
 }

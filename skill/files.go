@@ -67,7 +67,7 @@ func IsInfra(rel string) bool {
 }
 
 // ErrUnsafePath is wrapped by the errors of [CheckPath] and [CleanRelPath].
-var ErrUnsafePath = errors.New("unsafe path")
+var ErrUnsafePath = errors.New("skill: unsafe path")
 
 // The limits of [CheckPath].
 const (

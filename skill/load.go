@@ -98,12 +98,12 @@ func (s *Skill) FS() (fs.FS, error) {
 // ErrNotRegular is returned for a path that names neither a regular file nor
 // a folder (a named pipe, a device, a socket): opening one could block or
 // read endlessly, so it is refused without being opened.
-var ErrNotRegular = errors.New("not a regular file")
+var ErrNotRegular = errors.New("skill: not a regular file")
 
 // ErrHardLink is returned for a regular file with more than one name on
 // disk (a hard link): the other name may lie outside the skill folder, so
 // the file is not served, as installs do not take it.
-var ErrHardLink = errors.New("hard-linked file")
+var ErrHardLink = errors.New("skill: hard-linked file")
 
 // Open opens a file (or folder) of the skill by its slash path relative to
 // the skill folder. The path must stay inside the folder (CleanRelPath), and

@@ -24,7 +24,7 @@ const MaxKeyBytes = 128
 
 // ErrInvalidName is wrapped by every error [ValidateName] and [ValidateKey]
 // return.
-var ErrInvalidName = errors.New("invalid skill name")
+var ErrInvalidName = errors.New("skill: invalid skill name")
 
 // reservedWords may not appear in a name accepted by Anthropic's API. The
 // Agent Skills specification does not forbid them, so they only warn.

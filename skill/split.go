@@ -8,9 +8,9 @@ import (
 // Errors from [SplitFrontmatter].
 var (
 	// ErrNoFrontmatter: the file does not open with a "---" line.
-	ErrNoFrontmatter = errors.New("no frontmatter: the file must open with a line that is exactly ---")
+	ErrNoFrontmatter = errors.New("skill: no frontmatter: the file must open with a line that is exactly ---")
 	// ErrUnclosedFrontmatter: no line that is exactly "---" closes the frontmatter.
-	ErrUnclosedFrontmatter = errors.New("unclosed frontmatter: no line that is exactly --- closes it")
+	ErrUnclosedFrontmatter = errors.New("skill: unclosed frontmatter: no line that is exactly --- closes it")
 )
 
 var bom = []byte("\xef\xbb\xbf")
