@@ -118,19 +118,11 @@ type replaceRules struct {
 // lock, which is known once SKILL.md was read. The caller has run
 // recovery, before taking any lock.
 func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Reporter, rules replaceRules, confirmed bool, fingerprint string) (*Result, error) {
-	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
-	if err != nil {
-		return nil, err
-	}
-	t, err := in.dir.Begin(ctx)
+	t, c, err := in.begin(ctx, src, rep)
 	if err != nil {
 		return nil, err
 	}
 	defer t.End()
-	c, err := in.stage(ctx, t, plan, rep)
-	if err != nil {
-		return nil, err
-	}
 	if err := c.admitted(confirmed, fingerprint); err != nil {
 		return nil, err
 	}
@@ -140,6 +132,25 @@ func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Rep
 	}
 	defer unlock()
 	return in.swap(ctx, t, c, rules, rep)
+}
+
+// begin plans the fetch of src, opens a transaction and stages the source
+// in it; the caller ends the transaction.
+func (in *Installer) begin(ctx context.Context, src Source, rep *skillsdir.Reporter) (*skillsdir.Txn, *candidate, error) {
+	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
+	if err != nil {
+		return nil, nil, err
+	}
+	t, err := in.dir.Begin(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := in.stage(ctx, t, plan, rep)
+	if err != nil {
+		t.End()
+		return nil, nil, err
+	}
+	return t, c, nil
 }
 
 // swap swaps the staged candidate in, when rules allow replacing what is

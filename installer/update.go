@@ -88,19 +88,11 @@ func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions
 			return nil, fmt.Errorf("%w: %s; update with Force to discard the changes", ErrModified, name)
 		}
 	}
-	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
-	if err != nil {
-		return nil, err
-	}
-	t, err := in.dir.Begin(ctx)
+	t, c, err := in.begin(ctx, src, rep)
 	if err != nil {
 		return nil, err
 	}
 	defer t.End()
-	c, err := in.stage(ctx, t, plan, rep)
-	if err != nil {
-		return nil, err
-	}
 	if c.rec.Name != name {
 		return nil, fmt.Errorf("%w: the source now holds the skill %q, not %q", ErrInvalidSkill, c.rec.Name, name)
 	}
