@@ -32,15 +32,8 @@ type Swapped struct {
 // happened, and a failure to empty the trash is only logged.
 func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check, rep *Reporter) (*Swapped, error) {
 	name := rec.Name
-	prev, err := d.Record(ctx, name)
+	prev, present, err := d.checkReplace(ctx, name, check)
 	if err != nil {
-		return nil, err
-	}
-	present, err := d.Exists(name)
-	if err != nil {
-		return nil, fmt.Errorf("skillkit: %w", err)
-	}
-	if err := check(ctx, prev, present); err != nil {
 		return nil, err
 	}
 	rec.InstallID = installID(prev, present, rec)
@@ -135,15 +128,8 @@ func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, 
 	if purge && d.purge == nil {
 		return nil, errors.New("skillkit: purge asked but no purge hook is configured")
 	}
-	prev, err := d.Record(ctx, name)
+	prev, present, err := d.checkReplace(ctx, name, check)
 	if err != nil {
-		return nil, err
-	}
-	present, err := d.Exists(name)
-	if err != nil {
-		return nil, fmt.Errorf("skillkit: %w", err)
-	}
-	if err := check(ctx, prev, present); err != nil {
 		return nil, err
 	}
 	t, err := d.Begin(ctx)
@@ -256,6 +242,21 @@ func (d *Dir) PlaceDir(t *Txn, staged, dst string) error {
 		}
 	}
 	return nil
+}
+
+// checkReplace reads the record and folder of skill name and asks check
+// whether they may be replaced or removed.
+func (d *Dir) checkReplace(ctx context.Context, name string, check Check) (prev *registry.Record, present bool, err error) {
+	if prev, err = d.Record(ctx, name); err != nil {
+		return nil, false, err
+	}
+	if present, err = d.Exists(name); err != nil {
+		return nil, false, fmt.Errorf("skillkit: %w", err)
+	}
+	if err := check(ctx, prev, present); err != nil {
+		return nil, false, err
+	}
+	return prev, present, nil
 }
 
 // installID is the install id of rec, replacing prev (nil: no record) and a
