@@ -274,6 +274,17 @@ func (sv savedValue) current(install string) bool {
 	return sv.headerErr != nil || sv.header.InstallID == install
 }
 
+// savedFor returns the current install id of a skill and every value
+// saved for it, in name order.
+func (v *Vault) savedFor(ctx context.Context, skillName string) (string, []savedValue, error) {
+	install, err := v.currentInstall(ctx, skillName)
+	if err != nil {
+		return "", nil, err
+	}
+	saved, err := v.readSaved(ctx, skillName)
+	return install, saved, err
+}
+
 // readSaved reads every saved value of a skill, in name order.
 func (v *Vault) readSaved(ctx context.Context, skillName string) ([]savedValue, error) {
 	keys, err := v.store.Keys(ctx, skillName)
@@ -303,11 +314,7 @@ func (v *Vault) readSaved(ctx context.Context, skillName string) ([]savedValue, 
 // no key: it reads names and
 // the unencrypted headers of values.
 func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill.EnvVar) ([]EnvStatus, error) {
-	install, err := v.currentInstall(ctx, skillName)
-	if err != nil {
-		return nil, err
-	}
-	saved, err := v.readSaved(ctx, skillName)
+	install, saved, err := v.savedFor(ctx, skillName)
 	if err != nil {
 		return nil, err
 	}
@@ -366,11 +373,7 @@ func (v *Vault) ResolveEnv(ctx context.Context, skillName string, schema []skill
 	}
 	v.rotating.RLock()
 	defer v.rotating.RUnlock()
-	install, err := v.currentInstall(ctx, skillName)
-	if err != nil {
-		return nil, err
-	}
-	saved, err := v.readSaved(ctx, skillName)
+	install, saved, err := v.savedFor(ctx, skillName)
 	if err != nil {
 		return nil, err
 	}
@@ -408,11 +411,7 @@ func (v *Vault) Adopt(ctx context.Context, skillName string) ([]string, error) {
 	}
 	v.rotating.RLock()
 	defer v.rotating.RUnlock()
-	install, err := v.currentInstall(ctx, skillName)
-	if err != nil {
-		return nil, err
-	}
-	saved, err := v.readSaved(ctx, skillName)
+	install, saved, err := v.savedFor(ctx, skillName)
 	if err != nil {
 		return nil, err
 	}
