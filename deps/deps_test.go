@@ -180,13 +180,22 @@ func TestInstallDepsNode(t *testing.T) {
 	reg := newNpmRegistry(t, map[string][]byte{
 		"shout-local": npmPack(t, "shout-local", "1.0.0", "module.exports = s => String(s).toUpperCase() + '!';\n"),
 	})
-	leftpad := npmPack(t, "leftpad-local", "1.0.0", "module.exports = (s, n) => String(s).padStart(n, '*');\n")
+	// Install scripts, of the skill's package and of a dependency, must not
+	// run (npm install --ignore-scripts): each would leave a marker.
+	markers := t.TempDir()
+	script := func(name string) string {
+		return `node -e \"require('fs').writeFileSync(require('path').join('` + filepath.ToSlash(markers) + `', '` + name + `'), 'ran')\"`
+	}
+	leftpad := tgzOf(t, map[string]string{
+		"package/package.json": `{"name":"leftpad-local","version":"1.0.0","main":"index.js","scripts":{"preinstall":"` + script("dep-preinstall") + `","postinstall":"` + script("dep-postinstall") + `"}}`,
+		"package/index.js":     "module.exports = (s, n) => String(s).padStart(n, '*');\n",
+	})
 	in, dir := newTestInstaller(t, &Options{
 		Env: map[string]string{"HOME": t.TempDir(), "npm_config_registry": reg.URL + "/"},
 	})
 	padder := map[string]string{
 		"skill.config.yaml":              "runtime: node\nentrypoint: main.js\ndependencies:\n  node:\n    packages: [shout-local@1.0.0]\n",
-		"package.json":                   `{"name":"padder","private":true,"dependencies":{"leftpad-local":"file:vendor/leftpad-local-1.0.0.tgz"}}`,
+		"package.json":                   `{"name":"padder","private":true,"scripts":{"postinstall":"` + script("skill-postinstall") + `","prepare":"` + script("skill-prepare") + `"},"dependencies":{"leftpad-local":"file:vendor/leftpad-local-1.0.0.tgz"}}`,
 		"vendor/leftpad-local-1.0.0.tgz": string(leftpad),
 		"main.js":                        padderMain,
 		".npmrc":                         "registry=http://127.0.0.1:9/\n",
@@ -204,13 +213,19 @@ func TestInstallDepsNode(t *testing.T) {
 	}
 	res, err := in.Install(ctx, "padder", nil)
 	if err != nil {
-		t.Fatalf("%v\n%s", err, strings.Join(res.Logs, "\n"))
+		if res != nil {
+			t.Log(strings.Join(res.Logs, "\n"))
+		}
+		t.Fatal(err)
 	}
 	if res.Status(StepNode) != Installed {
 		t.Fatalf("steps %+v", res.Steps)
 	}
 	if hits := reg.Asked(); !slices.Contains(hits, "/shout-local") {
 		t.Errorf("the registry the host named was not asked: %q", hits)
+	}
+	if ran, _ := os.ReadDir(markers); len(ran) != 0 {
+		t.Errorf("npm ran install scripts: %v", ran)
 	}
 	assertNoLeftovers(t, dir)
 	// npm's writes stay in the staging copy: the skill's files are as

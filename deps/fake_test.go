@@ -15,7 +15,9 @@ import (
 	"slices"
 	"strings"
 	"sync"
+	"sync/atomic"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -441,7 +443,15 @@ func TestDepsChecker(t *testing.T) {
 func TestSetupScripts(t *testing.T) {
 	fixture.NeedTool(t, "bash", "bash", "-c", "true")
 	ctx := t.Context()
-	in, dir := newTestInstaller(t, nil)
+	// The setup script runs for at most 120 s (SetupTimeout, documented).
+	var setupTimeout atomic.Int64
+	local := &executor.LocalRunner{}
+	in, dir := newTestInstaller(t, &Options{Runner: executor.RunnerFunc(func(ctx context.Context, c executor.Command) (executor.Result, error) {
+		if slices.ContainsFunc(c.Args, func(a string) bool { return strings.HasSuffix(a, "setup.sh") }) {
+			setupTimeout.Store(int64(c.Timeout))
+		}
+		return local.Run(ctx, c)
+	})})
 	files := map[string]string{
 		"SKILL.md":          skillMD("setupper", "x"),
 		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\n",
@@ -467,6 +477,9 @@ func TestSetupScripts(t *testing.T) {
 	}
 	if !slices.ContainsFunc(res.Logs, func(l string) bool { return strings.HasSuffix(l, "setting up") }) {
 		t.Errorf("the script's output is not in the logs: %q", res.Logs)
+	}
+	if got := time.Duration(setupTimeout.Load()); got != 120*time.Second {
+		t.Errorf("the setup script ran with a timeout of %v, want 120s", got)
 	}
 	rec, _ := in.Registry().Get(ctx, "setupper")
 	if rec.Fingerprint != fixture.Fingerprint(t, filepath.Join(dir, "setupper")) {

@@ -12,39 +12,30 @@ import (
 	"unicode/utf8"
 )
 
+// infraFiles and infraDirs are the infrastructure names, lower case; they
+// are never written.
+var (
+	infraFiles = [...]string{ConfigFileName, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
+	infraDirs  = [...]string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+)
+
 // InfraFiles returns the names of the files a skill folder may hold for its
 // own machinery: skill.config.yaml, requirements.txt, package.json,
 // package-lock.json, tsconfig.json and .env. They are not attached files, so
 // the model is never pointed at them.
-func InfraFiles() []string {
-	return []string{ConfigFileName, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
-}
+func InfraFiles() []string { return slices.Clone(infraFiles[:]) }
 
 // InfraDirs returns the names of the folders never listed, searched or
 // fingerprinted inside a skill: per-skill dependencies (.venv,
 // node_modules, __pycache__), version control (.git) and skillkit's own
 // bookkeeping (.skillhub).
-func InfraDirs() []string {
-	return []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
-}
+func InfraDirs() []string { return slices.Clone(infraDirs[:]) }
 
 // IsInfraDir reports whether name is one of [InfraDirs].
-func IsInfraDir(name string) bool {
-	switch name {
-	case ".venv", "node_modules", ".git", "__pycache__", ".skillhub":
-		return true
-	}
-	return false
-}
+func IsInfraDir(name string) bool { return slices.Contains(infraDirs[:], name) }
 
 // IsInfraFile reports whether name is one of [InfraFiles].
-func IsInfraFile(name string) bool {
-	switch name {
-	case ConfigFileName, "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env":
-		return true
-	}
-	return false
-}
+func IsInfraFile(name string) bool { return slices.Contains(infraFiles[:], name) }
 
 // IsInfra reports whether a slash path relative to a skill folder is
 // infrastructure, which is never listed as an attached file nor served to a

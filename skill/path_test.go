@@ -4,6 +4,7 @@ import (
 	"errors"
 	"io/fs"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -132,4 +133,39 @@ func FuzzCheckPath(f *testing.F) {
 			t.Fatalf("CleanRelPath(%q) = %q, %v; want it unchanged", p, clean, err)
 		}
 	})
+}
+
+// The infrastructure names are the documented ones, recognised at any depth
+// and in any letter case; nothing else is.
+func TestInfraNames(t *testing.T) {
+	files := []string{"skill.config.yaml", "requirements.txt", "package.json", "package-lock.json", "tsconfig.json", ".env"}
+	dirs := []string{".venv", "node_modules", ".git", "__pycache__", ".skillhub"}
+	if got := skill.InfraFiles(); !slices.Equal(got, files) {
+		t.Errorf("InfraFiles = %q, want %q", got, files)
+	}
+	if got := skill.InfraDirs(); !slices.Equal(got, dirs) {
+		t.Errorf("InfraDirs = %q, want %q", got, dirs)
+	}
+	for _, f := range files {
+		for _, p := range []string{f, "scripts/" + f, "a/b/" + strings.ToUpper(f)} {
+			if !skill.IsInfra(p) {
+				t.Errorf("IsInfra(%q) = false", p)
+			}
+		}
+	}
+	for _, d := range dirs {
+		for _, p := range []string{d, d + "/x.js", "sub/" + d + "/x"} {
+			if !skill.IsInfra(p) {
+				t.Errorf("IsInfra(%q) = false", p)
+			}
+		}
+	}
+	for _, p := range []string{"references/guide.md", "scripts/run.sh", "SKILL.md/x", "sub/SKILL.md", "env", "package.json5", "assets/venv/x"} {
+		if skill.IsInfra(p) {
+			t.Errorf("IsInfra(%q) = true", p)
+		}
+	}
+	if !skill.IsInfra("SKILL.md") || !skill.IsInfra("skill.md") {
+		t.Error("the skill file at the top is not infrastructure")
+	}
 }

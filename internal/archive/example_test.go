@@ -67,6 +67,6 @@ func ExampleExtractZip() {
 	// omitted: pdf-tools-main/node_modules/x.js
 	// SKILL.md is at the root
 	// true
-	// "../../.bashrc": unsafe path: the path has a ".." element, which would leave the skill folder
+	// "../../.bashrc": skill: unsafe path: the path has a ".." element, which would leave the skill folder
 	// no SKILL.md: no SKILL.md at the top of the tree
 }
