@@ -10,6 +10,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillkit-go/skillkit/hidden"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -78,7 +79,7 @@ type Activation struct {
 // <skill_resources> (capped). With a task, matched routes' references are
 // read and included, each and all together capped, so the model needs no
 // second call. Hidden characters in the body and the included references
-// are marked (skill.MarkHidden), never passed on. The error is for the
+// are marked (hidden.Mark), never passed on. The error is for the
 // host: the skill file could not be read.
 //
 // It decides first and acts after: planActivation says, from the skill and
@@ -253,7 +254,7 @@ func inlineRefs(refs []string, contents []refContent, maxEach, maxTotal int, t T
 		if limit <= 0 {
 			break
 		}
-		in := inlinedRef{Path: ref, Content: skill.MarkHidden(string(contents[i].data))}
+		in := inlinedRef{Path: ref, Content: hidden.Mark(string(contents[i].data))}
 		if !IsText(contents[i].data) {
 			in.Content = t.InlineBinary
 		}
@@ -278,7 +279,7 @@ func inlinedPaths(in []inlinedRef) []string {
 // describe.
 func renderActivation(s *skill.Skill, body string, p activationPlan, inlined []inlinedRef, o ActivateOptions, t Texts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<skill_content name=\"%s\">\n%s\n", Escape(s.Name), skill.MarkHidden(body))
+	fmt.Fprintf(&b, "<skill_content name=\"%s\">\n%s\n", Escape(s.Name), hidden.Mark(body))
 	if dir := skillFolder(s); dir != "" && !o.HideLocation {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, t.SkillFolder, dir)

@@ -10,6 +10,7 @@ import (
 	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/hidden"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -298,7 +299,7 @@ func (c *catalog) renderFull() {
 		e := &c.entries[i]
 		// Marked before anything is measured: a marker is what the model
 		// reads, and what the budget counts.
-		desc := skill.MarkHidden(e.s.Description)
+		desc := hidden.Mark(e.s.Description)
 		if c.o.MaxDescriptionChars > 0 {
 			desc = cut(desc, c.o.MaxDescriptionChars)
 		}
@@ -718,11 +719,11 @@ func skillPath(s *skill.Skill) string {
 }
 
 // Escape escapes & < > " and ' for XML text and attribute values, and
-// marks hidden characters (skill.MarkHidden): "[U+202E]" instead of an
+// marks hidden characters (hidden.Mark): "[U+202E]" instead of an
 // invisible override, so no skill text reaches the model in a form a
 // person reading it would not see.
 func Escape(s string) string {
-	s = skill.MarkHidden(s)
+	s = hidden.Mark(s)
 	if !strings.ContainsAny(s, `&<>"'`) {
 		return s
 	}

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/skillkit-go/skillkit/hidden"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -37,7 +38,7 @@ func hiddenSkill(t *testing.T) *skill.Skill {
 
 func assertMarked(t *testing.T, text string, markers ...string) {
 	t.Helper()
-	if skill.HasHiddenChars(text) {
+	if hidden.Has(text) {
 		t.Errorf("hidden characters reach the model: %+q", text)
 	}
 	for _, m := range markers {

@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 // The combinations: findings no single line makes, read from what the
@@ -183,7 +183,7 @@ func (sc *skillScan) parsedFields(f *fileState) {
 		return
 	}
 	for _, v := range []string{sc.s.Name, sc.s.Description} {
-		if skill.HasHiddenChars(v) {
+		if hidden.Has(v) {
 			n := max(f.descLine, 1)
 			sc.hiddenLine(&line{text: v, lower: lowerASCII(v), num: n, ctx: CtxFrontmatter, file: f, sc: sc})
 		}

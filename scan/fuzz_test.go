@@ -5,7 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 // fuzzNames are the places a fuzzed file is put, so that every kind of
@@ -47,7 +47,7 @@ func FuzzScanFile(f *testing.F) {
 			if fd.Rule == "" || fd.Severity < Low || fd.Severity > Critical || fd.Line < 0 {
 				t.Fatalf("malformed finding %+v", fd)
 			}
-			if skill.HasHiddenChars(fd.Match) || strings.ContainsAny(fd.Match, "\n\r\t") || len([]rune(fd.Match)) > 122 {
+			if hidden.Has(fd.Match) || strings.ContainsAny(fd.Match, "\n\r\t") || len([]rune(fd.Match)) > 122 {
 				t.Fatalf("match not shortened or not visible: %+q", fd.Match)
 			}
 		}

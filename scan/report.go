@@ -5,7 +5,7 @@ import (
 	"slices"
 	"strings"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 // Severity is how much a finding weighs. Only High and Critical change a
@@ -226,10 +226,10 @@ func sortFindings(fs []Finding) []Finding {
 
 // Visible returns s on one line with every control and hidden character
 // made visible: tab, line feed and carriage return as \t, \n and \r, and the
-// others as skill.MarkHidden marks them. Skill text printed to a terminal or
+// others as hidden.Mark marks them. Skill text printed to a terminal or
 // a log goes through it.
 func Visible(s string) string {
-	s = skill.MarkHidden(s)
+	s = hidden.Mark(s)
 	if !strings.ContainsAny(s, "\t\n\r") {
 		return s
 	}

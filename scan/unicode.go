@@ -5,7 +5,7 @@ import (
 	"strings"
 	"unicode/utf8"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 // The hidden-character rules.
@@ -42,76 +42,76 @@ func (sc *skillScan) hiddenLine(l *line) {
 	for i := range first {
 		first[i] = -1
 	}
-	hidden := 0
+	count := 0
 	var stripped strings.Builder
 	last := 0
-	for h := range skill.HiddenChars(l.text) {
-		hidden++
+	for h := range hidden.Chars(l.text) {
+		count++
 		if first[h.Kind] < 0 {
 			first[h.Kind] = h.Offset
 		}
 		switch h.Kind {
-		case skill.HiddenTag:
+		case hidden.Tag:
 			if h.Rune >= 0xe0020 && h.Rune <= 0xe007e {
 				tags.WriteByte(byte(h.Rune - 0xe0000))
 			}
-		case skill.HiddenVariation:
+		case hidden.Variation:
 			switch {
 			case h.Rune >= 0xfe00 && h.Rune <= 0xfe0f:
 				selectors.WriteByte(byte(h.Rune - 0xfe00))
 			case h.Rune >= 0xe0100 && h.Rune <= 0xe01ef:
 				selectors.WriteByte(byte(h.Rune - 0xe0100 + 16))
 			}
-		case skill.HiddenInvisible:
+		case hidden.Invisible:
 			invisible++
-		case skill.HiddenBidi:
+		case hidden.Bidi:
 			bidi++
 			if h.Rune == 0x202d || h.Rune == 0x202e || h.Rune >= 0x2066 && h.Rune <= 0x2069 || h.Rune >= 0x202a && h.Rune <= 0x202c {
 				overrides++
 			}
-		case skill.HiddenControl:
+		case hidden.Control:
 			control++
 		}
-		if h.Kind != skill.HiddenControl {
+		if h.Kind != hidden.Control {
 			stripped.WriteString(l.text[last:h.Offset])
 			last = h.Offset + utf8.RuneLen(h.Rune)
 		}
 	}
-	if hidden == 0 {
+	if count == 0 {
 		return
 	}
-	add := func(rule string, sev Severity, kind skill.HiddenKind, msg string) {
+	add := func(rule string, sev Severity, kind hidden.Kind, msg string) {
 		start := first[kind]
 		_, size := utf8.DecodeRuneInString(l.text[start:])
 		sc.add(Finding{Rule: rule, Severity: sev, File: l.file.path, Line: l.num, Context: l.ctx,
 			Match: snippet(l.text, start, start+size), Message: msg})
 		l.file.hits = append(l.file.hits, &hit{id: rule, final: sev, line: l.num, ctx: l.ctx, rule: unicodeRule})
 	}
-	if n := tags.Len(); n > 0 || first[skill.HiddenTag] >= 0 {
+	if n := tags.Len(); n > 0 || first[hidden.Tag] >= 0 {
 		msg := "Unicode tag characters, invisible to a reader, spell hidden text"
 		if n > 0 {
 			msg += fmt.Sprintf(": %q", Visible(cutRunes(tags.String(), 80)))
 		}
-		add(ruleUnicodeTag, Critical, skill.HiddenTag, msg)
+		add(ruleUnicodeTag, Critical, hidden.Tag, msg)
 		if n > 0 {
 			sc.scanDecoded(l, tags.String(), "Unicode tag characters")
 		}
 	}
 	if n := selectors.Len(); n >= smuggleRun {
-		add(ruleUnicodeSmuggling, Critical, skill.HiddenVariation,
+		add(ruleUnicodeSmuggling, Critical, hidden.Variation,
 			fmt.Sprintf("%d variation selectors in a row carry hidden bytes", n))
 		if b := selectors.String(); printable([]byte(b)) {
 			sc.scanDecoded(l, b, "variation selectors")
 		}
-	} else if first[skill.HiddenVariation] >= 0 {
-		add(ruleUnicodeInvisible, Medium, skill.HiddenVariation, "a variation selector that modifies no character")
+	} else if first[hidden.Variation] >= 0 {
+		add(ruleUnicodeInvisible, Medium, hidden.Variation, "a variation selector that modifies no character")
 	}
 	switch {
 	case invisible >= smuggleRun:
-		add(ruleUnicodeSmuggling, Critical, skill.HiddenInvisible,
+		add(ruleUnicodeSmuggling, Critical, hidden.Invisible,
 			fmt.Sprintf("%d invisible characters on one line can carry a hidden message", invisible))
 	case invisible > 0:
-		add(ruleUnicodeInvisible, Medium, skill.HiddenInvisible,
+		add(ruleUnicodeInvisible, Medium, hidden.Invisible,
 			fmt.Sprintf("%d invisible character(s) (zero-width or other format characters)", invisible))
 	}
 	if bidi > 0 {
@@ -122,14 +122,14 @@ func (sc *skillScan) hiddenLine(l *line) {
 				sev, msg = Critical, "bidirectional control characters in code make it run differently from how it reads (Trojan Source)"
 			}
 		}
-		add(ruleUnicodeBidi, sev, skill.HiddenBidi, msg)
+		add(ruleUnicodeBidi, sev, hidden.Bidi, msg)
 	}
 	if control > 0 {
 		msg := fmt.Sprintf("%d control character(s)", control)
 		if strings.ContainsRune(l.text, 0x1b) {
 			msg += ", including a terminal escape sequence, which can hide or rewrite what a terminal shows"
 		}
-		add(ruleControlChar, Medium, skill.HiddenControl, msg)
+		add(ruleControlChar, Medium, hidden.Control, msg)
 	}
 	if stripped.Len() > 0 || last > 0 {
 		stripped.WriteString(l.text[last:])

@@ -5,6 +5,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/skillkit-go/skillkit/hidden"
 	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -29,7 +30,7 @@ func TestReadToolsMarkHiddenCharacters(t *testing.T) {
 		{readFile, `{"name":"a","path":"references/r.md"}`, "plain[U+200B] text"},
 	} {
 		res := call(t, c.tool, c.args)
-		if res.IsError || skill.HasHiddenChars(res.Text) || !strings.Contains(res.Text, c.want) {
+		if res.IsError || hidden.Has(res.Text) || !strings.Contains(res.Text, c.want) {
 			t.Errorf("%s %s: %+q, want the hidden characters marked: %q", c.tool.Name, c.args, res.Text, c.want)
 		}
 	}

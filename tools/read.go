@@ -13,6 +13,7 @@ import (
 	"syscall"
 	"unicode/utf8"
 
+	"github.com/skillkit-go/skillkit/hidden"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -99,7 +100,7 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 // nor is a file with more than one hard link. Files over the cap are cut,
 // binary files are answered with a short notice, a missing file is
 // answered with the list of files that exist, and hidden characters
-// (skill.MarkHidden) are marked, never passed on.
+// (hidden.Mark) are marked, never passed on.
 func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 	if len(names) == 0 {
 		return Tool{}, errors.New("tools: read_skill_file needs at least one skill name")
@@ -233,7 +234,7 @@ func readSkillFile(s *skill.Skill, p string, limit int64) (Result, error) {
 	if !prompt.IsText(data) {
 		return Result{Text: fmt.Sprintf("%s of %s is a binary file (%d bytes); it cannot be shown as text.", clean, s.Name, st.Size())}, nil
 	}
-	text := skill.MarkHidden(string(data))
+	text := hidden.Mark(string(data))
 	if truncated {
 		text += fmt.Sprintf("\n\n[%s is %d bytes; only the first %d are shown]", clean, st.Size(), limit)
 	}

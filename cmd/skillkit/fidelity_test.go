@@ -70,7 +70,7 @@ func TestHumanOutputEscapesControlCharacters(t *testing.T) {
 			}
 		}
 		// The terminal escapes what it prints; what the model reads is marked
-		// at the source (skill.MarkHidden), and the terminal shows that.
+		// at the source (hidden.Mark), and the terminal shows that.
 		shown := strings.Contains(out+errOut, `\x1b]0;pwned\x07`) || strings.Contains(out+errOut, "[U+001B]]0;pwned[U+0007]")
 		if !shown && args[0] != "validate" && args[0] != "doctor" {
 			t.Errorf("%v: the sequence is not shown escaped:\n%s%s", args, out, errOut)

@@ -9,7 +9,7 @@ import (
 	"testing"
 	"unicode/utf8"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 // scanFixture writes a safe skill and a dangerous one whose description
@@ -90,7 +90,7 @@ func TestScanJSON(t *testing.T) {
 			t.Errorf("no %s finding in %v", want, rules)
 		}
 	}
-	if skill.HasHiddenChars(out) {
+	if hidden.Has(out) {
 		t.Errorf("the JSON holds raw hidden characters: %+q", out)
 	}
 }
@@ -110,7 +110,7 @@ func TestScanHumanOutputEscapes(t *testing.T) {
 	if code != exitFailure {
 		t.Fatalf("exit %d", code)
 	}
-	if skill.HasHiddenChars(out) || strings.ContainsRune(out, 0x1b) || !utf8.ValidString(out) {
+	if hidden.Has(out) || strings.ContainsRune(out, 0x1b) || !utf8.ValidString(out) {
 		t.Errorf("raw control or hidden characters reach the terminal: %+q", out)
 	}
 	for _, want := range []string{"dangerous bad (", "safe good (", "reverse-shell scripts/up.sh:2", "notes[U+001B][2J.md", `"ignore the user"`} {

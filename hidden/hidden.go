@@ -1,4 +1,4 @@
-package skill
+package hidden
 
 import (
 	"fmt"
@@ -8,56 +8,56 @@ import (
 	"unicode/utf8"
 )
 
-// HiddenKind says why a character of skill text is hidden from a person who
+// Kind says why a character of skill text is hidden from a person who
 // reads it, while a model still reads it.
-type HiddenKind uint8
+type Kind uint8
 
 // The kinds of hidden characters.
 const (
-	// HiddenInvisible: zero-width and other invisible format characters
+	// Invisible: zero-width and other invisible format characters
 	// (U+200B-U+200D, U+2060-U+2064, U+FEFF, the soft hyphen, Hangul fillers,
 	// ...).
-	HiddenInvisible HiddenKind = iota + 1
-	// HiddenBidi: bidirectional controls that reorder what is shown
+	Invisible Kind = iota + 1
+	// Bidi: bidirectional controls that reorder what is shown
 	// (U+202A-U+202E, U+2066-U+2069) and the direction marks (U+200E,
 	// U+200F, U+061C) away from right-to-left text.
-	HiddenBidi
-	// HiddenTag: the tag block U+E0000-U+E007F, which can spell a whole
+	Bidi
+	// Tag: the tag block U+E0000-U+E007F, which can spell a whole
 	// ASCII text invisibly, outside an emoji tag sequence (a subdivision flag).
-	HiddenTag
-	// HiddenVariation: variation selectors that follow no base character, or
+	Tag
+	// Variation: variation selectors that follow no base character, or
 	// follow another selector (a run of them can carry arbitrary bytes).
-	HiddenVariation
-	// HiddenControl: C0 and C1 control characters other than tab, line feed
+	Variation
+	// Control: C0 and C1 control characters other than tab, line feed
 	// and carriage return, and DEL; a terminal acts on some of them.
-	HiddenControl
+	Control
 )
 
 // String returns the kind's name: invisible, bidi, tag, variation or control.
-func (k HiddenKind) String() string {
+func (k Kind) String() string {
 	switch k {
-	case HiddenInvisible:
+	case Invisible:
 		return "invisible"
-	case HiddenBidi:
+	case Bidi:
 		return "bidi"
-	case HiddenTag:
+	case Tag:
 		return "tag"
-	case HiddenVariation:
+	case Variation:
 		return "variation"
-	case HiddenControl:
+	case Control:
 		return "control"
 	}
 	return "none"
 }
 
-// HiddenChar is one hidden character of a text.
-type HiddenChar struct {
+// Char is one hidden character of a text.
+type Char struct {
 	Offset int // byte offset in the text
 	Rune   rune
-	Kind   HiddenKind
+	Kind   Kind
 }
 
-// HiddenChars yields the hidden characters of s in order. Characters that are
+// Chars yields the hidden characters of s in order. Characters that are
 // hidden only in isolation are not yielded where they do their ordinary job:
 // a zero-width joiner between two emoji or between letters of a script that
 // joins (Arabic, the Indic scripts, ...), a zero-width non-joiner between
@@ -66,8 +66,8 @@ type HiddenChar struct {
 // spells a subdivision flag after U+1F3F4, a direction mark on a line that
 // holds right-to-left letters, and a byte order mark at offset 0. Invalid
 // UTF-8 is not a hidden character.
-func HiddenChars(s string) iter.Seq[HiddenChar] {
-	return func(yield func(HiddenChar) bool) {
+func Chars(s string) iter.Seq[Char] {
+	return func(yield func(Char) bool) {
 		if plain(s) {
 			return
 		}
@@ -82,7 +82,7 @@ func HiddenChars(s string) iter.Seq[HiddenChar] {
 				}
 			}
 			if k := hiddenKind(r); k != 0 && !legitimate(s, i, size, r, prev) {
-				if !yield(HiddenChar{Offset: i, Rune: r, Kind: k}) {
+				if !yield(Char{Offset: i, Rune: r, Kind: k}) {
 					return
 				}
 			}
@@ -92,30 +92,30 @@ func HiddenChars(s string) iter.Seq[HiddenChar] {
 	}
 }
 
-// HasHiddenChars reports whether s holds a hidden character (see [HiddenChars]).
-func HasHiddenChars(s string) bool {
-	for range HiddenChars(s) {
+// Has reports whether s holds a hidden character (see [Chars]).
+func Has(s string) bool {
+	for range Chars(s) {
 		return true
 	}
 	return false
 }
 
 // hiddenRun is the number of adjacent hidden characters from which
-// [MarkHidden] writes one marker for the whole run.
+// [Mark] writes one marker for the whole run.
 const hiddenRun = 4
 
-// MarkHidden returns s with every hidden character (see [HiddenChars]) replaced by
+// Mark returns s with every hidden character (see [Chars]) replaced by
 // a visible marker: "[U+202E]" for one character, and
 // "[37 hidden characters from U+E0049]" for a run of four or more, so a text
 // spelled in tag characters reaches no reader, person or model, in a form
 // it could read without noticing. Everything else is kept as is.
-func MarkHidden(s string) string {
+func Mark(s string) string {
 	if plain(s) {
 		return s
 	}
 	var b strings.Builder
 	last := 0 // s[:last] is written
-	var run []HiddenChar
+	var run []Char
 	flush := func() {
 		if len(run) >= hiddenRun {
 			fmt.Fprintf(&b, "[%d hidden characters from U+%04X]", len(run), run[0].Rune)
@@ -129,7 +129,7 @@ func MarkHidden(s string) string {
 		run = run[:0]
 	}
 	found := false
-	for h := range HiddenChars(s) {
+	for h := range Chars(s) {
 		if !found {
 			b.Grow(len(s) + 16)
 			found = true
@@ -166,28 +166,28 @@ func plain(s string) bool {
 }
 
 // hiddenKind classifies r on its own; 0 when it shows.
-func hiddenKind(r rune) HiddenKind {
+func hiddenKind(r rune) Kind {
 	switch {
 	case r < 0x20:
 		if r == '\t' || r == '\n' || r == '\r' {
 			return 0
 		}
-		return HiddenControl
+		return Control
 	case r < 0x7f:
 		return 0
 	case r <= 0x9f:
-		return HiddenControl
+		return Control
 	case r >= 0x202a && r <= 0x202e, r >= 0x2066 && r <= 0x2069, r == 0x200e, r == 0x200f, r == 0x061c:
-		return HiddenBidi
+		return Bidi
 	case r >= 0xe0000 && r <= 0xe007f:
-		return HiddenTag
+		return Tag
 	case r >= 0xfe00 && r <= 0xfe0f, r >= 0xe0100 && r <= 0xe01ef, r >= 0x180b && r <= 0x180d, r == 0x180f:
-		return HiddenVariation
+		return Variation
 	case r >= 0x200b && r <= 0x200d, r >= 0x2060 && r <= 0x2064, r >= 0x206a && r <= 0x206f,
 		r == 0xfeff, r == 0x00ad, r == 0x034f, r == 0x115f, r == 0x1160, r == 0x3164, r == 0xffa0,
 		r == 0x17b4, r == 0x17b5, r == 0x180e, r >= 0x1d173 && r <= 0x1d17a, r >= 0xfff9 && r <= 0xfffb,
 		r >= 0x1bca0 && r <= 0x1bca3, r == 0x2028, r == 0x2029:
-		return HiddenInvisible
+		return Invisible
 	}
 	return 0
 }

@@ -1,4 +1,4 @@
-package skill_test
+package hidden_test
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
-	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/hidden"
 )
 
 func tagText(s string) string {
@@ -56,7 +56,7 @@ func TestHidden(t *testing.T) {
 	for _, tt := range tests {
 		t.Run(tt.name, func(t *testing.T) {
 			var got []rune
-			for h := range skill.HiddenChars(tt.in) {
+			for h := range hidden.Chars(tt.in) {
 				if r, _ := utf8.DecodeRuneInString(tt.in[h.Offset:]); r != h.Rune {
 					t.Errorf("offset %d holds %U, not %U", h.Offset, r, h.Rune)
 				}
@@ -65,7 +65,7 @@ func TestHidden(t *testing.T) {
 			if diff := cmp.Diff(tt.want, got); diff != "" {
 				t.Errorf("hidden characters (-want +got):\n%s", diff)
 			}
-			if skill.HasHiddenChars(tt.in) != (len(tt.want) > 0) {
+			if hidden.Has(tt.in) != (len(tt.want) > 0) {
 				t.Errorf("HasHidden = %v", !(len(tt.want) > 0))
 			}
 		})
@@ -73,14 +73,14 @@ func TestHidden(t *testing.T) {
 }
 
 func TestHiddenKinds(t *testing.T) {
-	want := map[rune]skill.HiddenKind{
-		0x200b: skill.HiddenInvisible, 0x202e: skill.HiddenBidi, 0xE0041: skill.HiddenTag,
-		0xfe01: skill.HiddenVariation, 0x07: skill.HiddenControl,
+	want := map[rune]hidden.Kind{
+		0x200b: hidden.Invisible, 0x202e: hidden.Bidi, 0xE0041: hidden.Tag,
+		0xfe01: hidden.Variation, 0x07: hidden.Control,
 	}
 	for r, kind := range want {
 		in := "x" + string(r) + string(r)
-		var kinds []skill.HiddenKind
-		for h := range skill.HiddenChars(in) {
+		var kinds []hidden.Kind
+		for h := range hidden.Chars(in) {
 			kinds = append(kinds, h.Kind)
 		}
 		if len(kinds) == 0 || kinds[len(kinds)-1] != kind {
@@ -103,8 +103,8 @@ func TestMarkHidden(t *testing.T) {
 		{"bell\a", "bell[U+0007]"},
 	}
 	for _, tt := range tests {
-		if got := skill.MarkHidden(tt.in); got != tt.want {
-			t.Errorf("MarkHidden(%+q) = %+q, want %+q", tt.in, got, tt.want)
+		if got := hidden.Mark(tt.in); got != tt.want {
+			t.Errorf("Mark(%+q) = %+q, want %+q", tt.in, got, tt.want)
 		}
 	}
 }
@@ -114,15 +114,15 @@ func FuzzMarkHidden(f *testing.F) {
 		f.Add(s)
 	}
 	f.Fuzz(func(t *testing.T, s string) {
-		out := skill.MarkHidden(s)
-		if skill.HasHiddenChars(out) {
-			t.Fatalf("MarkHidden(%+q) = %+q still holds hidden characters", s, out)
+		out := hidden.Mark(s)
+		if hidden.Has(out) {
+			t.Fatalf("Mark(%+q) = %+q still holds hidden characters", s, out)
 		}
-		if !skill.HasHiddenChars(s) && out != s {
-			t.Fatalf("MarkHidden changed %+q with nothing hidden in it", s)
+		if !hidden.Has(s) && out != s {
+			t.Fatalf("Mark changed %+q with nothing hidden in it", s)
 		}
-		if again := skill.MarkHidden(out); again != out {
-			t.Fatalf("MarkHidden is not idempotent on %+q", s)
+		if again := hidden.Mark(out); again != out {
+			t.Fatalf("Mark is not idempotent on %+q", s)
 		}
 	})
 }
