@@ -77,8 +77,7 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	defer kit.Close()
 	ts, err := kit.Toolset(ctx, tools.Agent{
@@ -87,13 +86,11 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		Catalog: &prompt.Options{Format: format, Language: lang, MaxChars: o.maxChars},
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	l, err := kit.Loader(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	snap := l.Snapshot()
 	cat := ts.Catalog
@@ -121,19 +118,19 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	// The warnings include the catalog's diagnostics, in words.
 	for _, w := range ts.Warnings {
-		fmt.Fprintf(c.stderr, "warning: %s\n", safeText(w))
+		fmt.Fprintf(c.info(), "warning: %s\n", safeText(w))
 	}
-	fmt.Fprintf(c.stderr, "%d skills listed, %d left out", len(cat.Listed), len(cat.Omitted))
+	summary := fmt.Sprintf("%s listed, %d left out", plural(len(cat.Listed), "skill"), len(cat.Omitted))
 	switch cat.Compaction {
 	case prompt.CompactionShortened:
-		fmt.Fprintf(c.stderr, "; %d descriptions shortened to at most %d characters", len(cat.Shortened), cat.DescriptionChars)
+		summary += fmt.Sprintf("; %s shortened to at most %s", plural(len(cat.Shortened), "description"), plural(cat.DescriptionChars, "character"))
 	case prompt.CompactionNamesOnly:
-		fmt.Fprint(c.stderr, "; names only, descriptions left out")
+		summary += "; names only, descriptions left out"
 	}
-	fmt.Fprintln(c.stderr)
+	fmt.Fprintln(c.info(), summary)
 	for _, line := range []string{hiddenLine(hidden), notLoadedLine(snap)} {
 		if line != "" {
-			fmt.Fprintln(c.stderr, safeText(line))
+			fmt.Fprintln(c.info(), safeText(line))
 		}
 	}
 	return exitOK

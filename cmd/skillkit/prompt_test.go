@@ -55,8 +55,13 @@ func TestReadCommand(t *testing.T) {
 	if code != exitFailure || !strings.Contains(errOut, "not a path inside the skill folder") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "read", "nope", "../../examples/skills"); code != exitFailure || !strings.Contains(errOut, "value must be one of") {
+	// A person gets the closest names; --json prints the tool's answer,
+	// which lists every skill for the model.
+	if code, _, errOut := runCLI(t, "read", "release-note", "../../examples/skills"); code != exitFailure || !strings.Contains(errOut, "no skill named release-note (did you mean release-notes?)") {
 		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if code, out, _ := runCLI(t, "read", "--json", "nope", "../../examples/skills"); code != exitFailure || !strings.Contains(out, "value must be one of") {
+		t.Fatalf("exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "read", "release-notes", "--json", "../../examples/skills")
 	var res struct {

@@ -68,14 +68,12 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
-		return exitFailure
+		return c.fail("run", err)
 	}
 	defer kit.Close()
 	ex, err := kit.Executor(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
-		return exitFailure
+		return c.fail("run", err)
 	}
 	out, err := ex.Execute(ctx, args[0], json.RawMessage(input))
 	if o.json {
@@ -86,7 +84,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stdout, string(out.Output))
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		c.fail("run", withSuggestions(ctx, kit, args[0], err))
 		for _, hint := range runHints(ctx, kit, args[0], err) {
 			fmt.Fprintf(c.stderr, "  %s\n", hint)
 		}
