@@ -48,9 +48,8 @@ var libraryWords = []struct {
 }{
 	{regexp.MustCompile(`\(Options\.AllowFileURLs\)`), "(allow them with --allow-file-urls)"},
 	{regexp.MustCompile(`(is not in the allowed hosts \[[^\]]*\])`), "$1 (allow it with --allow-host)"},
-	{regexp.MustCompile(`\b(install|update|use) with Force\b`), "$1 with --force"},
+	{regexp.MustCompile(`\b(install|update) with Force\b`), "$1 with --force"},
 	{regexp.MustCompile(`\buse Force\b`), "use --force"},
-	{regexp.MustCompile(`\benable or disable it with SetEnabled\b`), "enable or disable it with skillkit enable or skillkit disable"},
 	{regexp.MustCompile(`\(install its dependencies with setup\)`), "(skillkit deps --setup runs it, after asking)"},
 }
 

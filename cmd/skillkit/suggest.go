@@ -35,10 +35,10 @@ func suggest(word string, candidates []string) []string {
 	}
 	var found []match
 	for _, c := range candidates {
-		lc := strings.ToLower(c)
-		if lc == w {
+		if c == word {
 			continue
 		}
+		lc := strings.ToLower(c)
 		d := editDistance(w, lc)
 		if d > limit && !(n >= 3 && strings.HasPrefix(lc, w)) {
 			continue
