@@ -293,7 +293,7 @@ func TestVerbose(t *testing.T) {
 
 func TestValidateLevel(t *testing.T) {
 	dir := t.TempDir()
-	writeSkillFile(t, dir, "odd", "colour: blue\n")                    // FIELD_UNKNOWN, info
+	writeSkillFile(t, dir, "odd", "colour: blue\n")                       // FIELD_UNKNOWN, info
 	writeSkillFile(t, dir, "Shouty", "")                                  // a name the specification refuses: warning
 	writeSkillFile(t, filepath.Join(dir, "inner"), "deep", "colour: x\n") // another info
 	code, out, errOut := runCLI(t, "validate", dir)
@@ -391,7 +391,7 @@ func TestCLIWords(t *testing.T) {
 		"installer: pinned: pdf; unpin it first, or install with Force":                     "installer: pinned: pdf; unpin it first, or install with --force",
 		"installer: modified: pdf; use Force to discard the changes":                        "installer: modified: pdf; use --force to discard the changes",
 		"installer: modified: pdf; update with Force to discard the changes":                "installer: modified: pdf; update with --force to discard the changes",
-		"the Force is strong; ForceUpdate stays": "the Force is strong; ForceUpdate stays",
+		"the Force is strong; ForceUpdate stays":                                            "the Force is strong; ForceUpdate stays",
 	} {
 		if got := cliWords(in); got != want {
 			t.Errorf("cliWords(%q)\n= %q\nwant %q", in, got, want)
