@@ -139,7 +139,7 @@ func TestHelpShowsDoubleDashFlags(t *testing.T) {
 		}
 	}
 	_, out, _ := runCLI(t, "help", "validate")
-	if !strings.Contains(out, "  --level string\n    \tshow diagnostics at this level or above: error, warning or info (default \"warning\")") {
+	if !strings.Contains(out, "  --level LEVEL\n    \tshow diagnostics at this LEVEL or above: error, warning or info (default \"warning\")") {
 		t.Errorf("help validate:\n%s", out)
 	}
 	_, out, _ = runCLI(t, "help")

@@ -56,15 +56,15 @@ your home folder (pip.conf, .npmrc) are read as usual.` + installerHelp,
 			fs.BoolVar(&o.setup, "setup", false, "also run the skill's setup script")
 			fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions (the setup script, an agent-written skill)")
 			fs.BoolVar(&o.force, "force", false, "rebuild .venv and node_modules even when they are up to date")
-			fs.Func("pip-arg", "pass an argument to pip install / uv pip install (repeatable)", func(v string) error {
+			fs.Func("pip-arg", "pass `ARG` to pip install / uv pip install (repeatable)", func(v string) error {
 				o.pipArgs = append(o.pipArgs, v)
 				return nil
 			})
-			fs.Func("npm-arg", "pass an argument to npm install (repeatable)", func(v string) error {
+			fs.Func("npm-arg", "pass `ARG` to npm install (repeatable)", func(v string) error {
 				o.npmArgs = append(o.npmArgs, v)
 				return nil
 			})
-			fs.Func("env", "set a variable for the tools, K=V (repeatable)", func(v string) error {
+			fs.Func("env", "set a variable for the tools, `K=V` (repeatable)", func(v string) error {
 				k, val, ok := strings.Cut(v, "=")
 				if !ok || k == "" {
 					return errors.New("want K=V")

@@ -7,7 +7,7 @@
 //	skillkit scan [--json] PATH...
 //	skillkit list [--json] [--tools a,b] [DIR...]
 //	skillkit doctor [--json] [--level error|warning|info] [DIR...]
-//	skillkit prompt [--format seed|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
+//	skillkit prompt [--format skillkit|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
 //	skillkit read NAME [--task T] [--file PATH] [--json] [DIR...]
 //	skillkit run NAME [--input JSON | --input -] [--json]
 //	skillkit install SOURCE [--ref R] [--path P] [--force] [--allow-host H] [--allow-file-urls]

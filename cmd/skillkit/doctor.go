@@ -30,7 +30,7 @@ any diagnostic is an error, whatever --level shows.
 			o := &doctorOptions{}
 			o.register(fs)
 			fs.BoolVar(&o.json, "json", false, "print diagnostics as a JSON array")
-			fs.StringVar(&o.level, "level", "info", "show diagnostics at this level or above: error, warning or info")
+			fs.StringVar(&o.level, "level", "info", "show diagnostics at this `LEVEL` or above: error, warning or info")
 			return o
 		},
 		run: runDoctor,

@@ -28,10 +28,10 @@ type installerFlags struct {
 }
 
 func (f *installerFlags) register(fs *flag.FlagSet, git bool) {
-	fs.StringVar(&f.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+	fs.StringVar(&f.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	if git {
-		fs.Func("allow-host", "also clone from this git host over https (repeatable; github.com is always allowed)", func(v string) error {
+		fs.Func("allow-host", "also clone from the git `HOST` over https (repeatable; github.com is always allowed)", func(v string) error {
 			f.allowHosts = append(f.allowHosts, v)
 			return nil
 		})
@@ -104,8 +104,8 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 			o := &installOptions{}
 			o.installerFlags.register(fs, true)
 			o.trustFlags.register(fs)
-			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag")
-			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository")
+			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag, `REF`")
+			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository, `PATH`")
 			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
 			return o
 		},

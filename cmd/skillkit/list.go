@@ -38,7 +38,7 @@ dot folder, nested in another skill) are counted on stderr by reason.
 			o := &listOptions{}
 			o.register(fs)
 			fs.BoolVar(&o.json, "json", false, "print JSON")
-			fs.Func("tools", "apply the visibility rules for an agent with these tools (comma-separated)", func(v string) error {
+			fs.Func("tools", "apply the visibility rules for an agent with these `TOOLS` (comma-separated)", func(v string) error {
 				o.tools = append([]string{}, splitComma(v)...)
 				return nil
 			})

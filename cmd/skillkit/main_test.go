@@ -29,7 +29,7 @@ func TestValidateExamples(t *testing.T) {
 	}
 }
 
-func TestValidateStrictFindsSeedExtensions(t *testing.T) {
+func TestValidateStrictFindsSkillkitExtensions(t *testing.T) {
 	code, out, _ := runCLI(t, "validate", "--strict", "../../examples/skills/release-notes")
 	if code != exitFailure || !strings.Contains(out, "error FIELD_INVALID release-notes: metadata.references") {
 		t.Fatalf("exit %d, out %q", code, out)

@@ -35,8 +35,8 @@ status 1 when the tool would answer the model with an error.
 		flags: func(fs *flag.FlagSet) any {
 			o := &readOptions{}
 			o.register(fs)
-			fs.StringVar(&o.task, "task", "", "the task the model states (read_skill's task argument)")
-			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file")
+			fs.StringVar(&o.task, "task", "", "the `TASK` the model states (read_skill's task argument)")
+			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file, at `PATH` in the skill folder")
 			fs.BoolVar(&o.json, "json", false, "print the tool's result as JSON")
 			return o
 		},

@@ -37,8 +37,8 @@ the skill fails or cannot run.
 The skills folder is --dir, else $SKILLKIT_DIR, else ./skills.`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &runOptions{}
-			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
-			fs.StringVar(&o.input, "input", "{}", `the input JSON object, or - to read it from standard input`)
+			fs.StringVar(&o.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
+			fs.StringVar(&o.input, "input", "{}", "the input `JSON` object, or - to read it from standard input")
 			fs.BoolVar(&o.json, "json", false, "print the whole outcome as JSON")
 			return o
 		},

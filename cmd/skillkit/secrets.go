@@ -49,16 +49,18 @@ SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
                            SKILL_SECRET_KEY_PREVIOUS to the old one, run
                            rotate (again, if it was interrupted), then unset
                            SKILL_SECRET_KEY_PREVIOUS.
-  import-legacy NAME BLOB  import the seed's encrypted secrets column
-                           (base64, key sha256(SKILL_SECRET_KEY || APP_SECRET),
-                           or of the variable --legacy-env names when the
-                           seed's secret differs from the new one); a BLOB of
-                           - is read from standard input`,
+  import-legacy NAME BLOB  import values saved in the legacy format: one
+                           encrypted JSON object per skill, base64(IV ||
+                           ciphertext || tag), under the key
+                           sha256(SKILL_SECRET_KEY || APP_SECRET), or under
+                           the secret in the variable --legacy-env names
+                           when it differs from the new one; a BLOB of - is
+                           read from standard input`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &secretsOptions{}
-			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+			fs.StringVar(&o.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 			fs.BoolVar(&o.json, "json", false, "list: print a JSON array")
-			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable holding the seed's secret (default SKILL_SECRET_KEY || APP_SECRET, as the seed)")
+			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable `VAR` holding the legacy secret (default SKILL_SECRET_KEY, else APP_SECRET)")
 			return o
 		},
 		run: runSecrets,

@@ -36,7 +36,7 @@ shows.`,
 			o := &validateOptions{}
 			fs.BoolVar(&o.strict, "strict", false, "apply the Agent Skills specification strictly")
 			fs.BoolVar(&o.json, "json", false, "print diagnostics as a JSON array")
-			fs.StringVar(&o.level, "level", "warning", "show diagnostics at this level or above: error, warning or info")
+			fs.StringVar(&o.level, "level", "warning", "show diagnostics at this `LEVEL` or above: error, warning or info")
 			return o
 		},
 		run: runValidate,
