@@ -35,7 +35,12 @@ func TestPromptCommand(t *testing.T) {
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "skill csv-tools is assigned to this agent but hidden") {
 		t.Errorf("csv-tools needs bash: %q", got.Warnings)
 	}
-	for _, bad := range [][]string{{"prompt", "--format", "xml"}, {"prompt", "--lang", "fr"}, {"prompt", "--max-chars", "0"}} {
+	// skillkit is the default format and has its name.
+	_, byDefault, _ := runCLI(t, "prompt", "../../examples/skills")
+	if code, out, _ := runCLI(t, "prompt", "--format", "skillkit", "../../examples/skills"); code != exitOK || out != byDefault {
+		t.Errorf("--format skillkit: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"prompt", "--format", "xml"}, {"prompt", "--format", "seed"}, {"prompt", "--lang", "fr"}, {"prompt", "--max-chars", "0"}} {
 		if code, _, _ := runCLI(t, append(bad, "../../examples/skills")...); code != exitUsage {
 			t.Errorf("%v: exit %d", bad, code)
 		}

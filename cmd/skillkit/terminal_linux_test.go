@@ -57,4 +57,12 @@ func TestTerminalIsOne(t *testing.T) {
 	if c := osCLI(pts, null, pts); c.columns != 123 {
 		t.Errorf("stdout to /dev/null, stderr a terminal: columns %d", c.columns)
 	}
+	// The progress line is drawn on a terminal, cut to its width, and not
+	// under --quiet.
+	if p := newProgress(&cli{stderr: pts, columns: 123}); p.w == nil || p.width != 123 {
+		t.Errorf("no progress line on a terminal: %+v", p)
+	}
+	if p := newProgress(&cli{stderr: pts, quiet: true}); p.w != nil {
+		t.Error("a progress line under --quiet")
+	}
 }
