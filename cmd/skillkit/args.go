@@ -8,10 +8,10 @@ import (
 	"strings"
 )
 
-// globalFlags are the flags that may come before the command as well as
-// after it: "skillkit --dir X list" is "skillkit list --dir X". --quiet and
-// --verbose belong to every command; --dir and --json to those that define
-// them.
+// globalFlag reports whether name is a flag that may come before the
+// command as well as after it ("skillkit --dir X list" is "skillkit list
+// --dir X"), and whether it takes a value. --quiet and --verbose belong to
+// every command; --dir and --json to those that define them.
 func globalFlag(name string) (takesValue, known bool) {
 	switch name {
 	case "dir":
