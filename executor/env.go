@@ -14,7 +14,7 @@ import (
 )
 
 // DefaultEnvWhitelist returns the names of the host variables a skill sees
-// (seed 000 §4.6): where programs are, who and where the user is, language,
+// (docs/protocol.md): where programs are, who and where the user is, language,
 // time zone, temp folders and proxies. Nothing else of the host's
 // environment reaches skill code.
 func DefaultEnvWhitelist() []string {
@@ -63,7 +63,7 @@ type SkillsByPath interface {
 }
 
 // EnvProvider gives a host's own shell tool the environment of the skill
-// whose folder a command runs in (seed 000 §10.2, the BashEnvProvider), so
+// whose folder a command runs in (docs/shell-tool.md), so
 // a compute-toolkit script gets its secrets and nothing else does. It is
 // safe for concurrent use.
 type EnvProvider struct {

@@ -129,7 +129,8 @@ func positive[T int64 | time.Duration](v, def T) T {
 	return v
 }
 
-// Outcome is the result of one execution, in the shape of seed 000 §4.1.
+// Outcome is the result of one execution; its JSON form is what the model
+// receives (docs/protocol.md).
 type Outcome struct {
 	Skill string
 	// Output is the JSON value the skill wrote, on success.

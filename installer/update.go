@@ -203,7 +203,7 @@ type UpdateStatus struct {
 	// installed (its git tree, when the record holds one; else Latest
 	// differs from Current). A commit elsewhere in a repository holding
 	// several skills is no update of this one.
-	HasUpdate bool   `json:"hasUpdate"`
+	HasUpdate bool   `json:"has_update"`
 	Pinned    bool   `json:"pinned"`          // Update would refuse it
 	Error     string `json:"error,omitempty"` // why the remote could not be asked
 }

@@ -55,7 +55,7 @@
 //
 // A [Snapshot] is immutable and safe for concurrent readers: skills sorted by
 // name, [Snapshot.Get], [Snapshot.ResolveByPath] (the skill whose folder holds
-// a path: the folder itself or "dir + separator" prefix, seed 000 §10.2) and
+// a path: the folder itself or "dir + separator" prefix) and
 // the scan's diagnostics. Bodies are not held: [skill.Skill.Body] reads them.
 // A [Loader] holds the current snapshot and swaps in a new one atomically on
 // [Loader.Rescan]; readers never wait. Skills load in parallel (bounded by

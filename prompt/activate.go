@@ -73,10 +73,9 @@ type Activation struct {
 	Missing []string
 }
 
-// Activate renders a skill for the model (seed 000 §5.4, §10.10): its body
-// without frontmatter, the folder it lives in, <skill_required_references>
-// with the must-read text, <skill_optional_references>, and
-// <skill_resources> (capped). With a task, matched routes' references are
+// Activate renders a skill for the model: its body without frontmatter,
+// the folder it lives in, <skill_required_references> with the must-read
+// text, <skill_optional_references>, and <skill_resources> (capped). With a task, matched routes' references are
 // read and included, each and all together capped, so the model needs no
 // second call. Hidden characters in the body and the included references
 // are marked (hidden.Mark), never passed on. The error is for the

@@ -15,7 +15,7 @@ import (
 // budget that forces skills out.
 func BenchmarkCatalog200(b *testing.B) {
 	skills := corpusSkillsB(b)[:200]
-	for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+	for _, f := range []prompt.Format{prompt.FormatSkillkit, prompt.FormatAgentSkills} {
 		for _, budget := range []struct {
 			name  string
 			chars int
@@ -36,7 +36,7 @@ func BenchmarkCatalog200(b *testing.B) {
 // the default budget, which lists a few hundred of them.
 func BenchmarkCatalog10000(b *testing.B) {
 	skills := generatedSkills(b, 10_000)
-	for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+	for _, f := range []prompt.Format{prompt.FormatSkillkit, prompt.FormatAgentSkills} {
 		b.Run(string(f), func(b *testing.B) {
 			opts := &prompt.Options{Format: f}
 			b.ReportAllocs()

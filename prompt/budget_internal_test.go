@@ -47,7 +47,7 @@ var entityRef = regexp.MustCompile(`&(amp|lt|gt|quot|apos);`)
 // reported, and the guidance says what the model sees.
 func TestEveryBudget(t *testing.T) {
 	skills := budgetSkills(t)
-	for _, f := range []Format{FormatSeed, FormatAgentSkills} {
+	for _, f := range []Format{FormatSkillkit, FormatAgentSkills} {
 		full := Catalog(skills, &Options{Format: f, MaxChars: 1 << 20})
 		if full.Compaction != CompactionNone || len(full.Diagnostics) != 0 {
 			t.Fatalf("%s: a large budget degraded: %+v", f, full)
@@ -203,7 +203,7 @@ func FuzzCatalog(f *testing.F) {
 			s := &skill.Skill{Name: fmt.Sprintf("s%d", i), Description: d, Class: skill.ClassPrompt}
 			skills = append(skills, s)
 		}
-		format := FormatSeed
+		format := FormatSkillkit
 		if agent {
 			format = FormatAgentSkills
 		}

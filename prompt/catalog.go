@@ -19,11 +19,11 @@ type Format string
 
 // The catalog formats.
 const (
-	// FormatSeed is the seed's layout (seed 000 §5.3): one
+	// FormatSkillkit, the default, is skillkit's own layout: one
 	// <skill name=".." type=".." category=".."> element per skill holding its
 	// description, how to use it and, for compute-entry skills, a one-line
 	// summary of the input, so the model can call execute_skill directly.
-	FormatSeed Format = "seed"
+	FormatSkillkit Format = "skillkit"
 	// FormatAgentSkills is the Agent Skills standard layout, byte for byte
 	// the one pi-mono and OpenClaw emit:
 	// <skill><name/><description/><location/></skill>.
@@ -33,8 +33,8 @@ const (
 // DefaultMaxChars is the catalog's default budget, in characters.
 const DefaultMaxChars = 30_000
 
-// Options tune [Catalog]. A nil *Options means the defaults: seed format,
-// English, a 30,000-character budget.
+// Options tune [Catalog]. A nil *Options means the defaults: the skillkit
+// format, English, a 30,000-character budget.
 type Options struct {
 	Format   Format
 	Language Language
@@ -47,7 +47,7 @@ type Options struct {
 	// (with "…"); zero leaves descriptions whole.
 	MaxDescriptionChars int
 	// HideLocation leaves <location> out of the agentskills format, for hosts
-	// that do not show the model file paths. The seed format has none.
+	// that do not show the model file paths. The skillkit format has none.
 	HideLocation bool
 	// Executable reports whether the agent can run a compute-entry skill
 	// with execute_skill. Nil means it can run all of them. Skills it cannot
@@ -62,7 +62,7 @@ func (o *Options) orDefault() Options {
 		v = *o
 	}
 	if v.Format == "" {
-		v.Format = FormatSeed
+		v.Format = FormatSkillkit
 	}
 	if v.MaxChars <= 0 {
 		v.MaxChars = DefaultMaxChars
@@ -315,11 +315,11 @@ func (c *catalog) renderFull() {
 			})
 		} else {
 			e.pre = c.piece(func(b *strings.Builder) {
-				writeSeedHead(b, e.s)
+				writeSkillkitHead(b, e.s)
 				b.WriteString(">\n    ")
 			})
 			e.desc = c.piece(func(b *strings.Builder) { writeOneLine(b, desc) })
-			e.post = c.piece(func(b *strings.Builder) { c.writeSeedTail(b, e.s) })
+			e.post = c.piece(func(b *strings.Builder) { c.writeSkillkitTail(b, e.s) })
 		}
 	}
 	c.text = c.buf.String()
@@ -614,7 +614,7 @@ func (c *catalog) writeCompact(b *strings.Builder, s *skill.Skill) {
 		c.writeAgentTail(b, s)
 		return
 	}
-	writeSeedHead(b, s)
+	writeSkillkitHead(b, s)
 	b.WriteString("/>\n")
 }
 
@@ -633,7 +633,7 @@ func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
 	b.WriteString("  </skill>\n")
 }
 
-func writeSeedHead(b *strings.Builder, s *skill.Skill) {
+func writeSkillkitHead(b *strings.Builder, s *skill.Skill) {
 	b.WriteString(`  <skill name="`)
 	b.WriteString(Escape(s.Name))
 	b.WriteString(`" type="`)
@@ -646,9 +646,9 @@ func writeSeedHead(b *strings.Builder, s *skill.Skill) {
 	}
 }
 
-// writeSeedTail writes what follows the description in the seed format:
+// writeSkillkitTail writes what follows the description in the skillkit format:
 // how to use the skill and, for one the agent can run, its input summary.
-func (c *catalog) writeSeedTail(b *strings.Builder, s *skill.Skill) {
+func (c *catalog) writeSkillkitTail(b *strings.Builder, s *skill.Skill) {
 	runnable := c.runnable(s)
 	class := s.Class
 	if class == skill.ClassComputeEntry && !runnable {

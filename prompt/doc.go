@@ -4,14 +4,15 @@
 //
 // # Catalog
 //
-// [Catalog] lists skills in one of two formats: the seed's (the default;
-// each skill's type, category, description, how to use it, and for
-// compute-entry skills a one-line input summary, so the model can call
-// execute_skill without reading the skill first) or the Agent Skills
-// standard's (name, description, location — the layout pi-mono and OpenClaw
-// emit). Guidance text precedes the list: read a skill before using it, and
-// read its required references first (seed 000 §5.6). The texts ship in
-// English and Chinese; a host can replace any sentence through [Texts].
+// [Catalog] lists skills in one of two formats: skillkit's own
+// ([FormatSkillkit], the default: each skill's type, category, description,
+// how to use it, and for compute-entry skills a one-line input summary, so
+// the model can call execute_skill without reading the skill first) or the
+// Agent Skills standard's ([FormatAgentSkills]: name, description, location
+// — the layout pi-mono and OpenClaw emit). Guidance text precedes the list:
+// read a skill before using it, and read its required references first. The
+// texts ship in English and Chinese; a host can replace any sentence through
+// [Texts].
 //
 // Every value is XML-escaped (& < > " '). The output depends only on the
 // input. With no visible skill the result is empty: no guidance and no empty
@@ -54,7 +55,7 @@
 // (<skill_optional_references>) and the other files (<skill_resources>,
 // capped). Given the task at hand, references.routes whose keywords it names
 // add their references to the required ones and include their content
-// directly, each and all together capped (seed 000 §10.10), so the model
+// directly, each and all together capped, so the model
 // needs no second call. A keyword matches regardless of case and width; in
 // a script that separates words with spaces it matches whole words only
 // ("new" never matches "renew", "edit" never "credit"); a keyword holding

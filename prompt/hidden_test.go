@@ -50,7 +50,7 @@ func assertMarked(t *testing.T, text string, markers ...string) {
 
 func TestCatalogMarksHiddenCharacters(t *testing.T) {
 	s := hiddenSkill(t)
-	for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+	for _, f := range []prompt.Format{prompt.FormatSkillkit, prompt.FormatAgentSkills} {
 		res := prompt.Catalog([]*skill.Skill{s}, &prompt.Options{Format: f})
 		assertMarked(t, res.Text, "[U+202E]", "[15 hidden characters from U+E0069]")
 	}

@@ -80,11 +80,11 @@ func TestCatalogCorpusGolden(t *testing.T) {
 		}
 		golden(t, "corpus-agentskills.golden", res.Text)
 	})
-	t.Run("seed, whole", func(t *testing.T) {
+	t.Run("skillkit, whole", func(t *testing.T) {
 		res := prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20})
-		golden(t, "corpus-seed.golden", res.Text)
+		golden(t, "corpus-skillkit.golden", res.Text)
 	})
-	t.Run("seed, default budget", func(t *testing.T) {
+	t.Run("skillkit, default budget", func(t *testing.T) {
 		res := prompt.Catalog(skills, nil)
 		if n := len([]rune(res.Text)); n > prompt.DefaultMaxChars {
 			t.Fatalf("%d characters, over the budget", n)
@@ -97,7 +97,7 @@ func TestCatalogCorpusGolden(t *testing.T) {
 		if res.DescriptionChars < prompt.MinDescriptionChars || len(res.Shortened) == 0 {
 			t.Errorf("share %d, %d of %d shortened", res.DescriptionChars, len(res.Shortened), len(res.Listed))
 		}
-		golden(t, "corpus-seed-30000.golden", res.Text)
+		golden(t, "corpus-skillkit-30000.golden", res.Text)
 	})
 }
 
@@ -112,7 +112,7 @@ func TestCatalogDegradedGolden(t *testing.T) {
 		want   prompt.Compaction
 		out    bool
 	}{{"shortened", 9_000, prompt.CompactionShortened, false}, {"names-only", 2_000, prompt.CompactionNamesOnly, true}} {
-		for _, f := range []prompt.Format{prompt.FormatSeed, prompt.FormatAgentSkills} {
+		for _, f := range []prompt.Format{prompt.FormatSkillkit, prompt.FormatAgentSkills} {
 			res := prompt.Catalog(skills, &prompt.Options{Format: f, MaxChars: tt.budget})
 			if res.Compaction != tt.want || (len(res.Omitted) > 0) != tt.out || len([]rune(res.Text)) > tt.budget {
 				t.Errorf("%s %s: compaction %q, %d omitted, %d characters", f, tt.name, res.Compaction, len(res.Omitted), len([]rune(res.Text)))
@@ -185,8 +185,8 @@ func threeSkills(t *testing.T) []*skill.Skill {
 
 func TestCatalogFormats(t *testing.T) {
 	skills := threeSkills(t)
-	golden(t, "seed-en.golden", prompt.Catalog(skills, nil).Text)
-	golden(t, "seed-zh.golden", prompt.Catalog(skills, &prompt.Options{Language: prompt.Chinese}).Text)
+	golden(t, "skillkit-en.golden", prompt.Catalog(skills, nil).Text)
+	golden(t, "skillkit-zh.golden", prompt.Catalog(skills, &prompt.Options{Language: prompt.Chinese}).Text)
 	golden(t, "agentskills.golden", prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills}).Text)
 	golden(t, "agentskills-nolocation.golden", prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills, HideLocation: true}).Text)
 	custom := prompt.Catalog(skills, &prompt.Options{Texts: &prompt.Texts{Guidance: "Use the skills."}})

@@ -31,7 +31,7 @@ type Texts struct {
 	// number.
 	Truncated string
 	// UsePrompt, UseComputeEntry and UseComputeToolkit say how to use a
-	// skill of each class (seed format).
+	// skill of each class (skillkit format).
 	UsePrompt, UseComputeEntry, UseComputeToolkit string
 	// Input, Required and Default label the compute-entry input summary.
 	Input, Required, Default string

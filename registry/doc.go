@@ -20,16 +20,16 @@
 // Every store of this module implements it.
 //
 // [MemStore] keeps records in memory; its zero value is ready. [FSStore] keeps them in a
-// skills folder's .skillhub/, in the seed's format (seed 001, 002 §9) plus
-// skillkit's fields:
+// skills folder's .skillhub/: lock.json and one origin file per skill, in
+// the camelCase layout other tools write there too, plus skillkit's fields:
 //
 //	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned","installId"}}}
 //	.skillhub/origins/<name>.json {"version":1,"source","url","branch","commitHash","installedAt","subdir"}
 //
 // lock.json says what is installed: a record exists when lock.json has an
 // entry for it. The origin file adds where it came from; "branch" holds
-// [Record.Ref] (a branch or a tag). A lock entry without "enabled" (as the
-// seed writes them) is enabled. Unknown fields of the lock entries that a Put
+// [Record.Ref] (a branch or a tag). A lock entry without "enabled" (as
+// other tools write them) is enabled. Unknown fields of the lock entries that a Put
 // does not replace are kept as they were. Files are written atomically
 // (temporary file, fsync, rename, fsync of the folder), and writers in every
 // process serialize on .skillhub/.lock (flock on unix, LockFileEx on

@@ -132,7 +132,7 @@ func hashEntry(ctx context.Context, h hash.Hash, fsys fs.FS, e fpEntry, buf []by
 // FingerprintChecker reports FINGERPRINT_CHANGED (info) for a skill whose
 // files differ from the fingerprint its record holds. Skills without a
 // record, records without a fingerprint, and fingerprints in another scheme
-// than [FingerprintPrefix] (the seed's own lock files) are not compared. It
+// than [FingerprintPrefix] (bare hex digests other tools wrote) are not compared. It
 // implements the loader's Checker interface.
 type FingerprintChecker struct {
 	Store Store

@@ -31,7 +31,7 @@ type lockEntry struct {
 	Fingerprint string      `json:"fingerprint,omitempty"`
 	InstalledAt time.Time   `json:"installedAt,omitzero"`
 	UpdatedAt   time.Time   `json:"updatedAt,omitzero"`
-	Enabled     *bool       `json:"enabled,omitempty"` // absent (the seed's files): enabled
+	Enabled     *bool       `json:"enabled,omitempty"` // absent (files other tools wrote): enabled
 	Pinned      bool        `json:"pinned,omitempty"`
 	InstallID   string      `json:"installId,omitempty"`
 }

@@ -1,6 +1,6 @@
 // Package secrets keeps the secrets of skills (API keys and the like)
 // encrypted at rest and hands each skill only its own, as environment
-// variables. It implements seed 000 §3 and §10.3.
+// variables.
 //
 // # Contract
 //
@@ -48,8 +48,8 @@
 // [DeriveKey] derives them from a secret of at least 16 bytes with
 // HKDF-SHA256, empty salt, info [DeriveLabel]. [KeyringFromEnv] derives the
 // primary key from SKILL_SECRET_KEY, or APP_SECRET when that is unset or
-// empty (the seed's variables), and adds SKILL_SECRET_KEY_PREVIOUS as a key
-// that opens but never seals. A Vault without [Options].Keyring reads the
+// empty, and adds SKILL_SECRET_KEY_PREVIOUS as a key that opens but never
+// seals. A Vault without [Options].Keyring reads the
 // environment on first use; with no secret set that use fails with
 // [ErrNoKey]. Nothing is read when the package is imported.
 //
@@ -97,9 +97,10 @@
 // then remove SKILL_SECRET_KEY_PREVIOUS. If every key is lost, the values
 // cannot be recovered; save them again.
 //
-// # The seed's format
+// # The legacy format
 //
-// [Vault.ImportLegacy] reads the seed's blobs: base64(IV 16 bytes ||
+// [Vault.ImportLegacy] reads values saved in the legacy format, one
+// encrypted JSON object per skill: base64(IV 16 bytes ||
 // ciphertext || tag 16 bytes), AES-256-GCM under sha256(secret) where the
 // secret is process.env.SKILL_SECRET_KEY || process.env.APP_SECRET (the
 // first one set and not empty; [LegacyKeyFromEnv]), over JSON.stringify of

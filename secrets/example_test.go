@@ -106,8 +106,9 @@ func ExampleKeyringFromEnv() {
 
 func ExampleVault_ImportLegacy() {
 	ctx := context.Background()
-	// A row's secrets column written by the seed's SkillSecretService.encrypt
-	// with SKILL_SECRET_KEY=legacy-demo-secret.
+	// A skill's secrets in the legacy format (one encrypted JSON object,
+	// base64(IV || ciphertext || tag)), written with
+	// SKILL_SECRET_KEY=legacy-demo-secret.
 	blob := "bledK69RpeCCUxNMHcv6pBXSqUIBvyw5+wYfbJL+t5ttCHXVqqVdfpvWY8luzj/tw3pf4BzFSmQ+j89kSCSoFg5T6DLNmiE1+y6I"
 	getenv := func(k string) string {
 		return map[string]string{"SKILL_SECRET_KEY": "legacy-demo-secret"}[k]

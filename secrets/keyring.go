@@ -14,11 +14,10 @@ import (
 
 // Environment variables read by [KeyringFromEnv] and [LegacyKeyFromEnv].
 const (
-	// EnvKey holds the secret the primary key is derived from (the seed's
-	// SKILL_SECRET_KEY).
+	// EnvKey holds the secret the primary key is derived from.
 	EnvKey = "SKILL_SECRET_KEY"
-	// EnvAppSecret is used when EnvKey is unset or empty (the seed's
-	// APP_SECRET).
+	// EnvAppSecret is used when EnvKey is unset or empty, as by hosts
+	// that keep one application secret for everything.
 	EnvAppSecret = "APP_SECRET"
 	// EnvPreviousKey optionally holds the secret of the key used before a
 	// rotation: it opens values but never seals them.
@@ -145,7 +144,7 @@ func sameKey(a, b Key) bool {
 	return err == nil
 }
 
-// KeyringFromEnv builds the keyring the seed describes: the primary key is
+// KeyringFromEnv builds the keyring from the environment: the primary key is
 // derived ([DeriveKey]) from SKILL_SECRET_KEY, or from APP_SECRET when
 // SKILL_SECRET_KEY is unset or empty (JavaScript's ||). When
 // SKILL_SECRET_KEY_PREVIOUS is set, the key derived from it opens values
@@ -174,7 +173,7 @@ func KeyringFromEnv(getenv func(string) string) (*Keyring, error) {
 	return NewKeyring(primary, others...)
 }
 
-// envSecret returns the variable the seed takes its secret from and its
+// envSecret returns the variable the secret is taken from and its
 // value: SKILL_SECRET_KEY || APP_SECRET, where an empty string counts as
 // unset, as it does in JavaScript.
 func envSecret(getenv func(string) string) (name, value string) {

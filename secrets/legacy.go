@@ -17,7 +17,8 @@ import (
 	"github.com/skillkit-go/skillkit/skill"
 )
 
-// Limits of the seed's legacy format.
+// Limits of the legacy format: one encrypted JSON object per skill,
+// base64(IV || ciphertext || tag).
 const (
 	// MaxLegacyBlobLen is the longest legacy blob, in base64 characters,
 	// that [Vault.ImportLegacy] reads.
@@ -27,16 +28,17 @@ const (
 	legacyTagLen = 16
 )
 
-// LegacyKey opens the seed's secrets blobs: AES-256-GCM with a 16-byte IV
-// under the key sha256(secret). Printing or logging it shows nothing of the
-// key.
+// LegacyKey opens secrets blobs of the legacy format: AES-256-GCM with a
+// 16-byte IV under the key sha256(secret). Printing or logging it shows
+// nothing of the key.
 type LegacyKey struct {
 	aead cipher.AEAD
 }
 
-// NewLegacyKey returns the seed's key for a secret: its SHA-256 digest, as
-// crypto.createHash('sha256').update(raw).digest() computes it for the
-// UTF-8 text raw. The secret must not be empty (the seed refuses it too).
+// NewLegacyKey returns the legacy format's key for a secret: its SHA-256
+// digest, as Node's crypto.createHash('sha256').update(raw).digest()
+// computes it for the UTF-8 text raw. The secret must not be empty (the
+// legacy format refuses it too).
 func NewLegacyKey(secret []byte) (LegacyKey, error) {
 	if len(secret) == 0 {
 		return LegacyKey{}, fmt.Errorf("%w: the legacy secret is empty", ErrInvalidKey)
@@ -53,7 +55,7 @@ func NewLegacyKey(secret []byte) (LegacyKey, error) {
 	return LegacyKey{aead: aead}, nil
 }
 
-// LegacyKeyFromEnv returns the key the seed derives from
+// LegacyKeyFromEnv returns the key the legacy format derives from
 // process.env.SKILL_SECRET_KEY || process.env.APP_SECRET: the first of the
 // two that is set and not empty, never both joined. Without either the
 // error wraps [ErrNoKey].
@@ -80,7 +82,7 @@ func (k LegacyKey) Format(f fmt.State, verb rune) { _, _ = f.Write([]byte(k.Stri
 // LogValue logs String.
 func (k LegacyKey) LogValue() slog.Value { return slog.StringValue(k.String()) }
 
-// openLegacy decrypts a seed blob, base64(IV 16 bytes || ciphertext || tag
+// openLegacy decrypts a legacy blob, base64(IV 16 bytes || ciphertext || tag
 // 16 bytes), into its JSON object of strings. Errors wrap ErrCannotOpen and
 // never quote the decrypted text.
 func openLegacy(key LegacyKey, blob string) (map[string]string, error) {
@@ -166,7 +168,7 @@ func checkDuplicateKeys(obj []byte) error {
 	return nil
 }
 
-// ImportLegacy reads a secrets blob of the seed's format,
+// ImportLegacy reads a secrets blob of the legacy format,
 // base64(IV 16 bytes || ciphertext || tag 16 bytes), encrypted with key
 // (see [LegacyKeyFromEnv]) over a JSON object of string values, and saves
 // its values for the skill as [Vault.Save] does. It returns the imported

@@ -18,7 +18,7 @@ import (
 const ConfigFileName = "skill.config.yaml"
 
 // DefaultTimeout is how long a compute-entry skill may run when its config
-// sets no timeout (seed 000 §2.3).
+// sets no timeout.
 const DefaultTimeout = 30 * time.Second
 
 // Runtime is the interpreter a skill's code runs with.
@@ -34,7 +34,7 @@ const (
 
 var runtimes = []Runtime{RuntimePython, RuntimeNode, RuntimeBash, RuntimeDotnet}
 
-// Class is how a skill is used (seed 000 §2.1).
+// Class is how a skill is used.
 type Class string
 
 // The three classes.
@@ -49,7 +49,7 @@ const (
 	ClassComputeToolkit Class = "compute-toolkit"
 )
 
-// Config is skill.config.yaml (seed 000 §2.3).
+// Config is skill.config.yaml; docs/skill-config.md describes every field.
 type Config struct {
 	Runtime      Runtime       `json:"runtime,omitempty"`
 	Entrypoint   string        `json:"entrypoint,omitempty"` // slash path inside the skill folder
@@ -124,7 +124,7 @@ type Setup struct {
 }
 
 // Interface is the JSON contract of a compute-entry skill. Input and Output
-// are JSON Schemas (root type object) or nil when not declared; the seed's
+// are JSON Schemas (root type object) or nil when not declared; the
 // compact form (field: {type, required, default, description, enum}) is
 // converted to a JSON Schema.
 type Interface struct {

@@ -33,9 +33,9 @@
 //   - A YAML error names the file's own line (detail "line", shown as
 //     path:line:): the line of the top-level field that does not parse.
 //   - One [Frontmatter] serves every dialect: the six standard fields, Claude
-//     Code's disable-model-invocation, user-invocable and when_to_use, the
-//     seed's version and metadata fields, OpenClaw's metadata.openclaw (also as
-//     a JSON string), and Hermes' author, platforms, prerequisites,
+//     Code's disable-model-invocation, user-invocable and when_to_use,
+//     skillkit's version and metadata fields, OpenClaw's metadata.openclaw
+//     (also as a JSON string), and Hermes' author, platforms, prerequisites,
 //     required_environment_variables and metadata.hermes. docs/dialects.md
 //     has the full table.
 //
@@ -61,11 +61,11 @@
 //
 // # skill.config.yaml
 //
-// [ParseConfig] reads the full schema of seed 000 §2.3: runtime, entrypoint,
-// timeout (ms, default 30 s), env, dependencies, setup, interface and
-// references. interface.input and interface.output accept the seed's compact
-// form (field: {type, required, default, description, enum}) and plain JSON
-// Schema; both become one JSON Schema. The class follows: no config is a
+// [ParseConfig] reads the full schema (docs/skill-config.md): runtime,
+// entrypoint, timeout (ms, default 30 s), env, dependencies, setup,
+// interface and references. interface.input and interface.output accept a
+// compact form (field: {type, required, default, description, enum}) and
+// plain JSON Schema; both become one JSON Schema. The class follows: no config is a
 // prompt skill, an entrypoint a compute-entry skill, a runtime without an
 // entrypoint a compute-toolkit skill. A bad config is CONFIG_PARSE_ERROR: the
 // skill stays readable but cannot run. Paths that leave the skill folder are
@@ -75,8 +75,7 @@
 //
 // Required and optional references come from skill.config.yaml, else from
 // the frontmatter's metadata.references, else every attached file is
-// optional (seed 000 §5.5). Attached files exclude [InfraFiles] and
-// [InfraDirs]. A declared reference that does not exist is REFERENCE_MISSING.
+// optional. Attached files exclude [InfraFiles] and [InfraDirs]. A declared reference that does not exist is REFERENCE_MISSING.
 //
 // # Paths and files
 //

@@ -8,7 +8,7 @@ import (
 )
 
 // EnvVar declares an environment variable a skill needs, from
-// skill.config.yaml "env", the seed's frontmatter "metadata.env", Hermes'
+// skill.config.yaml "env", skillkit's frontmatter "metadata.env", Hermes'
 // "required_environment_variables" or OpenClaw's "envVars".
 type EnvVar struct {
 	Name        string  `json:"name"`

@@ -13,11 +13,12 @@ import (
 )
 
 // Frontmatter is the SKILL.md frontmatter in one model for every dialect
-// skillkit reads: the Agent Skills standard, Claude Code, the seed's fields,
-// OpenClaw's metadata.openclaw and Hermes'. docs/dialects.md maps each field
-// to its sources. Where two dialects give the same field, lists are merged
-// (first occurrence first) and for single values the first source in the
-// order standard/seed, OpenClaw, Hermes wins.
+// skillkit reads: the Agent Skills standard, Claude Code, skillkit's own
+// fields under metadata, OpenClaw's metadata.openclaw and Hermes'.
+// docs/dialects.md maps each field to its sources. Where two dialects give
+// the same field, lists are merged (first occurrence first) and for single
+// values the first source in the order standard/skillkit, OpenClaw, Hermes
+// wins.
 type Frontmatter struct {
 	// The Agent Skills standard fields.
 	Name          string         `json:"name"`
@@ -27,13 +28,13 @@ type Frontmatter struct {
 	AllowedTools  []string       `json:"allowed_tools,omitempty"`
 	Metadata      map[string]any `json:"metadata,omitempty"` // nested maps and lists kept; scalars keep their source text
 
-	// Claude Code and the seed.
+	// Claude Code and skillkit.
 	Version                string `json:"version,omitempty"`
 	DisableModelInvocation bool   `json:"disable_model_invocation,omitempty"` // hidden from the catalog, still readable by name
 	UserInvocable          *bool  `json:"user_invocable,omitempty"`
 	WhenToUse              string `json:"when_to_use,omitempty"`
 
-	// Mapped from metadata (seed, OpenClaw, Hermes) and Hermes' top-level fields.
+	// Mapped from metadata (skillkit, OpenClaw, Hermes) and Hermes' top-level fields.
 	Author     string        `json:"author,omitempty"`
 	SkillType  string        `json:"skill_type,omitempty"`
 	Emoji      string        `json:"emoji,omitempty"`
@@ -55,7 +56,7 @@ type Frontmatter struct {
 }
 
 // Conditions decide when a skill is offered, by the tools and toolsets an
-// agent has (seed metadata.conditions, Hermes metadata.hermes).
+// agent has (skillkit's metadata.conditions, Hermes metadata.hermes).
 type Conditions struct {
 	RequiresTools       []string `json:"requires_tools,omitempty"`        // all must be present
 	FallbackForTools    []string `json:"fallback_for_tools,omitempty"`    // hidden when any is present
@@ -63,7 +64,7 @@ type Conditions struct {
 	FallbackForToolsets []string `json:"fallback_for_toolsets,omitempty"` // hidden when any is present
 }
 
-// Requires lists what must exist on the host (seed metadata.requires,
+// Requires lists what must exist on the host (skillkit's metadata.requires,
 // OpenClaw metadata.openclaw.requires).
 type Requires struct {
 	Bins    []string `json:"bins,omitempty"`     // every one on PATH
@@ -88,7 +89,7 @@ type InstallSpec struct {
 }
 
 // References say which attached files the model must read before acting and
-// which it may read (seed 000 §2.3, §5.5, §10.10).
+// which it may read (docs/skill-config.md).
 type References struct {
 	Required []string `json:"required,omitempty"`
 	Optional []string `json:"optional,omitempty"`
@@ -122,7 +123,7 @@ var standardFields = []string{"name", "description", "license", "compatibility",
 
 // dialectFields are the other top-level fields skillkit maps.
 var dialectFields = []string{
-	"version", "disable-model-invocation", "user-invocable", "when_to_use", // Claude Code, seed
+	"version", "disable-model-invocation", "user-invocable", "when_to_use", // Claude Code, skillkit
 	"author", "platforms", "prerequisites", "required_environment_variables", // Hermes
 }
 
@@ -312,7 +313,7 @@ func readDialects(r *fieldReader, f map[string]any, fm *Frontmatter) {
 	if md == nil {
 		return
 	}
-	// The seed's metadata fields; metadata.version is the standard's own
+	// skillkit's metadata fields; metadata.version is the standard's own
 	// example of where a version goes.
 	fm.Version = firstNonEmpty(fm.Version, strings.TrimSpace(r.str("metadata.version", md["version"])))
 	fm.SkillType = r.str("metadata.skillType", md["skillType"])

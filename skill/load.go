@@ -607,9 +607,10 @@ func resolveEnv(cfg *Config, fm Frontmatter) []EnvVar {
 	return fm.Env
 }
 
-// resolveReferences applies seed 000 §5.5: skill.config.yaml wins over the
-// frontmatter's metadata.references; with neither, every attached file is
-// optional. Declared optional lists are kept as declared.
+// resolveReferences applies the rule of docs/skill-config.md:
+// skill.config.yaml wins over the frontmatter's metadata.references; with
+// neither, every attached file is optional. Declared optional lists are
+// kept as declared.
 func resolveReferences(cfg *Config, fm Frontmatter, files []string) References {
 	switch {
 	case cfg != nil && cfg.References != nil:

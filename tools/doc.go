@@ -34,6 +34,6 @@
 // enabled flags), read_skill and read_skill_file over the skills it may read
 // (hidden skills too, by name), execute_skill when one of them is a runnable
 // compute-entry skill, skill_manage when the host gives a [Manager], and
-// warnings for whoever configures the agent (seed 000 §10.6). An agent that
+// warnings for whoever configures the agent. An agent that
 // sees no skill gets no prompt and no skill tools, except skill_manage.
 package tools

@@ -14,7 +14,8 @@ import (
 const ExecuteSkillName = "execute_skill"
 
 // ExecuteSkill returns the execute_skill tool: it runs a compute-entry skill
-// with a JSON input and answers with the skill's JSON output (seed 000 §4.3).
+// with a JSON input and answers with the skill's JSON output
+// (docs/protocol.md).
 // names are the compute-entry skills this agent may run, the enum of the name
 // argument. Everything that goes wrong with the skill (invalid input, a
 // timeout, a non-zero exit, output that is not JSON, a skill that cannot

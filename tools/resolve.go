@@ -63,7 +63,7 @@ type Toolset struct {
 	// skill.
 	Tools []Tool `json:"tools"`
 	// Warnings are for the host or the person configuring the agent, not for
-	// the model (seed 000 §10.6): a compute-entry skill without
+	// the model: a compute-entry skill without
 	// execute_skill, a compute-toolkit skill without a shell tool, an
 	// assigned skill that is hidden or unknown, a catalog that shortened
 	// descriptions or left skills out to fit its budget.
@@ -95,7 +95,7 @@ func (t Toolset) Tool(name string) (Tool, bool) {
 type Resolver struct {
 	Loader   *loader.Loader
 	Executor *executor.Executor
-	// Manager, when set, gives agents skill_manage (the seed offers it by
+	// Manager, when set, gives agents skill_manage (the Kit sets it by
 	// default; a host that does not want agents writing skills leaves it
 	// nil, and Agent.DisableManage withholds it from one agent). The Kit
 	// passes its Installer, on the loader's writable source.

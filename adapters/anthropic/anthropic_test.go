@@ -166,7 +166,7 @@ func TestToolResults(t *testing.T) {
 		{"toolu_4", true, "must be one of"},
 		{"toolu_5", true, "not a path inside the skill folder"},
 		{"toolu_6", false, `"words": 6`},
-		{"toolu_7", true, "execute_skill word-stats failed: invalid input"},
+		{"toolu_7", true, "execute_skill word-stats failed: executor: invalid input"},
 		{"toolu_8", true, "at /name"},
 	}
 	if len(blocks) != len(cases) {

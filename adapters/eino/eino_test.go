@@ -123,7 +123,7 @@ func TestToolsNode(t *testing.T) {
 	}{
 		{"c1", "", "# Word statistics"},
 		{"c2", "{", `"words": 6`},
-		{"c3", "Error: ", "execute_skill word-stats failed: invalid input"},
+		{"c3", "Error: ", "execute_skill word-stats failed: executor: invalid input"},
 		{"c4", "Error: ", "must be one of"},
 		{"c5", "Error: ", "not valid JSON"},
 		{"c6", "Error: ", `there is no tool named "delete_everything"`},

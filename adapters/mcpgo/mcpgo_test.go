@@ -152,7 +152,7 @@ func TestCallTool(t *testing.T) {
 		{tools.ReadSkillName, `{"name":"word-stats"}`, false, "# Word statistics"},
 		{tools.ExecuteSkillName, `{"name":"word-stats","input":{"text":"to be or not to be","top":1}}`, false, `"words": 6`},
 		{tools.ReadSkillName, `{"name":"no-such-skill"}`, true, "must be one of"},
-		{tools.ExecuteSkillName, `{"name":"word-stats","input":{"top":"many"}}`, true, "execute_skill word-stats failed: invalid input"},
+		{tools.ExecuteSkillName, `{"name":"word-stats","input":{"top":"many"}}`, true, "execute_skill word-stats failed: executor: invalid input"},
 		{tools.ReadSkillFileName, `{"name":"word-stats","path":"../date-diff/SKILL.md"}`, true, "not a path inside the skill folder"},
 	} {
 		isError, text := callTool(t, c, tc.tool, tc.args)

@@ -173,7 +173,7 @@ func TestChatToolMessages(t *testing.T) {
 		{false, "must be one of"},
 		{false, `"grammar_tool" is a custom tool call; only function tools are offered`},
 		{true, `"words": 6`},
-		{false, "execute_skill word-stats failed: invalid input"},
+		{false, "execute_skill word-stats failed: executor: invalid input"},
 		{false, "at /name"},
 	} {
 		wire := roundTrip(t, msgs[i]).(map[string]any)

@@ -56,15 +56,15 @@ your home folder (pip.conf, .npmrc) are read as usual.` + installerHelp,
 			fs.BoolVar(&o.setup, "setup", false, "also run the skill's setup script")
 			fs.BoolVar(&o.yes, "yes", false, "answer yes to the questions (the setup script, an agent-written skill)")
 			fs.BoolVar(&o.force, "force", false, "rebuild .venv and node_modules even when they are up to date")
-			fs.Func("pip-arg", "pass an argument to pip install / uv pip install (repeatable)", func(v string) error {
+			fs.Func("pip-arg", "pass `ARG` to pip install / uv pip install (repeatable)", func(v string) error {
 				o.pipArgs = append(o.pipArgs, v)
 				return nil
 			})
-			fs.Func("npm-arg", "pass an argument to npm install (repeatable)", func(v string) error {
+			fs.Func("npm-arg", "pass `ARG` to npm install (repeatable)", func(v string) error {
 				o.npmArgs = append(o.npmArgs, v)
 				return nil
 			})
-			fs.Func("env", "set a variable for the tools, K=V (repeatable)", func(v string) error {
+			fs.Func("env", "set a variable for the tools, `K=V` (repeatable)", func(v string) error {
 				k, val, ok := strings.Cut(v, "=")
 				if !ok || k == "" {
 					return errors.New("want K=V")
@@ -87,15 +87,14 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 	name := args[0]
 	progress := func(e deps.Event) {
 		if !e.Done && !o.json {
-			fmt.Fprintf(c.stderr, "[%s] %s\n", e.Step, e.Message)
+			fmt.Fprintf(c.info(), "[%s] %s\n", e.Step, safeText(e.Message))
 		}
 	}
 	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) {
 		k.Deps = &deps.Options{Progress: progress, Env: o.env, PipArgs: o.pipArgs, NpmArgs: o.npmArgs}
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
-		return exitFailure
+		return c.fail("deps", err)
 	}
 	defer kit.Close()
 	questions := depsQuestions(ctx, kit, name, o.setup)
@@ -110,8 +109,7 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 			}
 			var err error
 			if yes, err = ask(c, answers, q.text); err != nil {
-				fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
-				return exitFailure
+				return c.fail("deps", err)
 			}
 		}
 		switch {
@@ -120,20 +118,21 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 		case yes:
 			dopts.AllowAgentWritten = true
 		case q.setup:
-			fmt.Fprintln(c.stderr, "not running the setup script")
+			fmt.Fprintln(c.info(), "not running the setup script")
 		default:
 			fmt.Fprintln(c.stderr, "nothing installed")
 			return exitFailure
 		}
 	}
 	res, err := kit.InstallDeps(ctx, name, dopts)
+	err = withSuggestions(ctx, kit, name, err)
 	if o.json {
 		out := struct {
 			*deps.Result
 			Error string `json:"error,omitempty"`
 		}{Result: res}
 		if err != nil {
-			out.Error = err.Error()
+			out.Error = cliWords(err.Error())
 		}
 		if res != nil || err != nil {
 			if writeJSON(c, out) != nil {
@@ -145,8 +144,7 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	switch {
 	case err != nil:
-		fmt.Fprintf(c.stderr, "skillkit deps: %v\n", err)
-		return exitFailure
+		return c.fail("deps", err)
 	case res.Diagnostics.HasErrors():
 		return exitFailure
 	}
@@ -204,20 +202,25 @@ func ask(c *cli, answers *bufio.Reader, q string) (bool, error) {
 // printDeps says what InstallDeps did, one line per step, then the
 // diagnostics.
 func printDeps(c *cli, res *deps.Result) {
+	w := c.done()
 	if len(res.Steps) == 0 {
-		fmt.Fprintf(c.stdout, "%s declares no dependencies\n", res.Name)
+		fmt.Fprintf(w, "%s declares no dependencies\n", res.Name)
 	}
 	for _, s := range res.Steps {
 		line := fmt.Sprintf("%s: %s", s.Step, s.Status)
 		if s.Detail != "" {
 			line += " (" + s.Detail + ")"
 		}
-		fmt.Fprintln(c.stdout, line)
+		fmt.Fprintln(w, safeText(line))
 		if s.Step == deps.StepSetup && s.Status == deps.Skipped && strings.Contains(s.Detail, "confirms") {
-			fmt.Fprintf(c.stdout, "  run it with: skillkit deps --setup %s\n", res.Name)
+			fmt.Fprintf(w, "  run it with: skillkit deps --setup %s\n", res.Name)
 		}
 	}
 	for _, d := range res.Diagnostics.AtLeast(diagnostics.Warning) {
-		fmt.Fprintf(c.stdout, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+		to := w
+		if d.Level == diagnostics.Error { // what failed shows under --quiet too
+			to = c.stdout
+		}
+		fmt.Fprintf(to, "  %s %s: %s\n", d.Level, d.Code, safeText(d.Message))
 	}
 }

@@ -2,12 +2,12 @@
 // from a terminal: everything the skillkit library does for a host, for the
 // person operating it.
 //
-//	skillkit validate [--strict] [--json] PATH...
+//	skillkit validate [--strict] [--level error|warning|info] [--json] PATH...
 //	skillkit inspect [--json] PATH...
 //	skillkit scan [--json] PATH...
 //	skillkit list [--json] [--tools a,b] [DIR...]
 //	skillkit doctor [--json] [--level error|warning|info] [DIR...]
-//	skillkit prompt [--format seed|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
+//	skillkit prompt [--format skillkit|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
 //	skillkit read NAME [--task T] [--file PATH] [--json] [DIR...]
 //	skillkit run NAME [--input JSON | --input -] [--json]
 //	skillkit install SOURCE [--ref R] [--path P] [--force] [--allow-host H] [--allow-file-urls]
@@ -16,12 +16,16 @@
 //	skillkit outdated
 //	skillkit pin | unpin | enable | disable NAME
 //	skillkit deps NAME [--setup] [--yes]
-//	skillkit secrets set NAME KEY=VALUE... | list NAME | delete NAME KEY... | rotate | import-legacy NAME BLOB
+//	skillkit secrets set NAME KEY=VALUE... | list NAME | delete NAME KEY... | adopt NAME | rotate | import-legacy NAME BLOB
+//	skillkit version [--json]
 //
 // Every command that works on a skills folder takes --dir (default
-// $SKILLKIT_DIR, else ./skills); every command that prints data takes --json;
-// "skillkit help COMMAND" describes one command. Exit codes: 0 success, 1
-// errors found or the command failed, 2 bad usage.
+// $SKILLKIT_DIR, else ./skills); every command that prints data takes --json
+// (snake_case keys); every command takes --quiet (only errors and the data
+// asked for) and --verbose (debug lines). These go before or after the
+// command; "--" ends the flags. "skillkit help COMMAND" describes one
+// command, and docs/cli.md every command, flag and JSON shape. Exit codes: 0
+// success, 1 errors found or the command failed, 2 bad usage.
 //
 // Human output shows skill-supplied text with control characters escaped
 // (\x1b, \u202e): a skill's description or instructions never reach the

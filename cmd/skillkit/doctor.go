@@ -30,7 +30,7 @@ any diagnostic is an error, whatever --level shows.
 			o := &doctorOptions{}
 			o.register(fs)
 			fs.BoolVar(&o.json, "json", false, "print diagnostics as a JSON array")
-			fs.StringVar(&o.level, "level", "info", "show diagnostics at this level or above: error, warning or info")
+			fs.StringVar(&o.level, "level", "info", "show diagnostics at this `LEVEL` or above: error, warning or info")
 			return o
 		},
 		run: runDoctor,
@@ -41,39 +41,32 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*doctorOptions)
 	min, err := diagnostics.ParseLevel(o.level)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
+		fmt.Fprintf(c.stderr, "skillkit doctor: --level: %v\n", err)
 		return exitUsage
 	}
 	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
-		return exitFailure
+		return c.fail("doctor", err)
 	}
 	defer kit.Close()
 	l, err := kit.Loader(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
-		return exitFailure
+		return c.fail("doctor", err)
 	}
 	all, err := kit.Doctor(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit doctor: %v\n", err)
-		return exitFailure
+		return c.fail("doctor", err)
 	}
 	shown := all.AtLeast(min)
 	if o.json {
-		if shown == nil {
-			shown = diagnostics.List{}
-		}
-		if writeJSON(c, shown) != nil {
+		if writeJSON(c, nonNil(shown)) != nil {
 			return exitFailure
 		}
 	} else {
 		for _, d := range shown {
 			fmt.Fprintln(c.stdout, safeText(d.String()))
 		}
-		errs, warns := len(all.AtLeast(diagnostics.Error)), len(all.AtLeast(diagnostics.Warning))
-		fmt.Fprintf(c.stderr, "%d skills: %d errors, %d warnings, %d info\n", l.Snapshot().Len(), errs, warns-errs, len(all)-warns)
+		fmt.Fprintf(c.info(), "%s: %s\n", plural(l.Snapshot().Len(), "skill"), levelCounts(all, min))
 	}
 	if all.HasErrors() {
 		return exitFailure

@@ -60,7 +60,8 @@ func TestHumanOutputEscapesControlCharacters(t *testing.T) {
 		{"inspect", dir},
 		{"read", "evil", dir},
 	} {
-		code, out, errOut := runCLI(t, args...)
+		// Wide enough that list does not cut the description.
+		code, out, errOut := runCLIEnv(t, map[string]string{"COLUMNS": "400"}, args...)
 		if code != exitOK {
 			t.Errorf("%v: exit %d\n%s", args, code, errOut)
 		}
@@ -139,7 +140,7 @@ func TestNeverSilent(t *testing.T) {
 		t.Errorf("list --json not_loaded: %v %+v", err, listed)
 	}
 	_, _, errOut = runCLI(t, "prompt", "--max-skills", "6", dir)
-	for _, want := range []string{"5 skills listed, 0 left out", "1 skills hidden from this agent (requires_tools 1): needs-browser", "skill folders not loaded"} {
+	for _, want := range []string{"5 skills listed, 0 left out", "1 skill hidden from this agent (requires_tools 1): needs-browser", "skill folders not loaded"} {
 		if !strings.Contains(errOut, want) {
 			t.Errorf("prompt: %q not in\n%s", want, errOut)
 		}

@@ -28,10 +28,10 @@ type installerFlags struct {
 }
 
 func (f *installerFlags) register(fs *flag.FlagSet, git bool) {
-	fs.StringVar(&f.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+	fs.StringVar(&f.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	if git {
-		fs.Func("allow-host", "also clone from this git host over https (repeatable; github.com is always allowed)", func(v string) error {
+		fs.Func("allow-host", "also clone from the git `HOST` over https (repeatable; github.com is always allowed)", func(v string) error {
 			f.allowHosts = append(f.allowHosts, v)
 			return nil
 		})
@@ -104,8 +104,8 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 			o := &installOptions{}
 			o.installerFlags.register(fs, true)
 			o.trustFlags.register(fs)
-			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag")
-			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository")
+			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag, `REF`")
+			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository, `PATH`")
 			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
 			return o
 		},
@@ -124,21 +124,20 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 		return exitUsage
 	}
-	p := newProgress(c.stderr)
+	p := newProgress(c)
 	kit, err := o.open(ctx, c, true, func(k *skillkit.Options) {
 		k.Installer.Progress = p.event
 		k.AllowDangerous = o.allowDangerous
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
-		return exitFailure
+		return c.fail("install", err)
 	}
 	defer kit.Close()
 	iopts := &installer.InstallOptions{Force: o.force, Confirmed: o.yes}
 	res, err := kit.Install(ctx, src, iopts)
 	if se := scanError(err); se != nil {
 		if o.json {
-			writeJSON(c, scanRefusal{err.Error(), se})
+			writeJSON(c, scanRefusal{cliWords(err.Error()), se})
 			return exitFailure
 		}
 		if !confirmScan(c, "install", se, bufio.NewReader(c.stdin)) {
@@ -149,8 +148,7 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		changedSinceShown(c, "install", err)
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
-		return exitFailure
+		return c.fail("install", err)
 	}
 	if o.json {
 		if writeJSON(c, res) != nil {
@@ -197,8 +195,10 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 	return installer.Source{ZipFile: arg}, nil
 }
 
-// printResult says what an install or update did, and the skill's warnings.
+// printResult says what an install or update did, and the skill's
+// warnings and notes.
 func printResult(c *cli, verb string, res *installer.Result) {
+	w := c.done()
 	r := res.Record
 	from := string(r.Source)
 	if r.URL != "" {
@@ -214,21 +214,21 @@ func printResult(c *cli, verb string, res *installer.Result) {
 		from += " commit " + short(r.Commit)
 	}
 	if res.UpToDate {
-		fmt.Fprintf(c.stdout, "%s is up to date (%s)\n", res.Name, from)
+		fmt.Fprintf(w, "%s is up to date (%s)\n", res.Name, from)
 		return
 	}
 	if res.Replaced {
 		from += ", replacing the version installed before"
 	}
-	fmt.Fprintf(c.stdout, "%s %s from %s\n", verb, res.Name, from)
+	fmt.Fprintf(w, "%s %s from %s\n", verb, res.Name, from)
 	for _, om := range res.Omitted {
-		fmt.Fprintf(c.stdout, "  left out: %s\n", om)
+		fmt.Fprintf(w, "  left out: %s\n", om)
 	}
 	for _, d := range res.Diagnostics.AtLeast(diagnostics.Warning) {
-		fmt.Fprintf(c.stdout, "  %s %s: %s\n", d.Level, d.Code, d.Message)
+		fmt.Fprintf(w, "  %s %s: %s\n", d.Level, d.Code, safeText(d.Message))
 	}
 	for _, n := range res.Notes {
-		fmt.Fprintf(c.stdout, "  %s\n", n)
+		fmt.Fprintf(w, "  %s\n", safeText(cliWords(n)))
 	}
 }
 
@@ -239,10 +239,10 @@ func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
 		return
 	}
 	if len(st.Missing()) > 0 {
-		fmt.Fprintf(c.stdout, "next: skillkit deps %s\n", name)
+		fmt.Fprintf(c.done(), "next: skillkit deps %s\n", name)
 	}
 	if st.Setup != "" {
-		fmt.Fprintf(c.stdout, "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
+		fmt.Fprintf(c.done(), "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
 }
 
@@ -253,28 +253,21 @@ func short(commit string) string {
 	return commit
 }
 
-// progress draws one line that each event rewrites, on a terminal only.
+// progress draws one line that each event rewrites, on a terminal only,
+// cut to the terminal's width so it never wraps.
 type progress struct {
-	w    io.Writer
-	last int // length of the line drawn
+	w     io.Writer
+	width int // of the terminal; 0 means 80
+	last  int // length of the line drawn
 }
 
-func newProgress(w io.Writer) *progress {
-	if !isTerminal(w) {
+// newProgress draws on c's stderr when it is a terminal, and not under
+// --quiet.
+func newProgress(c *cli) *progress {
+	if c.quiet || !isTerminal(c.stderr) {
 		return &progress{}
 	}
-	return &progress{w: w}
-}
-
-// isTerminal reports whether w is a character device (a terminal), without
-// a dependency: os.File.Stat's mode says so on unix and Windows alike.
-func isTerminal(w io.Writer) bool {
-	f, ok := w.(*os.File)
-	if !ok {
-		return false
-	}
-	st, err := f.Stat()
-	return err == nil && st.Mode()&os.ModeCharDevice != 0
+	return &progress{w: c.stderr, width: c.width()}
 }
 
 func (p *progress) event(e installer.Event) {
@@ -287,17 +280,21 @@ func (p *progress) event(e installer.Event) {
 		if name == "" {
 			name = e.Source
 		}
-		line = fmt.Sprintf("[%3d%%] %s: %s %s", e.Percent, name, e.Step, oneLine(e.Message, 70))
+		width := p.width
+		if width <= 0 {
+			width = 80
+		}
+		line = cut(safeText(fmt.Sprintf("[%3d%%] %s: %s %s", e.Percent, name, e.Step, oneLine(e.Message))), width-1)
 	}
 	pad := ""
-	if n := len([]rune(line)); n < p.last {
+	if n := displayWidth(line); n < p.last {
 		pad = strings.Repeat(" ", p.last-n)
 	}
 	fmt.Fprintf(p.w, "\r%s%s", line, pad)
 	if e.Done {
 		fmt.Fprint(p.w, "\r")
 	}
-	p.last = len([]rune(line))
+	p.last = displayWidth(line)
 }
 
 // gitHubSource builds the source of a GitHub shorthand match; --ref and

@@ -212,7 +212,7 @@ func TestProgressLine(t *testing.T) {
 	if b.String() != want {
 		t.Errorf("got  %q\nwant %q", b.String(), want)
 	}
-	newProgress(f).event(installer.Event{Step: "fetch"}) // draws nothing on a file
+	newProgress(&cli{stderr: f}).event(installer.Event{Step: "fetch"}) // draws nothing on a file
 	if st, _ := f.Stat(); st.Size() != 0 {
 		t.Error("progress written to a file")
 	}

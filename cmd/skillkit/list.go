@@ -5,7 +5,6 @@ import (
 	"flag"
 	"fmt"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/loader"
@@ -39,7 +38,7 @@ dot folder, nested in another skill) are counted on stderr by reason.
 			o := &listOptions{}
 			o.register(fs)
 			fs.BoolVar(&o.json, "json", false, "print JSON")
-			fs.Func("tools", "apply the visibility rules for an agent with these tools (comma-separated)", func(v string) error {
+			fs.Func("tools", "apply the visibility rules for an agent with these `TOOLS` (comma-separated)", func(v string) error {
 				o.tools = append([]string{}, splitComma(v)...)
 				return nil
 			})
@@ -64,19 +63,16 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*listOptions)
 	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
-		return exitFailure
+		return c.fail("list", err)
 	}
 	defer kit.Close()
 	l, err := kit.Loader(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
-		return exitFailure
+		return c.fail("list", err)
 	}
 	recs, err := kit.Registry().List(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
-		return exitFailure
+		return c.fail("list", err)
 	}
 	disabled := map[string]bool{}
 	for _, r := range recs {
@@ -88,8 +84,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	if o.tools != nil {
 		v, err := snap.Filter(ctx, loader.Env{Tools: o.tools})
 		if err != nil {
-			fmt.Fprintf(c.stderr, "skillkit list: %v\n", err)
-			return exitFailure
+			return c.fail("list", err)
 		}
 		skills, hidden = v.Catalog, v.Hidden
 	}
@@ -113,16 +108,17 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		return exitOK
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "NAME\tCLASS\tSOURCE\tDESCRIPTION")
+	rows := [][]string{{"NAME", "CLASS", "SOURCE", "DESCRIPTION"}}
 	for _, s := range listed {
 		name := s.Name
 		if !s.Enabled {
 			name += " (disabled)"
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", safeText(name), s.Class, safeText(s.Source), safeText(oneLine(s.Description, 70)))
+		rows = append(rows, []string{safeText(name), string(s.Class), safeText(s.Source), safeText(oneLine(s.Description))})
 	}
-	tw.Flush()
+	if err := writeTable(c.stdout, c.width(), rows); err != nil {
+		return c.fail("list", err)
+	}
 	if len(hidden) > 0 {
 		fmt.Fprintln(c.stdout, "\nHidden:")
 		for _, h := range hidden {
@@ -133,16 +129,16 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 			fmt.Fprintf(c.stdout, "  %s: %s\n", safeText(h.Name), safeText(strings.Join(why, "; ")))
 		}
 	}
-	fmt.Fprintf(c.stderr, "%d skills", len(listed))
+	summary := plural(len(listed), "skill")
 	if len(hidden) > 0 {
-		fmt.Fprintf(c.stderr, ", %d hidden", len(hidden))
+		summary += fmt.Sprintf(", %d hidden", len(hidden))
 	}
 	if n := len(diags.AtLeast(diagnostics.Warning)); n > 0 {
-		fmt.Fprintf(c.stderr, "; %d warnings or errors (run skillkit doctor)", n)
+		summary += fmt.Sprintf("; %s (run skillkit doctor)", pluralOf(n, "warning or error", "warnings or errors"))
 	}
-	fmt.Fprintln(c.stderr)
+	fmt.Fprintln(c.info(), summary)
 	if line := notLoadedLine(snap); line != "" {
-		fmt.Fprintln(c.stderr, safeText(line))
+		fmt.Fprintln(c.info(), safeText(line))
 	}
 	return exitOK
 }
@@ -161,15 +157,6 @@ func splitComma(s string) []string {
 func nonNil[T any](s []T) []T {
 	if s == nil {
 		return []T{}
-	}
-	return s
-}
-
-// oneLine squeezes white space and cuts s to max characters.
-func oneLine(s string, max int) string {
-	s = strings.Join(strings.Fields(s), " ")
-	if r := []rune(s); len(r) > max {
-		return string(r[:max-1]) + "…"
 	}
 	return s
 }

@@ -139,7 +139,7 @@ func TestListLimits(t *testing.T) {
 		writeSkillFile(t, dir, n, "")
 	}
 	code, out, errOut := runCLI(t, "list", "--max-skills", "2", dir)
-	if code != exitOK || strings.Contains(out, "\nc ") || !strings.Contains(errOut, "2 skills; 1 warnings") {
+	if code != exitOK || strings.Contains(out, "\nc ") || !strings.Contains(errOut, "2 skills; 1 warning or error") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 	_, out, _ = runCLI(t, "doctor", "--max-skills", "2", "--level", "warning", dir)

@@ -11,6 +11,8 @@ import (
 	"os/signal"
 	"strings"
 	"text/tabwriter"
+
+	"golang.org/x/term"
 )
 
 // Exit codes.
@@ -30,9 +32,16 @@ type cli struct {
 	// interactive is true when a person at a terminal answers questions on
 	// stdin; without it, commands that must ask need --yes.
 	interactive bool
-	// logger receives the library's audit and debug lines (SKILLKIT_LOG);
-	// nil discards them.
+	// columns is the width of the terminal output goes to; 0 when none is,
+	// and then $COLUMNS, else 80, is the width (see width).
+	columns int
+	// logger receives the library's audit and debug lines (SKILLKIT_LOG, or
+	// debug with --verbose); nil discards them.
 	logger *slog.Logger
+	// quiet (--quiet) keeps only errors and the data asked for.
+	quiet bool
+	// verbose (--verbose) adds the library's debug lines on stderr.
+	verbose bool
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -66,26 +75,37 @@ func commands() []*command {
 		enableCommand(),
 		disableCommand(),
 		secretsCommand(),
+		versionCommand(),
 	}
 }
 
 func main() {
 	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
-	c := &cli{stdout: os.Stdout, stderr: os.Stderr, stdin: os.Stdin, getenv: os.Getenv,
-		interactive: isTerminal(os.Stdin) && isTerminal(os.Stderr)}
-	code := run(ctx, os.Args[1:], c)
+	code := run(ctx, os.Args[1:], osCLI(os.Stdin, os.Stdout, os.Stderr))
 	stop()
 	os.Exit(code)
 }
 
-func run(ctx context.Context, args []string, c *cli) int {
-	if c.logger == nil {
-		logger, err := logTo(c.stderr, c.getenv("SKILLKIT_LOG"))
-		if err != nil {
-			fmt.Fprintf(c.stderr, "skillkit: SKILLKIT_LOG: %v\n", err)
-			return exitUsage
+// osCLI is the cli of a process: a person answers questions only when
+// stdin and stderr are both terminals, and tables fit the terminal stdout
+// (else stderr) is.
+func osCLI(stdin, stdout, stderr *os.File) *cli {
+	c := &cli{stdout: stdout, stderr: stderr, stdin: stdin, getenv: os.Getenv,
+		interactive: isTerminal(stdin) && isTerminal(stderr)}
+	for _, f := range []*os.File{stdout, stderr} {
+		if w, _, err := term.GetSize(int(f.Fd())); err == nil && w > 0 {
+			c.columns = w
+			break
 		}
-		c.logger = logger
+	}
+	return c
+}
+
+func run(ctx context.Context, args []string, c *cli) int {
+	global, args, err := splitGlobal(args)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit: %v\n", err)
+		return exitUsage
 	}
 	if len(args) == 0 {
 		usage(c.stderr)
@@ -93,13 +113,15 @@ func run(ctx context.Context, args []string, c *cli) int {
 	}
 	name := args[0]
 	switch name {
+	case "-version", "--version":
+		name, args = "version", append([]string{"version"}, args[1:]...)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
 			if cmd := find(args[1]); cmd != nil {
 				commandUsage(c.stdout, cmd)
 				return exitOK
 			}
-			fmt.Fprintf(c.stderr, "skillkit: unknown command %q\n", args[1])
+			fmt.Fprintf(c.stderr, "skillkit: unknown command %q%s\n", args[1], didYouMean(suggest(args[1], commandNames())))
 			return exitUsage
 		}
 		usage(c.stdout)
@@ -107,27 +129,47 @@ func run(ctx context.Context, args []string, c *cli) int {
 	}
 	cmd := find(name)
 	if cmd == nil {
-		fmt.Fprintf(c.stderr, "skillkit: unknown command %q\n\n", name)
+		fmt.Fprintf(c.stderr, "skillkit: unknown command %q%s\n\n", name, didYouMean(suggest(name, commandNames())))
 		usage(c.stderr)
 		return exitUsage
 	}
-	fs := flag.NewFlagSet("skillkit "+cmd.name, flag.ContinueOnError)
-	fs.SetOutput(io.Discard)
+	fs := newFlagSet(cmd, c)
 	var opts any
 	if cmd.flags != nil {
 		opts = cmd.flags(fs)
 	}
-	rest, err := parseInterspersed(fs, args[1:])
+	rest, err := parseArgs(fs, append(global, args[1:]...))
 	if errors.Is(err, flag.ErrHelp) {
 		commandUsage(c.stdout, cmd)
 		return exitOK
+	}
+	if err == nil && c.quiet && c.verbose {
+		err = errors.New("--quiet and --verbose do not go together")
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd.name, err)
 		commandUsage(c.stderr, cmd)
 		return exitUsage
 	}
+	if c.logger == nil {
+		level := c.getenv("SKILLKIT_LOG")
+		if c.verbose {
+			level = "debug"
+		}
+		if c.logger, err = logTo(c.stderr, level); err != nil {
+			fmt.Fprintf(c.stderr, "skillkit: SKILLKIT_LOG: %v\n", err)
+			return exitUsage
+		}
+	}
 	return cmd.run(ctx, c, opts, rest)
+}
+
+func commandNames() []string {
+	var names []string
+	for _, cmd := range commands() {
+		names = append(names, cmd.name)
+	}
+	return names
 }
 
 func find(name string) *command {
@@ -139,28 +181,11 @@ func find(name string) *command {
 	return nil
 }
 
-// parseInterspersed parses flags wherever they appear among the arguments,
-// so "validate ./skills --json" works like "validate --json ./skills".
-func parseInterspersed(fs *flag.FlagSet, args []string) ([]string, error) {
-	var positional []string
-	for {
-		if err := fs.Parse(args); err != nil {
-			return nil, err
-		}
-		args = fs.Args()
-		if len(args) == 0 {
-			return positional, nil
-		}
-		positional = append(positional, args[0])
-		args = args[1:]
-	}
-}
-
 func usage(w io.Writer) {
 	fmt.Fprint(w, `skillkit finds, validates, lists, installs and runs Agent Skills.
 
 Usage:
-  skillkit COMMAND [flags] [args]
+  skillkit [global flags] COMMAND [flags] [args]
 
 Commands:
 `)
@@ -170,6 +195,15 @@ Commands:
 	}
 	tw.Flush()
 	fmt.Fprint(w, `
+Global flags, before or after the command:
+  --dir DIR    the skills folder (default $SKILLKIT_DIR, else ./skills),
+               for the commands that have one
+  --json       print JSON, for the commands that print data
+  --quiet      print only errors and the data asked for
+  --verbose    also print debug lines on stderr (as SKILLKIT_LOG=debug)
+  --version    print the version
+  --           end the flags: what follows is arguments, even "-x"
+
 Run "skillkit help COMMAND" for a command's flags.
 Exit codes: 0 success, 1 errors found or the command failed, 2 bad usage.
 `)
@@ -180,13 +214,12 @@ func commandUsage(w io.Writer, cmd *command) {
 	if cmd.help != "" {
 		fmt.Fprintf(w, "\n%s\n", strings.TrimSpace(cmd.help))
 	}
+	fs := newFlagSet(cmd, &cli{})
 	if cmd.flags != nil {
-		fs := flag.NewFlagSet(cmd.name, flag.ContinueOnError)
 		cmd.flags(fs)
-		fmt.Fprintln(w, "\nFlags:")
-		fs.SetOutput(w)
-		fs.PrintDefaults()
 	}
+	fmt.Fprintln(w, "\nFlags:")
+	printFlags(w, fs)
 }
 
 // logTo returns a logger writing text lines to w from level on ("debug",

@@ -29,7 +29,7 @@ func TestValidateExamples(t *testing.T) {
 	}
 }
 
-func TestValidateStrictFindsSeedExtensions(t *testing.T) {
+func TestValidateStrictFindsSkillkitExtensions(t *testing.T) {
 	code, out, _ := runCLI(t, "validate", "--strict", "../../examples/skills/release-notes")
 	if code != exitFailure || !strings.Contains(out, "error FIELD_INVALID release-notes: metadata.references") {
 		t.Fatalf("exit %d, out %q", code, out)
@@ -61,7 +61,7 @@ func TestValidateJSONPathsStartWithPathAsGiven(t *testing.T) {
 
 func TestValidateSkillFolderItself(t *testing.T) {
 	code, _, errOut := runCLI(t, "validate", "testdata/skills/good/nested/deep")
-	if code != exitOK || !strings.Contains(errOut, "1 skill files checked, 1 loaded") {
+	if code != exitOK || !strings.Contains(errOut, "1 skill file checked, 1 loaded") {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
 }
@@ -143,11 +143,11 @@ func TestUsage(t *testing.T) {
 		{[]string{"help", "nope"}, exitUsage, "", "unknown command"},
 		{[]string{"nope"}, exitUsage, "", "unknown command"},
 		{[]string{"validate"}, exitUsage, "", "give at least one PATH"},
-		{[]string{"validate", "--bogus", "x"}, exitUsage, "", "flag provided but not defined"},
+		{[]string{"validate", "--bogus", "x"}, exitUsage, "", "unknown flag --bogus"},
 		{[]string{"inspect"}, exitUsage, "", "give at least one PATH"},
 		{[]string{"help", "list"}, exitOK, "--max-skills", ""},
 		{[]string{"help", "doctor"}, exitOK, "--level", ""},
-		{[]string{"list", "--bogus"}, exitUsage, "", "flag provided but not defined"},
+		{[]string{"list", "--bogus"}, exitUsage, "", "unknown flag --bogus"},
 	}
 	for _, tt := range tests {
 		code, out, errOut := runCLI(t, tt.args...)

@@ -4,7 +4,6 @@ import (
 	"context"
 	"flag"
 	"fmt"
-	"text/tabwriter"
 )
 
 func outdatedCommand() *command {
@@ -34,20 +33,18 @@ func runOutdated(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := o.open(ctx, c, false, nil)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit outdated: %v\n", err)
-		return exitFailure
+		return c.fail("outdated", err)
 	}
 	defer kit.Close()
 	st, err := kit.CheckUpdates(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit outdated: %v\n", err)
-		return exitFailure
+		return c.fail("outdated", err)
 	}
 	code := exitOK
 	for _, s := range st {
 		if s.Error != "" {
 			code = exitFailure
-			fmt.Fprintf(c.stderr, "skillkit outdated: %s: %s\n", s.Name, s.Error)
+			c.fail("outdated", fmt.Errorf("%s: %s", s.Name, s.Error))
 		}
 	}
 	if o.json {
@@ -56,16 +53,11 @@ func runOutdated(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		return code
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	n := 0
+	rows := [][]string{{"NAME", "CURRENT", "LATEST", "SOURCE"}}
 	for _, s := range st {
 		if !s.HasUpdate {
 			continue
 		}
-		if n == 0 {
-			fmt.Fprintln(tw, "NAME\tCURRENT\tLATEST\tSOURCE")
-		}
-		n++
 		name := s.Name
 		if s.Pinned {
 			name += " (pinned)"
@@ -74,9 +66,13 @@ func runOutdated(ctx context.Context, c *cli, opts any, args []string) int {
 		if s.Ref != "" {
 			src += " @" + s.Ref
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\t%s\n", name, short(s.Current), short(s.Latest), src)
+		rows = append(rows, []string{name, short(s.Current), short(s.Latest), safeText(src)})
 	}
-	tw.Flush()
-	fmt.Fprintf(c.stderr, "%d of %d skills have updates\n", n, len(st))
+	if len(rows) > 1 {
+		if err := writeTable(c.stdout, c.width(), rows); err != nil {
+			return c.fail("outdated", err)
+		}
+	}
+	fmt.Fprintf(c.info(), "updates for %d of %s\n", len(rows)-1, plural(len(st), "skill"))
 	return code
 }

@@ -30,13 +30,11 @@ A skill placed in the skills folder by hand gets a record (source local).` + ins
 			}
 			kit, err := o.open(ctx, c, false, nil)
 			if err != nil {
-				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
-				return exitFailure
+				return c.fail(name, err)
 			}
 			defer kit.Close()
 			if err := change(kit, ctx, args[0]); err != nil {
-				fmt.Fprintf(c.stderr, "skillkit %s: %v\n", name, err)
-				return exitFailure
+				return c.fail(name, withSuggestions(ctx, kit, args[0], err))
 			}
 			if o.json {
 				rec, err := kit.Registry().Get(ctx, args[0])
@@ -45,7 +43,7 @@ A skill placed in the skills folder by hand gets a record (source local).` + ins
 				}
 				return exitOK
 			}
-			fmt.Fprintf(c.stdout, "%s %s\n", done, args[0])
+			fmt.Fprintf(c.done(), "%s %s\n", done, args[0])
 			return exitOK
 		},
 	}

@@ -24,12 +24,13 @@ type promptOptions struct {
 func promptCommand() *command {
 	return &command{
 		name:    "prompt",
-		args:    "[--format seed|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]",
+		args:    "[--format skillkit|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]",
 		summary: "print the <available_skills> catalog an agent would get",
 		help: `
 The catalog is what Resolve puts in an agent's system prompt: the skills the
 agent sees (--skills assigns skills, default all; --tools names its tools, for
-the skills' conditions), in the seed's format or the Agent Skills one, within
+the skills' conditions), in skillkit's format (each skill's type, how to use
+it and a compute skill's input) or the Agent Skills one, within
 --max-chars characters. Over budget the catalog shortens descriptions, then
 lists names only, then leaves skills out, and says so on stderr. Stderr also
 names the skills hidden from this agent and why, and counts the skill
@@ -41,17 +42,17 @@ warnings are for whoever configures the agent.
 		flags: func(fs *flag.FlagSet) any {
 			o := &promptOptions{}
 			o.register(fs)
-			fs.StringVar(&o.format, "format", string(prompt.FormatSeed), "catalog format: seed or agentskills")
-			fs.StringVar(&o.lang, "lang", string(prompt.English), "language of the guidance: en or zh")
-			fs.Func("tools", "the agent's tools (comma-separated)", func(v string) error {
+			fs.StringVar(&o.format, "format", string(prompt.FormatSkillkit), "the catalog's `FORMAT`: skillkit or agentskills")
+			fs.StringVar(&o.lang, "lang", string(prompt.English), "the language, `LANG`, of the guidance: en or zh")
+			fs.Func("tools", "the agent's `TOOLS` (comma-separated)", func(v string) error {
 				o.tools = append([]string{}, splitComma(v)...)
 				return nil
 			})
-			fs.Func("skills", "the skills assigned to the agent (comma-separated; default all)", func(v string) error {
+			fs.Func("skills", "the `SKILLS` assigned to the agent (comma-separated; default all)", func(v string) error {
 				o.skills = append([]string{}, splitComma(v)...)
 				return nil
 			})
-			fs.IntVar(&o.maxChars, "max-chars", prompt.DefaultMaxChars, "the catalog's budget in characters")
+			fs.IntVar(&o.maxChars, "max-chars", prompt.DefaultMaxChars, "at most `N` characters in the catalog")
 			fs.BoolVar(&o.json, "json", false, "print JSON")
 			return o
 		},
@@ -62,8 +63,8 @@ warnings are for whoever configures the agent.
 func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*promptOptions)
 	format := prompt.Format(o.format)
-	if format != prompt.FormatSeed && format != prompt.FormatAgentSkills {
-		fmt.Fprintf(c.stderr, "skillkit prompt: --format must be seed or agentskills, not %q\n", o.format)
+	if format != prompt.FormatSkillkit && format != prompt.FormatAgentSkills {
+		fmt.Fprintf(c.stderr, "skillkit prompt: --format must be skillkit or agentskills, not %q\n", o.format)
 		return exitUsage
 	}
 	lang := prompt.Language(o.lang)
@@ -77,8 +78,7 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	defer kit.Close()
 	ts, err := kit.Toolset(ctx, tools.Agent{
@@ -87,13 +87,11 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 		Catalog: &prompt.Options{Format: format, Language: lang, MaxChars: o.maxChars},
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	l, err := kit.Loader(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit prompt: %v\n", err)
-		return exitFailure
+		return c.fail("prompt", err)
 	}
 	snap := l.Snapshot()
 	cat := ts.Catalog
@@ -121,19 +119,19 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	// The warnings include the catalog's diagnostics, in words.
 	for _, w := range ts.Warnings {
-		fmt.Fprintf(c.stderr, "warning: %s\n", safeText(w))
+		fmt.Fprintf(c.info(), "warning: %s\n", safeText(w))
 	}
-	fmt.Fprintf(c.stderr, "%d skills listed, %d left out", len(cat.Listed), len(cat.Omitted))
+	summary := fmt.Sprintf("%s listed, %d left out", plural(len(cat.Listed), "skill"), len(cat.Omitted))
 	switch cat.Compaction {
 	case prompt.CompactionShortened:
-		fmt.Fprintf(c.stderr, "; %d descriptions shortened to at most %d characters", len(cat.Shortened), cat.DescriptionChars)
+		summary += fmt.Sprintf("; %s shortened to at most %s", plural(len(cat.Shortened), "description"), plural(cat.DescriptionChars, "character"))
 	case prompt.CompactionNamesOnly:
-		fmt.Fprint(c.stderr, "; names only, descriptions left out")
+		summary += "; names only, descriptions left out"
 	}
-	fmt.Fprintln(c.stderr)
+	fmt.Fprintln(c.info(), summary)
 	for _, line := range []string{hiddenLine(hidden), notLoadedLine(snap)} {
 		if line != "" {
-			fmt.Fprintln(c.stderr, safeText(line))
+			fmt.Fprintln(c.info(), safeText(line))
 		}
 	}
 	return exitOK

@@ -35,7 +35,12 @@ func TestPromptCommand(t *testing.T) {
 	if len(got.Warnings) != 1 || !strings.Contains(got.Warnings[0], "skill csv-tools is assigned to this agent but hidden") {
 		t.Errorf("csv-tools needs bash: %q", got.Warnings)
 	}
-	for _, bad := range [][]string{{"prompt", "--format", "xml"}, {"prompt", "--lang", "fr"}, {"prompt", "--max-chars", "0"}} {
+	// skillkit is the default format and has its name.
+	_, byDefault, _ := runCLI(t, "prompt", "../../examples/skills")
+	if code, out, _ := runCLI(t, "prompt", "--format", "skillkit", "../../examples/skills"); code != exitOK || out != byDefault {
+		t.Errorf("--format skillkit: exit %d\n%s", code, out)
+	}
+	for _, bad := range [][]string{{"prompt", "--format", "xml"}, {"prompt", "--format", "seed"}, {"prompt", "--lang", "fr"}, {"prompt", "--max-chars", "0"}} {
 		if code, _, _ := runCLI(t, append(bad, "../../examples/skills")...); code != exitUsage {
 			t.Errorf("%v: exit %d", bad, code)
 		}
@@ -55,8 +60,13 @@ func TestReadCommand(t *testing.T) {
 	if code != exitFailure || !strings.Contains(errOut, "not a path inside the skill folder") {
 		t.Fatalf("exit %d\n%s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "read", "nope", "../../examples/skills"); code != exitFailure || !strings.Contains(errOut, "value must be one of") {
+	// A person gets the closest names; --json prints the tool's answer,
+	// which lists every skill for the model.
+	if code, _, errOut := runCLI(t, "read", "release-note", "../../examples/skills"); code != exitFailure || !strings.Contains(errOut, "no skill named release-note (did you mean release-notes?)") {
 		t.Fatalf("exit %d\n%s", code, errOut)
+	}
+	if code, out, _ := runCLI(t, "read", "--json", "nope", "../../examples/skills"); code != exitFailure || !strings.Contains(out, "value must be one of") {
+		t.Fatalf("exit %d\n%s", code, out)
 	}
 	code, out, _ = runCLI(t, "read", "release-notes", "--json", "../../examples/skills")
 	var res struct {

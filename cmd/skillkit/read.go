@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"flag"
 	"fmt"
+	"slices"
 
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -27,14 +28,15 @@ references it requires; --task is the task the model states, which includes the
 references of matching routes. With --file: the file as read_skill_file returns
 it (paths relative to the skill folder), with control characters escaped.
 --json prints the tool's whole result exactly ({"text","structured",
-"is_error"}). Exit status 1 when the tool would
-answer the model with an error.
+"is_error"}). A NAME no skill has is named with the closest names; with
+--json, the tool's answer (which lists every skill) is printed. Exit
+status 1 when the tool would answer the model with an error.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &readOptions{}
 			o.register(fs)
-			fs.StringVar(&o.task, "task", "", "the task the model states (read_skill's task argument)")
-			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file")
+			fs.StringVar(&o.task, "task", "", "the `TASK` the model states (read_skill's task argument)")
+			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file, at `PATH` in the skill folder")
 			fs.BoolVar(&o.json, "json", false, "print the tool's result as JSON")
 			return o
 		},
@@ -51,14 +53,12 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 	name, dirs := args[0], args[1:]
 	kit, err := openKit(ctx, c, dirs, &o.loaderFlags)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
-		return exitFailure
+		return c.fail("read", err)
 	}
 	defer kit.Close()
 	l, err := kit.Loader(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
-		return exitFailure
+		return c.fail("read", err)
 	}
 	var names []string
 	for _, s := range l.Snapshot().Skills() {
@@ -66,6 +66,12 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	if len(names) == 0 {
 		fmt.Fprintln(c.stderr, "skillkit read: no skills found")
+		return exitFailure
+	}
+	if !o.json && !slices.Contains(names, name) {
+		// The tool answers the model with every name; a person gets the
+		// closest few.
+		fmt.Fprintln(c.stderr, safeText(fmt.Sprintf("skillkit read: no skill named %s%s; skillkit list shows them all", name, didYouMean(suggest(name, names)))))
 		return exitFailure
 	}
 	tool, err := tools.ReadSkill(l, names, nil)
@@ -78,14 +84,12 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 		argv = map[string]string{"name": name, "path": o.file}
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
-		return exitFailure
+		return c.fail("read", err)
 	}
 	raw, _ := json.Marshal(argv)
 	res, err := tool.Invoke(ctx, raw)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit read: %v\n", err)
-		return exitFailure
+		return c.fail("read", err)
 	}
 	switch {
 	case o.json:

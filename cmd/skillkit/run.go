@@ -37,8 +37,8 @@ the skill fails or cannot run.
 The skills folder is --dir, else $SKILLKIT_DIR, else ./skills.`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &runOptions{}
-			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
-			fs.StringVar(&o.input, "input", "{}", `the input JSON object, or - to read it from standard input`)
+			fs.StringVar(&o.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
+			fs.StringVar(&o.input, "input", "{}", "the input `JSON` object, or - to read it from standard input")
 			fs.BoolVar(&o.json, "json", false, "print the whole outcome as JSON")
 			return o
 		},
@@ -68,14 +68,12 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
-		return exitFailure
+		return c.fail("run", err)
 	}
 	defer kit.Close()
 	ex, err := kit.Executor(ctx)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
-		return exitFailure
+		return c.fail("run", err)
 	}
 	out, err := ex.Execute(ctx, args[0], json.RawMessage(input))
 	if o.json {
@@ -86,7 +84,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stdout, string(out.Output))
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit run: %v\n", err)
+		c.fail("run", withSuggestions(ctx, kit, args[0], err))
 		for _, hint := range runHints(ctx, kit, args[0], err) {
 			fmt.Fprintf(c.stderr, "  %s\n", hint)
 		}

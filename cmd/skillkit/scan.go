@@ -79,7 +79,7 @@ func runScan(ctx context.Context, c *cli, opts any, args []string) int {
 				fmt.Fprintf(c.stdout, "  %s\n", f)
 			}
 		}
-		fmt.Fprintf(c.stderr, "%d skills scanned: %d dangerous, %d caution, %d safe\n", len(reports),
+		fmt.Fprintf(c.info(), "%s scanned: %d dangerous, %d caution, %d safe\n", plural(len(reports), "skill"),
 			counts[scan.Dangerous], counts[scan.Caution], counts[scan.Safe])
 	}
 	if failed || counts[scan.Dangerous] > 0 {

@@ -6,10 +6,10 @@ import (
 	"flag"
 	"fmt"
 	"io"
+	"maps"
 	"os"
 	"slices"
 	"strings"
-	"text/tabwriter"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/secrets"
@@ -49,16 +49,18 @@ SKILL_SECRET_KEY, or APP_SECRET when that is unset: a random secret of at least
                            SKILL_SECRET_KEY_PREVIOUS to the old one, run
                            rotate (again, if it was interrupted), then unset
                            SKILL_SECRET_KEY_PREVIOUS.
-  import-legacy NAME BLOB  import the seed's encrypted secrets column
-                           (base64, key sha256(SKILL_SECRET_KEY || APP_SECRET),
-                           or of the variable --legacy-env names when the
-                           seed's secret differs from the new one); a BLOB of
-                           - is read from standard input`,
+  import-legacy NAME BLOB  import values saved in the legacy format: one
+                           encrypted JSON object per skill, base64(IV ||
+                           ciphertext || tag), under the key
+                           sha256(SKILL_SECRET_KEY || APP_SECRET), or under
+                           the secret in the variable --legacy-env names
+                           when it differs from the new one; a BLOB of - is
+                           read from standard input`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &secretsOptions{}
-			fs.StringVar(&o.dir, "dir", "", "the skills folder (default $SKILLKIT_DIR, else ./skills)")
+			fs.StringVar(&o.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 			fs.BoolVar(&o.json, "json", false, "list: print a JSON array")
-			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable holding the seed's secret (default SKILL_SECRET_KEY || APP_SECRET, as the seed)")
+			fs.StringVar(&o.legacyEnv, "legacy-env", "", "import-legacy: the variable `VAR` holding the legacy secret (default SKILL_SECRET_KEY, else APP_SECRET)")
 			return o
 		},
 		run: runSecrets,
@@ -82,7 +84,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	ok, known := wantArgs[sub]
 	if !known {
-		fmt.Fprintf(c.stderr, "skillkit secrets: unknown subcommand %q\n", sub)
+		fmt.Fprintf(c.stderr, "skillkit secrets: unknown subcommand %q%s\n", sub, didYouMean(suggest(sub, slices.Sorted(maps.Keys(wantArgs)))))
 		return exitUsage
 	}
 	if !ok(len(args)) {
@@ -102,8 +104,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: o.dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit secrets: %v\n", err)
-		return exitFailure
+		return c.fail("secrets", err)
 	}
 	defer kit.Close()
 	v := kit.Vault()
@@ -127,8 +128,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitUsage
 	}
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit secrets %s: %v\n", sub, err)
-		return exitFailure
+		return c.fail("secrets "+sub, err)
 	}
 	return exitOK
 }
@@ -168,7 +168,7 @@ func secretsSet(ctx context.Context, c *cli, kit *skillkit.Kit, name string, pai
 	if err := kit.Vault().Save(ctx, name, values); err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "saved %d values for %s\n", len(values), name)
+	fmt.Fprintf(c.done(), "saved %s for %s\n", plural(len(values), "value"), name)
 	return nil
 }
 
@@ -182,7 +182,8 @@ func needInstalled(ctx context.Context, kit *skillkit.Kit, name string) error {
 	if _, err := kit.Registry().Get(ctx, name); err == nil {
 		return nil
 	}
-	return fmt.Errorf("%s has no skill %s: values are sealed for one install of a skill, so install it first, then save its values", kit.Dir(), name)
+	return fmt.Errorf("%s has no skill %s%s: values are sealed for one install of a skill, so install it first, then save its values",
+		kit.Dir(), name, didYouMean(suggest(name, skillNames(ctx, kit))))
 }
 
 // readStdinValue reads one value from standard input without its trailing
@@ -216,11 +217,10 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 		return writeJSON(c, rows)
 	}
 	if len(rows) == 0 {
-		fmt.Fprintf(c.stderr, "%s declares no variables and has no saved values\n", name)
+		fmt.Fprintf(c.info(), "%s declares no variables and has no saved values\n", name)
 		return nil
 	}
-	tw := tabwriter.NewWriter(c.stdout, 0, 0, 2, ' ', 0)
-	fmt.Fprintln(tw, "VARIABLE\tVALUE\tNOTE")
+	table := [][]string{{"VARIABLE", "VALUE", "NOTE"}}
 	for _, r := range rows {
 		value := "not set"
 		switch {
@@ -243,13 +243,13 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 		if r.Required && !r.HasValue && !r.HasDefault {
 			notes = append(notes, "MISSING")
 		}
-		fmt.Fprintf(tw, "%s\t%s\t%s\n", r.Name, value, strings.Join(notes, ", "))
+		table = append(table, []string{safeText(r.Name), value, strings.Join(notes, ", ")})
 	}
-	if err := tw.Flush(); err != nil {
+	if err := writeTable(c.stdout, c.width(), table); err != nil {
 		return err
 	}
 	if slices.ContainsFunc(rows, func(r secrets.EnvStatus) bool { return r.OtherKey }) {
-		fmt.Fprintln(c.stderr, otherKeyHint)
+		fmt.Fprintln(c.info(), otherKeyHint)
 	}
 	return nil
 }
@@ -275,7 +275,7 @@ func secretsDelete(ctx context.Context, c *cli, v *secrets.Vault, name string, k
 		return err
 	}
 	if len(present) > 0 {
-		fmt.Fprintf(c.stdout, "deleted %s from %s\n", strings.Join(present, ", "), name)
+		fmt.Fprintf(c.done(), "deleted %s from %s\n", strings.Join(present, ", "), name)
 	}
 	if len(missing) > 0 {
 		return fmt.Errorf("%s has no saved value for %s", name, strings.Join(missing, ", "))
@@ -289,10 +289,10 @@ func secretsAdopt(ctx context.Context, c *cli, v *secrets.Vault, name string) er
 		return err
 	}
 	if len(names) == 0 {
-		fmt.Fprintf(c.stdout, "%s has no values saved for an earlier install\n", name)
+		fmt.Fprintf(c.done(), "%s has no values saved for an earlier install\n", name)
 		return nil
 	}
-	fmt.Fprintf(c.stdout, "adopted %s for the current install of %s\n", strings.Join(names, ", "), name)
+	fmt.Fprintf(c.done(), "adopted %s for the current install of %s\n", strings.Join(names, ", "), name)
 	return nil
 }
 
@@ -302,8 +302,12 @@ func secretsRotate(ctx context.Context, c *cli, v *secrets.Vault) error {
 		return err
 	}
 	stats, err := v.Rotate(ctx, kr)
-	fmt.Fprintf(c.stdout, "resealed %d values under key %#08x; %d were already under it; %d could not be opened\n",
-		stats.Resealed, kr.Primary().ID(), stats.Unchanged, stats.Failed)
+	were := "were"
+	if stats.Unchanged == 1 {
+		were = "was"
+	}
+	fmt.Fprintf(c.done(), "resealed %s under key %#08x; %d %s already under it; %d could not be opened\n",
+		plural(stats.Resealed, "value"), kr.Primary().ID(), stats.Unchanged, were, stats.Failed)
 	if err != nil && stats.Failed > 0 && c.getenv(secrets.EnvPreviousKey) == "" {
 		return fmt.Errorf("%w\n(set %s to the old secret so the old values open)", err, secrets.EnvPreviousKey)
 	}
@@ -335,6 +339,6 @@ func secretsImport(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit
 	if err != nil {
 		return err
 	}
-	fmt.Fprintf(c.stdout, "imported %d values for %s: %s\n", len(names), name, strings.Join(names, ", "))
+	fmt.Fprintf(c.done(), "imported %s for %s: %s\n", plural(len(names), "value"), name, strings.Join(names, ", "))
 	return nil
 }

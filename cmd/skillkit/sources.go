@@ -36,13 +36,13 @@ type loaderFlags struct {
 }
 
 func (f *loaderFlags) register(fs *flag.FlagSet) {
-	fs.Func("dir", "a skills folder (repeatable; default $SKILLKIT_DIR, else ./skills)", func(v string) error {
+	fs.Func("dir", "a skills folder `DIR` (repeatable; default $SKILLKIT_DIR, else ./skills)", func(v string) error {
 		f.dirs = append(f.dirs, v)
 		return nil
 	})
-	fs.IntVar(&f.maxSkills, "max-skills", loader.DefaultMaxSkills, "load at most N skills in all")
-	fs.IntVar(&f.maxDirs, "max-dirs", loader.DefaultMaxDirs, "visit at most N folders per DIR")
-	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "skip skills whose SKILL.md or skill.config.yaml is over N bytes")
+	fs.IntVar(&f.maxSkills, "max-skills", loader.DefaultMaxSkills, "load at most `N` skills in all")
+	fs.IntVar(&f.maxDirs, "max-dirs", loader.DefaultMaxDirs, "visit at most `N` folders per DIR")
+	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "skip skills whose SKILL.md or skill.config.yaml is over `N` bytes")
 }
 
 // loaderHelp documents DIR and the limits for list and doctor.

@@ -62,7 +62,7 @@ func notLoadedLine(snap *loader.Snapshot) string {
 		for _, n := range skipped {
 			byCode[n.Code]++
 		}
-		parts = append(parts, fmt.Sprintf("%d skill folders not loaded (%s)", len(skipped), countList(byCode)))
+		parts = append(parts, fmt.Sprintf("%s not loaded (%s)", plural(len(skipped), "skill folder"), countList(byCode)))
 	}
 	for _, d := range snap.Diagnostics().WithCode(diagnostics.LimitReached) {
 		if limit := d.Detail["limit"]; limit == "max_dirs" || limit == "max_depth" {
@@ -89,7 +89,7 @@ func hiddenLine(hidden []loader.Hidden) string {
 			byRule[r.Rule]++
 		}
 	}
-	return fmt.Sprintf("%d skills hidden from this agent (%s): %s", len(hidden), countList(byRule), strings.Join(names, ", "))
+	return fmt.Sprintf("%s hidden from this agent (%s): %s", plural(len(hidden), "skill"), countList(byRule), strings.Join(names, ", "))
 }
 
 // countList writes counts as "A 2, B 1", sorted by key.

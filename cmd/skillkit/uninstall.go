@@ -41,13 +41,11 @@ func runUninstall(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	kit, err := o.open(ctx, c, false, nil)
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)
-		return exitFailure
+		return c.fail("uninstall", err)
 	}
 	defer kit.Close()
 	if err := kit.Uninstall(ctx, args[0], &installer.UninstallOptions{KeepSecrets: o.keep}); err != nil {
-		fmt.Fprintf(c.stderr, "skillkit uninstall: %v\n", err)
-		return exitFailure
+		return c.fail("uninstall", withSuggestions(ctx, kit, args[0], err))
 	}
 	if o.json {
 		if writeJSON(c, map[string]any{"name": args[0], "uninstalled": true, "secrets_kept": o.keep}) != nil {
@@ -55,12 +53,10 @@ func runUninstall(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		return exitOK
 	}
-	fmt.Fprintf(c.stdout, "uninstalled %s", args[0])
 	if o.keep {
-		fmt.Fprint(c.stdout, ", keeping its secrets")
+		fmt.Fprintf(c.done(), "uninstalled %s, keeping its secrets\n", args[0])
 	} else {
-		fmt.Fprint(c.stdout, " and deleted its secrets")
+		fmt.Fprintf(c.done(), "uninstalled %s and deleted its secrets\n", args[0])
 	}
-	fmt.Fprintln(c.stdout)
 	return exitOK
 }

@@ -44,26 +44,24 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit update: give one NAME, or --all")
 		return exitUsage
 	}
-	p := newProgress(c.stderr)
+	p := newProgress(c)
 	kit, err := o.open(ctx, c, false, func(k *skillkit.Options) {
 		k.Installer.Progress = p.event
 		k.AllowDangerous = o.allowDangerous
 	})
 	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit update: %v\n", err)
-		return exitFailure
+		return c.fail("update", err)
 	}
 	defer kit.Close()
 	uo := &installer.UpdateOptions{Force: o.force, Confirmed: o.yes}
 	var results []installer.UpdateResult
 	if o.all {
 		if results, err = kit.UpdateAll(ctx, uo); err != nil {
-			fmt.Fprintf(c.stderr, "skillkit update: %v\n", err)
-			return exitFailure
+			return c.fail("update", err)
 		}
 	} else {
 		res, err := kit.Update(ctx, args[0], uo)
-		results = []installer.UpdateResult{{Name: args[0], Result: res, Err: err}}
+		results = []installer.UpdateResult{{Name: args[0], Result: res, Err: withSuggestions(ctx, kit, args[0], err)}}
 	}
 	code := exitOK
 	type jsonResult struct {
@@ -87,11 +85,10 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		jr.Refusal = se
 		switch {
 		case r.Err != nil:
-			code = exitFailure
-			jr.Error = r.Err.Error()
-			fmt.Fprintf(c.stderr, "skillkit update: %v\n", r.Err)
+			code = c.fail("update", r.Err)
+			jr.Error = cliWords(r.Err.Error())
 		case r.Skipped != "" && !o.json:
-			fmt.Fprintf(c.stdout, "%s: skipped (%s)\n", r.Name, r.Skipped)
+			fmt.Fprintf(c.done(), "%s: skipped (%s)\n", r.Name, r.Skipped)
 		case r.Result != nil && !o.json:
 			printResult(c, "updated", r.Result)
 			if !r.Result.UpToDate {

@@ -12,12 +12,13 @@ import (
 type validateOptions struct {
 	strict bool
 	json   bool
+	level  string
 }
 
 func validateCommand() *command {
 	return &command{
 		name:    "validate",
-		args:    "[--strict] [--json] PATH...",
+		args:    "[--strict] [--level error|warning|info] [--json] PATH...",
 		summary: "check skills and print every diagnostic",
 		help: `
 PATH is a skill folder or a folder holding skills at any depth. Every skill
@@ -25,13 +26,17 @@ file found is checked, however many there are, skills nested in other
 skills included; the summary counts the files checked and the skills that
 load. Lenient mode (the default) reports
 what a host would load; --strict applies the Agent Skills specification.
-Human output is one line per diagnostic; --json prints a JSON array of
-diagnostics whose paths start with PATH as given. Exit status 1 when any
-diagnostic is an error.`,
+Diagnostics at --level or above are shown (default warning: the info ones,
+such as fields skillkit does not know, are counted in the summary and
+shown with --level info). Human output is one line per diagnostic; --json
+prints a JSON array of the diagnostics shown, whose paths start with PATH
+as given. Exit status 1 when any diagnostic is an error, whatever --level
+shows.`,
 		flags: func(fs *flag.FlagSet) any {
 			o := &validateOptions{}
 			fs.BoolVar(&o.strict, "strict", false, "apply the Agent Skills specification strictly")
 			fs.BoolVar(&o.json, "json", false, "print diagnostics as a JSON array")
+			fs.StringVar(&o.level, "level", "warning", "show diagnostics at this `LEVEL` or above: error, warning or info")
 			return o
 		},
 		run: runValidate,
@@ -44,22 +49,39 @@ func runValidate(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit validate: give at least one PATH")
 		return exitUsage
 	}
+	min, err := diagnostics.ParseLevel(o.level)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit validate: --level: %v\n", err)
+		return exitUsage
+	}
 	checked, diags := loadPaths(ctx, args, o.strict)
+	shown := nonNil(diags.AtLeast(min))
 	if o.json {
-		if err := writeJSON(c, diags); err != nil {
+		if err := writeJSON(c, shown); err != nil {
 			return exitFailure
 		}
 	} else {
-		for _, d := range diags {
+		for _, d := range shown {
 			fmt.Fprintln(c.stdout, safeText(d.String()))
 		}
-		fmt.Fprintf(c.stderr, "%d skill files checked, %d loaded: %d errors, %d warnings\n", checked.files, len(checked.skills),
-			len(diags.AtLeast(diagnostics.Error)), len(diags.AtLeast(diagnostics.Warning))-len(diags.AtLeast(diagnostics.Error)))
+		fmt.Fprintf(c.info(), "%s checked, %d loaded: %s\n", plural(checked.files, "skill file"), len(checked.skills), levelCounts(diags, min))
 	}
 	if diags.HasErrors() {
 		return exitFailure
 	}
 	return exitOK
+}
+
+// levelCounts says how many diagnostics there are at each level, and how
+// many of them --level left out: "0 errors, 159 warnings, 842 info (not
+// shown; --level info shows them)".
+func levelCounts(diags diagnostics.List, shown diagnostics.Level) string {
+	errs, warns := len(diags.AtLeast(diagnostics.Error)), len(diags.AtLeast(diagnostics.Warning))
+	s := fmt.Sprintf("%s, %s, %d info", plural(errs, "error"), plural(warns-errs, "warning"), len(diags)-warns)
+	if hidden := len(diags) - len(diags.AtLeast(shown)); hidden > 0 {
+		s += fmt.Sprintf(" (%d not shown; --level info shows them)", hidden)
+	}
+	return s
 }
 
 func writeJSON(c *cli, v any) error {

@@ -219,7 +219,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if code, env, _ := f.do(t, "POST", testPrefix+"/install", `{"url":"`+url+`"}`); code != 200 {
 		t.Errorf("reinstall from the same origin: %d %+v", code, env)
 	}
-	if code, _, data := f.do(t, "POST", testPrefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"hasUpdate":false`) {
+	if code, _, data := f.do(t, "POST", testPrefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"has_update":false`) {
 		t.Errorf("checkUpdates: %d %s", code, data)
 	}
 	if code, env, _ := f.do(t, "POST", testPrefix+"/update", `{"name":"notes"}`); code != 200 {
