@@ -150,7 +150,11 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 	if bytes.HasPrefix(data, bom) {
 		diags = append(diags, diagnostics.New(diagnostics.ByteOrderMark, "", "", "the file starts with a UTF-8 byte order mark, which is ignored"))
 	}
-	root, recovered, err := parseMapping(front, true)
+	raw := string(front)
+	root, flat := flatYAML(raw)
+	if !flat {
+		root, recovered, err = parseMapping(front, true)
+	}
 	if err != nil {
 		var broken []brokenField
 		if !strict {
@@ -206,7 +210,7 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter cannot be read: %v", err))
 	}
 	fields := decoded.(map[string]any)
-	fm = &Frontmatter{Raw: string(front)}
+	fm = &Frontmatter{Raw: raw}
 
 	level := diagnostics.FieldInvalid.Level()
 	if strict {

@@ -1,0 +1,152 @@
+package skill_test
+
+import (
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"strings"
+	"testing"
+
+	"gopkg.in/yaml.v3"
+
+	"github.com/skillkit-go/skillkit/internal/testcorpus"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// sameTree reports where two YAML node trees differ, or "".
+func sameTree(a, b *yaml.Node, at string) string {
+	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value ||
+		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
+		return fmt.Sprintf("%s: flat {kind %d style %d tag %s value %q at %d:%d, %d children}, yaml.v3 {kind %d style %d tag %s value %q at %d:%d, %d children}",
+			at, a.Kind, a.Style, a.Tag, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Tag, b.Value, b.Line, b.Column, len(b.Content))
+	}
+	for i := range a.Content {
+		if d := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
+			return d
+		}
+	}
+	return ""
+}
+
+// checkFlat holds the flat reader to yaml.v3 on text: when it reads text at
+// all, yaml.v3 reads it too, into the same tree.
+func checkFlat(t *testing.T, text string) bool {
+	t.Helper()
+	flat, ok := skill.FlatYAML(text)
+	if !ok {
+		return false
+	}
+	want, err := skill.ParseYAML([]byte(text))
+	if err != nil {
+		t.Fatalf("the flat reader read what yaml.v3 refuses (%v):\n%s", err, text)
+	}
+	if d := sameTree(flat, want, ""); d != "" {
+		t.Fatalf("%s\nin:\n%s", d, text)
+	}
+	return true
+}
+
+func TestFlatYAML(t *testing.T) {
+	for _, tc := range []struct {
+		text string
+		flat bool // read by the flat reader rather than left to yaml.v3
+	}{
+		{"name: a\ndescription: b c\n", true},
+		{"name: a\ndescription: Use it when \"deploy\" and 'ship' [now], {x}, C# or a:b.\n", true},
+		{"name: a\ndescription: >-\n  Folded over\n  two lines.\n\n  And a paragraph.\nlicense: MIT\n", true},
+		{"description: >\n  Folded, clipped.\n\n\nname: a\n", true},
+		{"description: |\n  Literal\n    indented\n\n  end\n", true},
+		{"description: |-\n  Literal, stripped\n", true},
+		{"description:\n  A plain scalar\n  on the next lines\n\n  with a break.\nname: x\n", true},
+		{"name: a\ndescription: starts here\n  and goes on\n   here.\n", true},
+		{"metadata:\n  author: me\n  version: \"1.0.0\"\n  other: 'it''s'\n  deep:\n    k: v\nname: a\n", true},
+		{"name: 'single'\ndescription: \"double\"   \n", true},
+		{"name: a   \ndescription: b\n\n\n", true},
+		{"name: a é—ü 😀\n", true},
+		{"name: é\n", true},
+		// Left to yaml.v3.
+		{"", false},
+		{"# comment\nname: a\n", false},
+		{"name: a # comment\n", false},
+		{"name: 1.0\n", false},
+		{"name: true\nother: NULL\n", true},
+		{"name: 3-clause BSD\nsources:\n- a\n- \"b\"\n- 'c'\nx:\n  - <y>\n", true},
+		{"name: 1.4.0\n", false},
+		{"name: true\n  more\n", false},
+		{"name:\ndescription: b\n", false},
+		{"name: [a, b]\n", false},
+		{"name: &x a\n", false},
+		{"name: \"esc\\n\"\n", false},
+		{"name: \"open\n  close\"\n", false},
+		{"tags:\n  - a: b\n", false},
+		{"tags:\n  - a\n    b\n", false},
+		{"tags:\n  - - a\n", false},
+		{"tags:\n  -\n", false},
+		{"description: Use when: x\n", false},
+		{"\tname: a\n", false},
+		{"name: a\n  b: c\n", false},
+		{"a:\n    b: c\n  d: e\n", false},
+		{"description: |+\n  keep\n", false},
+		{"description: |\n\n  leading blank\n", false},
+		{"description: >\n  a\n    more indented\n", false},
+		{"description: |\n  trailing  \n", false},
+		{"name: a\r\n", false},
+		{"name: \u0085\n", false},
+		{"true: a\n", false},
+		{"x: 'a'b'\n", false},
+	} {
+		if got := checkFlat(t, tc.text); got != tc.flat {
+			t.Errorf("flat reader took %q: %v, want %v", tc.text, got, tc.flat)
+		}
+	}
+}
+
+// The flat reader takes nearly every corpus frontmatter, and reads each as
+// yaml.v3 does.
+func TestFlatYAMLCorpus(t *testing.T) {
+	root, dirs := testcorpus.SkillDirs(t)
+	flat := 0
+	for _, dir := range dirs {
+		data, err := fs.ReadFile(os.DirFS(root), path.Join(dir, "SKILL.md"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		front, _, err := skill.SplitFrontmatter(data)
+		if err != nil {
+			continue
+		}
+		if checkFlat(t, string(front)) {
+			flat++
+		}
+	}
+	t.Logf("%d of %d corpus frontmatters read by the flat reader", flat, len(dirs))
+	if flat < len(dirs)*9/10 {
+		t.Errorf("the flat reader took only %d of %d corpus frontmatters", flat, len(dirs))
+	}
+}
+
+func FuzzFlatYAML(f *testing.F) {
+	for _, seed := range []string{
+		"name: a\ndescription: b\n",
+		"description: >-\n  a\n  b\n\n  c\nx: y\n",
+		"description: |\n  a\n   b\n\n\n",
+		"metadata:\n  a: 'b''c'\n  d:\n    e: \"f\"\n",
+		"description:\n  a\n\n  b\n",
+		"a: b\n  c\n d\n",
+		"k: v:\n",
+		"k: a #b\n",
+		"k: >\n a\n\n b\n c\n",
+		"a:\n- b\n- 'c'\nd: e\n",
+		"a:\n  - \"x\"\n  - y z\n",
+		"a: 'x''y'\nb: 3 c\n",
+	} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		if strings.Count(text, "\n") > 200 {
+			return
+		}
+		checkFlat(t, text)
+	})
+}
