@@ -1,0 +1,8 @@
+//go:build !linux
+
+package loader
+
+// dirFS is Linux only; elsewhere a scan reads the source's FS.
+type dirFS struct{ plainFS }
+
+func openDirFS(string) (*dirFS, bool) { return nil, false }
