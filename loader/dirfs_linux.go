@@ -184,7 +184,7 @@ func (e *dirEntry) Info() (fs.FileInfo, error) {
 }
 
 // readEntries reads every entry of the open folder fd, the folder dir of d,
-// sorted by name. The names share one string.
+// sorted by name: the names in one string, the entries in one slice.
 func (d *dirFS) readEntries(fd int, dir string) ([]fs.DirEntry, error) {
 	bufp := direntBufs.Get().(*[]byte)
 	defer direntBufs.Put(bufp)
@@ -193,7 +193,7 @@ func (d *dirFS) readEntries(fd int, dir string) ([]fs.DirEntry, error) {
 		start, end int
 		typ        byte
 	}
-	var names strings.Builder
+	var names []byte
 	var spans []span
 	for {
 		n, err := retry(func() (int, error) { return unix.Getdents(fd, buf) })
@@ -203,24 +203,30 @@ func (d *dirFS) readEntries(fd int, dir string) ([]fs.DirEntry, error) {
 		if n <= 0 {
 			break
 		}
+		if names == nil {
+			names, spans = make([]byte, 0, n/2), make([]span, 0, n/24)
+		}
 		for off := 0; off < n; {
 			// struct linux_dirent64: d_ino u64, d_off i64, d_reclen u16, d_type u8, d_name.
 			reclen := int(*(*uint16)(unsafe.Pointer(&buf[off+16])))
 			typ := buf[off+18]
-			nameb := buf[off+19 : off+reclen]
-			if i := slices.Index(nameb, 0); i >= 0 {
-				nameb = nameb[:i]
+			name := buf[off+19 : off+reclen]
+			if i := slices.Index(name, 0); i >= 0 {
+				name = name[:i]
 			}
 			off += reclen
-			if string(nameb) == "." || string(nameb) == ".." {
+			if string(name) == "." || string(name) == ".." {
 				continue
 			}
-			start := names.Len()
-			names.Write(nameb)
-			spans = append(spans, span{start, names.Len(), typ})
+			start := len(names)
+			names = append(names, name...)
+			spans = append(spans, span{start, len(names), typ})
 		}
 	}
-	all := names.String()
+	var all string
+	if len(names) > 0 {
+		all = unsafe.String(&names[0], len(names)) // names is not written again
+	}
 	ents := make([]dirEntry, len(spans))
 	out := make([]fs.DirEntry, len(spans))
 	for i, r := range spans {

@@ -30,8 +30,24 @@ type memoFS struct {
 	settled int64 // see fileStamp.settle
 	sealed  atomic.Bool
 	mu      sync.Mutex
-	dirs    map[string]dirMemo
-	files   map[string]fileStamp // stamped when first stat'ed after opening
+	dirs    []memoDir      // a skill has few folders: a slice beats a map
+	index   map[string]int // into dirs, once it is long
+	files   [2]memoFile    // the skill file and skill.config.yaml
+}
+
+// maxScannedDirs: past this many folders, dirs gets an index.
+const maxScannedDirs = 32
+
+type memoDir struct {
+	dir string
+	dirMemo
+}
+
+// memoFile is a file whose stamp the rescan needs, stamped when first
+// stat'ed after opening.
+type memoFile struct {
+	path string
+	st   fileStamp
 }
 
 var (
@@ -63,21 +79,60 @@ func (l *listings) put(dir string, m dirMemo) {
 }
 
 func newMemoFS(scan scanFS, base fs.FS, shared *listings, settled int64, f *Found) *memoFS {
-	m := &memoFS{dir: f.Dir, scan: scan, base: base, shared: shared, settled: settled, dirs: map[string]dirMemo{}, files: map[string]fileStamp{}}
+	m := &memoFS{dir: f.Dir, scan: scan, base: base, shared: shared, settled: settled}
 	if f.entries != nil {
-		m.dirs[f.Dir] = dirMemo{stat: f.stat, entries: f.entries}
+		m.dirs = append(m.dirs, memoDir{f.Dir, dirMemo{stat: f.stat, entries: f.entries}})
 	}
-	for _, name := range []string{f.File, skill.ConfigFileName} {
-		m.files[path.Join(f.Dir, name)] = fileStamp{}
-	}
+	m.files[0].path = path.Join(f.Dir, f.File)
+	m.files[1].path = path.Join(f.Dir, skill.ConfigFileName)
 	return m
+}
+
+// lookup returns the memoized listing of dir; the caller holds mu.
+func (m *memoFS) lookup(dir string) (dirMemo, bool) {
+	if m.index != nil {
+		i, ok := m.index[dir]
+		if !ok {
+			return dirMemo{}, false
+		}
+		return m.dirs[i].dirMemo, true
+	}
+	for _, d := range m.dirs {
+		if d.dir == dir {
+			return d.dirMemo, true
+		}
+	}
+	return dirMemo{}, false
+}
+
+// remember adds a listing; the caller holds mu.
+func (m *memoFS) remember(dir string, d dirMemo) {
+	m.dirs = append(m.dirs, memoDir{dir, d})
+	if m.index == nil && len(m.dirs) > maxScannedDirs {
+		m.index = make(map[string]int, 2*len(m.dirs))
+		for i, d := range m.dirs {
+			m.index[d.dir] = i
+		}
+	} else if m.index != nil {
+		m.index[dir] = len(m.dirs) - 1
+	}
+}
+
+// file returns the slot of a file whose stamp the rescan needs, or nil.
+func (m *memoFS) file(name string) *memoFile {
+	for i := range m.files {
+		if m.files[i].path == name {
+			return &m.files[i]
+		}
+	}
+	return nil
 }
 
 // seal ends the memo.
 func (m *memoFS) seal() {
 	m.sealed.Store(true)
 	m.mu.Lock()
-	m.dirs, m.files = nil, nil
+	m.dirs, m.index = nil, nil
 	m.mu.Unlock()
 }
 
@@ -88,13 +143,13 @@ func (m *memoFS) known(dir string) ([]fs.DirEntry, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	if d, ok := m.dirs[dir]; ok {
+	if d, ok := m.lookup(dir); ok {
 		return d.entries, true
 	}
 	if m.shared != nil {
 		if d, ok := m.shared.get(dir); ok {
 			if m.inside(dir) { // a listing the skill depends on
-				m.dirs[dir] = d
+				m.remember(dir, d)
 			}
 			return d.entries, true
 		}
@@ -143,11 +198,8 @@ func (m *memoFS) Open(name string) (fs.File, error) {
 	if err != nil || m.sealed.Load() {
 		return f, err
 	}
-	m.mu.Lock()
-	_, stamped := m.files[name]
-	m.mu.Unlock()
-	if stamped {
-		return &stampedFile{File: f, memo: m, name: name}, nil
+	if slot := m.file(name); slot != nil {
+		return &stampedFile{File: f, memo: m, slot: slot}, nil
 	}
 	return f, nil
 }
@@ -157,7 +209,7 @@ func (m *memoFS) Open(name string) (fs.File, error) {
 type stampedFile struct {
 	fs.File
 	memo *memoFS
-	name string
+	slot *memoFile
 	done bool
 }
 
@@ -168,9 +220,7 @@ func (f *stampedFile) Stat() (fs.FileInfo, error) {
 		st := stampOf(info, nil)
 		st.settle(f.memo.settled)
 		f.memo.mu.Lock()
-		if f.memo.files != nil {
-			f.memo.files[f.name] = st
-		}
+		f.slot.st = st
 		f.memo.mu.Unlock()
 	}
 	return info, err
@@ -184,10 +234,12 @@ func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
 	return fs.Stat(m.reader(), name)
 }
 
-// ReadDir answers from a known listing, else lists and remembers.
+// ReadDir answers from a known listing, else lists and remembers. The
+// slices it returns are shared: skill.Load, its only caller before the
+// seal, does not modify them.
 func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e, ok := m.known(name); ok {
-		return slices.Clone(e), nil
+		return e, nil
 	}
 	if m.absent(name) {
 		return nil, notExist("readdir", name)
@@ -199,12 +251,12 @@ func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if err == nil {
 		st.settle(m.settled)
 		m.mu.Lock()
-		if m.dirs != nil {
-			m.dirs[name] = dirMemo{stat: st, entries: entries}
+		if !m.sealed.Load() {
+			m.remember(name, dirMemo{stat: st, entries: entries})
 		}
 		m.mu.Unlock()
 	}
-	return slices.Clone(entries), err
+	return entries, err
 }
 
 // ReadLink reads a link.
@@ -230,22 +282,22 @@ func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
 func (m *memoFS) stamp(f *Found, files int) stamp {
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	st := stamp{dir: f.stat, tooMany: files >= skill.DefaultMaxFiles || len(m.dirs) > maxStampDirs}
-	for _, name := range []string{f.File, skill.ConfigFileName} {
-		p := path.Join(f.Dir, name)
-		fst := m.files[p]
+	st := stamp{dir: f.stat, tooMany: files >= skill.DefaultMaxFiles || len(m.dirs) > maxStampDirs,
+		paths: make([]pathStamp, 0, len(m.files)+len(m.dirs))}
+	for i, slot := range m.files {
+		fst := slot.st
 		if !fst.ok {
-			if name != f.File && !hasEntry(f.entries, name) {
+			if i > 0 && !hasEntry(f.entries, skill.ConfigFileName) {
 				continue // no config, as the folder's listing shows
 			}
-			fst = m.scan.stamp(p)
+			fst = m.scan.stamp(slot.path)
 			fst.settle(m.settled)
 		}
-		st.paths = append(st.paths, pathStamp{path: p, fileStamp: fst})
+		st.paths = append(st.paths, pathStamp{path: slot.path, fileStamp: fst})
 	}
-	for dir, d := range m.dirs {
-		if dir != f.Dir {
-			st.paths = append(st.paths, pathStamp{path: dir, fileStamp: d.stat})
+	for _, d := range m.dirs {
+		if d.dir != f.Dir {
+			st.paths = append(st.paths, pathStamp{path: d.dir, fileStamp: d.stat})
 		}
 	}
 	return st

@@ -5,6 +5,7 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"log/slog"
 	"os"
@@ -425,5 +426,24 @@ func TestRescanRereadsOnlyWhatChanged(t *testing.T) {
 	wantChanges(t, rescan(t, l), nil, nil, []string{"b"})
 	if n := reused(); n != 3 {
 		t.Errorf("changing one skill reused %d skills, want 3", n)
+	}
+}
+
+// A skill with many sub-folders (past the memo's scanned list) has a change
+// in one of its last folders seen.
+func TestRescanManySubFolders(t *testing.T) {
+	root := t.TempDir()
+	dir := writeSkill(t, root, "s", "s")
+	for i := range 40 {
+		writeFile(t, filepath.Join(dir, fmt.Sprintf("d%02d", i), "f.md"), "f")
+	}
+	l := trusting(t, loader.Source{Name: "s", Dir: root})
+	if !kept(t, l) {
+		t.Fatal("a rescan with nothing changed did not keep the snapshot")
+	}
+	writeFile(t, filepath.Join(dir, "d39", "g.md"), "g")
+	wantChanges(t, rescan(t, l), nil, nil, []string{"s"})
+	if s, _ := l.Get("s"); !slices.Contains(s.Files, "d39/g.md") || len(s.Files) != 41 {
+		t.Errorf("files %v", s.Files)
 	}
 }

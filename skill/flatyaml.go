@@ -23,7 +23,10 @@ func flatYAML(text string) (root *yaml.Node, ok bool) {
 	if !strings.HasSuffix(text, "\n") || !flatChars(text) {
 		return nil, false
 	}
-	p := &flatParser{}
+	n := strings.Count(text, "\n")
+	// Each line makes at most two nodes (a key and its value), plus the
+	// root: one allocation for them all.
+	p := &flatParser{lines: make([]flatLine, 0, n), nodes: make([]yaml.Node, 0, 2*n+1)}
 	for num, rest := 1, text; rest != ""; num++ {
 		line, after, _ := strings.Cut(rest, "\n")
 		rest = after
@@ -78,7 +81,8 @@ type flatLine struct {
 
 type flatParser struct {
 	lines []flatLine
-	i     int // the next line to read
+	i     int         // the next line to read
+	nodes []yaml.Node // where nodes are made; never grown
 }
 
 // next returns the index of the next line that is not blank, or -1.
@@ -91,8 +95,14 @@ func (p *flatParser) next() int {
 	return -1
 }
 
-func scalarNode(style yaml.Style, tag, value string, line, column int) *yaml.Node {
-	return &yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: tag, Value: value, Line: line, Column: column}
+// node makes a node.
+func (p *flatParser) node(n yaml.Node) *yaml.Node {
+	p.nodes = append(p.nodes, n)
+	return &p.nodes[len(p.nodes)-1]
+}
+
+func (p *flatParser) scalar(style yaml.Style, tag, value string, line, column int) *yaml.Node {
+	return p.node(yaml.Node{Kind: yaml.ScalarNode, Style: style, Tag: tag, Value: value, Line: line, Column: column})
 }
 
 // mapping reads the entries at exactly indent, up to the first line less
@@ -113,14 +123,14 @@ func (p *flatParser) mapping(indent int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		if m == nil {
-			m = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.num, Column: indent + 1}
+			m = p.node(yaml.Node{Kind: yaml.MappingNode, Tag: "!!map", Line: l.num, Column: indent + 1})
 		}
 		p.i = j + 1
 		value, ok := p.value(indent, l, rest)
 		if !ok {
 			return nil, false
 		}
-		m.Content = append(m.Content, scalarNode(0, "!!str", key, l.num, indent+1), value)
+		m.Content = append(m.Content, p.scalar(0, "!!str", key, l.num, indent+1), value)
 	}
 }
 
@@ -185,7 +195,7 @@ func (p *flatParser) value(indent int, l flatLine, rest string) (*yaml.Node, boo
 		if c == '\'' {
 			style = yaml.SingleQuotedStyle
 		}
-		return scalarNode(style, "!!str", v, l.num, column), true
+		return p.scalar(style, "!!str", v, l.num, column), true
 	case c == '|' || c == '>':
 		return p.block(indent, trimmed, l.num, column)
 	}
@@ -212,7 +222,7 @@ func (p *flatParser) sequence(indent, seqIndent int) (*yaml.Node, bool) {
 			return nil, false
 		}
 		if seq == nil {
-			seq = &yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.num, Column: seqIndent + 1}
+			seq = p.node(yaml.Node{Kind: yaml.SequenceNode, Tag: "!!seq", Line: l.num, Column: seqIndent + 1})
 		}
 		item := strings.TrimLeft(l.text[1:], " ")
 		if item == "" {
@@ -230,13 +240,13 @@ func (p *flatParser) sequence(indent, seqIndent int) (*yaml.Node, bool) {
 			if c == '\'' {
 				style = yaml.SingleQuotedStyle
 			}
-			v = scalarNode(style, "!!str", s, l.num, column)
+			v = p.scalar(style, "!!str", s, l.num, column)
 		} else {
 			tag, ok := plainTag(item)
 			if !ok || !plainLine(item, true) {
 				return nil, false
 			}
-			v = scalarNode(0, tag, item, l.num, column)
+			v = p.scalar(0, tag, item, l.num, column)
 		}
 		if p.more(seqIndent) {
 			return nil, false // the item goes on, or nests
@@ -345,7 +355,7 @@ func (p *flatParser) plain(indent int, first string, num, column int) (*yaml.Nod
 			return nil, false // the hint of the first line may not hold for all
 		}
 	}
-	return scalarNode(0, tag, value, num, column), true
+	return p.scalar(0, tag, value, num, column), true
 }
 
 // block reads a literal (|) or folded (>) block scalar, clipped or
@@ -410,5 +420,5 @@ func (p *flatParser) block(indent int, header string, num, column int) (*yaml.No
 	if !strip {
 		b.WriteByte('\n')
 	}
-	return scalarNode(style, "!!str", b.String(), num, column), true
+	return p.scalar(style, "!!str", b.String(), num, column), true
 }

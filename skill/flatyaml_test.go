@@ -5,6 +5,7 @@ import (
 	"io/fs"
 	"os"
 	"path"
+	"slices"
 	"strings"
 	"testing"
 
@@ -149,4 +150,25 @@ func FuzzFlatYAML(f *testing.F) {
 		}
 		checkFlat(t, text)
 	})
+}
+
+// Every repetition of a key is reported, in small mappings (scanned) and
+// large ones (a map) alike.
+func TestDuplicateKeysReported(t *testing.T) {
+	for _, keys := range []int{3, 40} {
+		var fm strings.Builder
+		fm.WriteString("---\nname: pdf\ndescription: d\n")
+		for i := range keys {
+			fmt.Fprintf(&fm, "k%d: v\n", i)
+		}
+		fm.WriteString("k1: again\nk1: and again\nname: pdf\n---\n")
+		_, diags := skill.Parse([]byte(fm.String()), nil)
+		var dups []string
+		for _, d := range diags.WithCode("FIELD_INVALID") {
+			dups = append(dups, d.Detail["field"].(string))
+		}
+		if want := []string{"k1", "k1", "name"}; !slices.Equal(dups, want) {
+			t.Errorf("%d keys: duplicates reported %v, want %v", keys, dups, want)
+		}
+	}
 }
