@@ -27,6 +27,8 @@ import (
 type dirFS struct {
 	root int
 	dir  string // for error messages
+	// unstamped: list takes no stamp (LoadAll keeps nothing for a rescan)
+	unstamped bool
 }
 
 var (
@@ -150,15 +152,19 @@ func (d *dirFS) list(name string) ([]fs.DirEntry, fileStamp, error) {
 		return nil, fileStamp{}, err
 	}
 	defer unix.Close(fd)
-	var st unix.Stat_t
-	if _, err := retry(func() (struct{}, error) { return struct{}{}, unix.Fstat(fd, &st) }); err != nil {
-		return nil, fileStamp{}, d.pathError("stat", name, err)
+	var stamp fileStamp
+	if !d.unstamped {
+		var st unix.Stat_t
+		if _, err := retry(func() (struct{}, error) { return struct{}{}, unix.Fstat(fd, &st) }); err != nil {
+			return nil, fileStamp{}, d.pathError("stat", name, err)
+		}
+		stamp = stampOfStat(&st)
 	}
 	entries, err := d.readEntries(fd, name)
 	if err != nil {
 		return nil, fileStamp{}, d.pathError("readdirent", name, err)
 	}
-	return entries, stampOfStat(&st), nil
+	return entries, stamp, nil
 }
 
 // direntBufs holds the buffers folders are read into.

@@ -189,7 +189,7 @@ type walker struct {
 	diags    diagnostics.List
 	skipped  []NotLoaded        // skill folders found and not loaded: dot folders, escaping links
 	prev     map[string]dirMemo // the previous scan's listings; read only
-	slots    chan struct{}      // listings in flight
+	slots    chan struct{}      // listings in flight; nil: each folder is listed when reached
 	started  int                // listings started, at most maxDirs
 	next     *listings          // this scan's listings, for the loads and the next scan
 	// probes are the walk's answers that no folder stamp covers; exact is
@@ -270,6 +270,9 @@ type listing struct {
 // the folders queued ahead of the walk are listed while it goes on. It
 // returns nil, and nothing is started, once ctx is done.
 func (w *walker) startList(ctx context.Context, dir string) *listing {
+	if w.slots == nil {
+		return nil
+	}
 	select {
 	case w.slots <- struct{}{}:
 	case <-ctx.Done():
