@@ -369,6 +369,9 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 			if skill.IsInfraDir(name) {
 				continue // .git, node_modules, .venv, ...: never searched
 			}
+			if name[0] != '.' && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+				continue // a file: nothing to search
+			}
 			child := path.Join(p.dir, name)
 			hiddenBy := p.hiddenBy
 			if name[0] == '.' && hiddenBy == "" {
@@ -381,7 +384,7 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 					}
 				}
 			}
-			key := w.res.child(p.key, name)
+			var key string
 			if e.Type()&fs.ModeSymlink != 0 {
 				if hiddenBy != "" {
 					continue // links in dot folders are not followed
@@ -393,6 +396,8 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 				}
 			} else if !e.IsDir() {
 				continue
+			} else {
+				key = w.res.child(p.key, name)
 			}
 			if p.depth+1 > w.maxDepth {
 				if hiddenBy == "" {
