@@ -9,26 +9,11 @@ import (
 	"strings"
 	"testing"
 
-	"gopkg.in/yaml.v3"
+	"github.com/google/go-cmp/cmp"
 
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 	"github.com/skillkit-go/skillkit/skill"
 )
-
-// sameTree reports where two YAML node trees differ, or "".
-func sameTree(a, b *yaml.Node, at string) string {
-	if a.Kind != b.Kind || a.Style != b.Style || a.Tag != b.Tag || a.Value != b.Value ||
-		a.Line != b.Line || a.Column != b.Column || len(a.Content) != len(b.Content) {
-		return fmt.Sprintf("%s: flat {kind %d style %d tag %s value %q at %d:%d, %d children}, yaml.v3 {kind %d style %d tag %s value %q at %d:%d, %d children}",
-			at, a.Kind, a.Style, a.Tag, a.Value, a.Line, a.Column, len(a.Content), b.Kind, b.Style, b.Tag, b.Value, b.Line, b.Column, len(b.Content))
-	}
-	for i := range a.Content {
-		if d := sameTree(a.Content[i], b.Content[i], fmt.Sprintf("%s/%d", at, i)); d != "" {
-			return d
-		}
-	}
-	return ""
-}
 
 // checkFlat holds the flat reader to yaml.v3 on text: when it reads text at
 // all, yaml.v3 reads it too, into the same tree.
@@ -42,8 +27,10 @@ func checkFlat(t *testing.T, text string) bool {
 	if err != nil {
 		t.Fatalf("the flat reader read what yaml.v3 refuses (%v):\n%s", err, text)
 	}
-	if d := sameTree(flat, want, ""); d != "" {
-		t.Fatalf("%s\nin:\n%s", d, text)
+	// Every field of every node: kinds, styles, tags, values, positions,
+	// comments, anchors.
+	if d := cmp.Diff(want, flat); d != "" {
+		t.Fatalf("the flat reader's tree differs from yaml.v3's (-yaml.v3 +flat):\n%s\nin:\n%s", d, text)
 	}
 	return true
 }
@@ -103,8 +90,25 @@ func TestFlatYAML(t *testing.T) {
 	}
 }
 
-// The flat reader takes nearly every corpus frontmatter, and reads each as
-// yaml.v3 does.
+// checkParseFlat holds Parse to one result whether the flat reader or
+// yaml.v3 reads the frontmatter of data, strict or not: fields, raw text and
+// every diagnostic.
+func checkParseFlat(t *testing.T, data []byte) {
+	t.Helper()
+	for _, strict := range []bool{false, true} {
+		flatFM, flatDiags := skill.ParseFrontmatter(data, strict, true)
+		yamlFM, yamlDiags := skill.ParseFrontmatter(data, strict, false)
+		if d := cmp.Diff(yamlFM, flatFM); d != "" {
+			t.Fatalf("strict %v: the frontmatter read differs (-yaml.v3 +flat):\n%s\nin:\n%s", strict, d, data)
+		}
+		if d := cmp.Diff(yamlDiags, flatDiags); d != "" {
+			t.Fatalf("strict %v: the diagnostics differ (-yaml.v3 +flat):\n%s\nin:\n%s", strict, d, data)
+		}
+	}
+}
+
+// The flat reader takes nearly every corpus frontmatter, reads each as
+// yaml.v3 does, and Parse reads every corpus skill the same either way.
 func TestFlatYAMLCorpus(t *testing.T) {
 	root, dirs := testcorpus.SkillDirs(t)
 	flat := 0
@@ -113,6 +117,7 @@ func TestFlatYAMLCorpus(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
+		checkParseFlat(t, data)
 		front, _, err := skill.SplitFrontmatter(data)
 		if err != nil {
 			continue
@@ -127,6 +132,8 @@ func TestFlatYAMLCorpus(t *testing.T) {
 	}
 }
 
+// FuzzFlatYAML holds the flat reader to yaml.v3 on any text: the same tree
+// when it reads it, and the same Parse result, diagnostics included.
 func FuzzFlatYAML(f *testing.F) {
 	for _, seed := range []string{
 		"name: a\ndescription: b\n",
@@ -141,6 +148,8 @@ func FuzzFlatYAML(f *testing.F) {
 		"a:\n- b\n- 'c'\nd: e\n",
 		"a:\n  - \"x\"\n  - y z\n",
 		"a: 'x''y'\nb: 3 c\n",
+		"name: a\ndescription: b\nname: c\nmetadata:\n  k: v\n  k: w\n",
+		"name: My Skill\ndescription: x\nallowed-tools: Read Write\nlicense: MIT\n",
 	} {
 		f.Add(seed)
 	}
@@ -148,7 +157,9 @@ func FuzzFlatYAML(f *testing.F) {
 		if strings.Count(text, "\n") > 200 {
 			return
 		}
-		checkFlat(t, text)
+		if checkFlat(t, text) {
+			checkParseFlat(t, []byte("---\n"+text+"---\nbody\n"))
+		}
 	})
 }
 

@@ -263,7 +263,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		return finish(nil)
 	}
 	filePath := &lazyPath{opts: opts, rel: path.Join(dir, file)}
-	parsed, _, _, pd := parseFrontmatter(data, strict)
+	parsed, _, _, pd := parseFrontmatter(data, strict, true)
 	if cap(data) <= maxPooledHead { // parseFrontmatter keeps nothing of data
 		*head = data[:0]
 		headBuffers.Put(head)
