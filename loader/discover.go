@@ -9,7 +9,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
-	"sync"
+	"time"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/skill"
@@ -30,10 +30,10 @@ type Found struct {
 }
 
 // dirMemo is a folder's listing, kept for the next scan: a folder whose
-// stamp (modification time, size, mode) is unchanged has the same entries,
-// so the next scan stats it instead of listing it. A zero modification time
-// (embed.FS, fstest.MapFS) proves nothing, and such folders are always
-// listed.
+// stamp is unchanged has the same entries, so the next scan stats it
+// instead of listing it. A stamp that proves nothing (no modification time,
+// as in embed.FS and fstest.MapFS, or taken too close to a change) does not
+// spare the listing.
 type dirMemo struct {
 	stat    fileStamp
 	entries []fs.DirEntry
@@ -56,7 +56,9 @@ func Discover(ctx context.Context, src Source, opts *Options) ([]Found, diagnost
 	if err != nil {
 		return nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", src.Dir, "%v", err)}
 	}
-	w := newWalker(srcs[0], opts, nil)
+	fsys := openScanFS(srcs[0])
+	defer fsys.close()
+	w := newWalker(srcs[0], fsys, opts, nil, time.Now().UnixNano())
 	var found []Found
 	w.run(ctx, func(f Found) { found = append(found, f) })
 	return found, w.diags
@@ -177,7 +179,9 @@ func (r *fsResolver) resolve(p string) (string, bool, error) {
 // walker searches one source.
 type walker struct {
 	src      Source
+	fsys     scanFS
 	res      resolver
+	settled  int64 // see fileStamp.settle
 	maxDirs  int
 	maxDepth int
 	nested   bool            // search below skill folders too
@@ -185,21 +189,28 @@ type walker struct {
 	diags    diagnostics.List
 	skipped  []NotLoaded        // skill folders found and not loaded: dot folders, escaping links
 	prev     map[string]dirMemo // the previous scan's listings; read only
-	slots    chan struct{}      // listings in flight
+	slots    chan struct{}      // listings in flight; nil: each folder is listed when reached
 	started  int                // listings started, at most maxDirs
-	mu       sync.Mutex         // guards next
-	next     map[string]dirMemo // this scan's listings, for the next
+	next     *listings          // this scan's listings, for the loads and the next scan
+	// probes are the walk's answers that no folder stamp covers; exact is
+	// false when the walk depended on something neither covers (a folder
+	// it could not list, a root that does not exist).
+	probes []probe
+	exact  bool
 }
 
-func newWalker(src Source, opts *Options, prev map[string]dirMemo) *walker {
-	w := &walker{src: src, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), nested: opts != nil && opts.NestedSkills, seen: map[string]bool{},
-		prev: prev, next: map[string]dirMemo{}, slots: make(chan struct{}, opts.concurrency())}
-	if src.Dir != "" {
-		w.res = &diskResolver{dir: src.Dir}
-	} else {
-		w.res = &fsResolver{fsys: src.FS, prefix: "\x00" + src.Name}
-	}
+func newWalker(src Source, fsys scanFS, opts *Options, prev map[string]dirMemo, settled int64) *walker {
+	w := &walker{src: src, fsys: fsys, settled: settled, maxDirs: opts.maxDirs(), maxDepth: opts.maxDepth(), nested: opts != nil && opts.NestedSkills,
+		seen: map[string]bool{}, prev: prev, next: newListings(), slots: make(chan struct{}, opts.concurrency()), exact: true}
+	w.res = newResolver(src, fsys)
 	return w
+}
+
+func newResolver(src Source, fsys scanFS) resolver {
+	if src.Dir != "" {
+		return &diskResolver{dir: src.Dir}
+	}
+	return &fsResolver{fsys: fsys, prefix: "\x00" + src.Name}
 }
 
 // display is the path reported for a slash path of the source.
@@ -259,6 +270,9 @@ type listing struct {
 // the folders queued ahead of the walk are listed while it goes on. It
 // returns nil, and nothing is started, once ctx is done.
 func (w *walker) startList(ctx context.Context, dir string) *listing {
+	if w.slots == nil {
+		return nil
+	}
 	select {
 	case w.slots <- struct{}{}:
 	case <-ctx.Done():
@@ -299,6 +313,7 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 	defer w.settle()
 	rootKey, ok := w.res.root()
 	if !ok {
+		w.exact = false // a rescan looks again
 		return
 	}
 	var tooDeep []string
@@ -328,6 +343,7 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		w.seen[p.key] = true
 		entries, stat, err := w.listed(p)
 		if err != nil {
+			w.exact = false
 			if !(p.dir == "." && errors.Is(err, fs.ErrNotExist)) {
 				w.add(diagnostics.ReadError, p.dir, "cannot read the folder: %v", err)
 			}
@@ -353,6 +369,9 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 			if skill.IsInfraDir(name) {
 				continue // .git, node_modules, .venv, ...: never searched
 			}
+			if name[0] != '.' && !e.IsDir() && e.Type()&fs.ModeSymlink == 0 {
+				continue // a file: nothing to search
+			}
 			child := path.Join(p.dir, name)
 			hiddenBy := p.hiddenBy
 			if name[0] == '.' && hiddenBy == "" {
@@ -365,7 +384,7 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 					}
 				}
 			}
-			key := w.res.child(p.key, name)
+			var key string
 			if e.Type()&fs.ModeSymlink != 0 {
 				if hiddenBy != "" {
 					continue // links in dot folders are not followed
@@ -377,6 +396,8 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 				}
 			} else if !e.IsDir() {
 				continue
+			} else {
+				key = w.res.child(p.key, name)
 			}
 			if p.depth+1 > w.maxDepth {
 				if hiddenBy == "" {
@@ -420,20 +441,19 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 // is a folder and, through links, lies within the
 // source root. The caller applies the depth limit.
 func (w *walker) conventionalRoot(p pending, rel string) (pending, bool) {
-	st, err := fs.Stat(w.src.FS, rel)
-	if err != nil || !st.IsDir() {
+	r := w.ask(probeRoot, rel)
+	if !r.statDir {
 		return pending{}, false
 	}
-	key, inside, err := w.res.resolve(rel)
-	if err != nil {
-		w.add(diagnostics.ReadError, rel, "cannot follow the path: %v", err)
+	if r.resolveErr != "" {
+		w.add(diagnostics.ReadError, rel, "cannot follow the path: %s", r.resolveErr)
 		return pending{}, false
 	}
-	if !inside {
+	if !r.inside {
 		w.add(diagnostics.SymlinkEscape, rel, "the skills folder leads outside the source root and was not searched")
 		return pending{}, false
 	}
-	return pending{dir: rel, key: key, depth: p.depth + 2}, true
+	return pending{dir: rel, key: r.key, depth: p.depth + 2}, true
 }
 
 // skip records a skill folder that is not loaded, for the snapshot's
@@ -457,24 +477,18 @@ func (w *walker) nameHidden(p pending, entries []fs.DirEntry) {
 }
 
 // list returns a folder's entries and stamp: the previous scan's entries
-// when its stamp is unchanged, else a fresh listing.
+// when its stamp proves them unchanged, else a fresh listing.
 func (w *walker) list(dir string) ([]fs.DirEntry, fileStamp, error) {
-	st := stampOf(fs.Stat(w.src.FS, dir))
-	if m, ok := w.prev[dir]; ok && st.ok && st.mtime != 0 && m.stat == st {
-		w.remember(dir, m)
-		return m.entries, st, nil
+	if m, ok := w.prev[dir]; ok && m.stat.proves() && w.fsys.stamp(dir).same(m.stat) {
+		w.next.put(dir, m)
+		return m.entries, m.stat, nil
 	}
-	entries, err := fs.ReadDir(w.src.FS, dir)
-	if err == nil && st.ok && st.mtime != 0 {
-		w.remember(dir, dirMemo{stat: st, entries: entries})
+	entries, st, err := w.fsys.list(dir)
+	st.settle(w.settled)
+	if err == nil {
+		w.next.put(dir, dirMemo{stat: st, entries: entries})
 	}
 	return entries, st, err
-}
-
-func (w *walker) remember(dir string, m dirMemo) {
-	w.mu.Lock()
-	w.next[dir] = m
-	w.mu.Unlock()
 }
 
 func (w *walker) cutByDirs(left []pending) {
@@ -507,21 +521,19 @@ func firstN(names []string) []string {
 // target's identity and whether it is a folder to search; a link leaving the
 // root is reported and not followed.
 func (w *walker) followDirLink(p string) (string, bool) {
-	key, inside, err := w.res.resolve(p)
-	if err != nil {
-		w.add(diagnostics.ReadError, p, "cannot follow the symbolic link: %v", err)
+	r := w.ask(probeLink, p)
+	switch {
+	case r.resolveErr != "":
+		w.add(diagnostics.ReadError, p, "cannot follow the symbolic link: %s", r.resolveErr)
 		return "", false
-	}
-	if !inside {
+	case !r.inside:
 		w.add(diagnostics.SymlinkEscape, p, "the symbolic link leads outside the source root and was not followed")
 		return "", false
-	}
-	st, err := fs.Stat(w.src.FS, p)
-	if err != nil {
-		w.add(diagnostics.ReadError, p, "cannot read the symbolic link's target: %v", err)
+	case r.statErr != "":
+		w.add(diagnostics.ReadError, p, "cannot read the symbolic link's target: %s", r.statErr)
 		return "", false
 	}
-	return key, st.IsDir()
+	return r.key, r.statDir
 }
 
 // skillFolder reports whether the folder holds a skill file. It returns nil
@@ -535,7 +547,7 @@ func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (
 			file = want
 			break
 		} else if e.Type()&fs.ModeSymlink != 0 {
-			if st, err := fs.Stat(w.src.FS, path.Join(p.dir, want)); err == nil && !st.IsDir() {
+			if r := w.ask(probeStat, path.Join(p.dir, want)); r.statErr == "" && !r.statDir {
 				file = want
 				break
 			}
@@ -549,7 +561,7 @@ func (w *walker) skillFolder(p pending, entries []fs.DirEntry, stat fileStamp) (
 			continue
 		}
 		rel := path.Join(p.dir, e.Name())
-		if _, inside, err := w.res.resolve(rel); err == nil && !inside {
+		if r := w.ask(probeResolve, rel); r.resolveErr == "" && !r.inside {
 			d := w.add(diagnostics.SymlinkEscape, rel, "the skill's %s is a symbolic link leading outside the source root; the skill is skipped", e.Name())
 			w.skip(p.dir, *d)
 			return nil, true
@@ -563,4 +575,74 @@ func (w *walker) diskDir(p string) string {
 		return ""
 	}
 	return w.display(p)
+}
+
+// probeKind says what a probe asked.
+type probeKind uint8
+
+const (
+	probeLink    probeKind = iota // resolve a link found while searching, then stat its target
+	probeRoot                     // stat a conventional skills folder, then resolve it
+	probeStat                     // stat a linked skill file
+	probeResolve                  // resolve a linked skill file or skill.config.yaml
+)
+
+// probe is an answer of the walk that no folder stamp covers: where a link
+// leads, whether a conventional skills folder exists. A rescan that finds
+// every stamp unchanged asks each probe again before it keeps the
+// snapshot.
+type probe struct {
+	kind probeKind
+	path string
+	probeResult
+}
+
+type probeResult struct {
+	statErr    string
+	statDir    bool
+	resolveErr string
+	key        string
+	inside     bool
+}
+
+// ask answers a probe and records it.
+func (w *walker) ask(kind probeKind, p string) probeResult {
+	r := answer(w.fsys, w.res, kind, p)
+	w.probes = append(w.probes, probe{kind: kind, path: p, probeResult: r})
+	return r
+}
+
+// answer answers a probe; the same file system state gives the same answer.
+func answer(fsys scanFS, res resolver, kind probeKind, p string) probeResult {
+	var r probeResult
+	stat := func() {
+		st, err := fsys.Stat(p)
+		if err != nil {
+			r.statErr = err.Error()
+		} else {
+			r.statDir = st.IsDir()
+		}
+	}
+	resolve := func() {
+		key, inside, err := res.resolve(p)
+		if err != nil {
+			r.resolveErr = err.Error()
+		}
+		r.key, r.inside = key, inside
+	}
+	switch kind {
+	case probeLink:
+		if resolve(); r.resolveErr == "" && r.inside {
+			stat()
+		}
+	case probeRoot:
+		if stat(); r.statErr == "" && r.statDir {
+			resolve()
+		}
+	case probeStat:
+		stat()
+	case probeResolve:
+		resolve()
+	}
+	return r
 }

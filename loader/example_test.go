@@ -57,3 +57,30 @@ func ExampleSnapshot_Filter() {
 	// offered: shell
 	// hidden: search - stands in for the tools web_search, which the agent has
 }
+
+// LoadAll checks every skill folder of a source, as a validator does: two
+// folders with one name both load, and a broken skill is reported by its
+// diagnostics instead of being left out of a snapshot.
+func ExampleLoadAll() {
+	skills := fstest.MapFS{
+		"a/pdf/SKILL.md":  {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms.\n---\n")},
+		"b/pdf/SKILL.md":  {Data: []byte("---\nname: pdf\ndescription: Fill PDF forms, again.\n---\n")},
+		"broken/SKILL.md": {Data: []byte("---\nname: broken\n---\n")},
+	}
+	found, loaded, diags := loader.LoadAll(context.Background(), loader.Source{Name: "skills", FS: skills}, &loader.Options{Strict: true})
+	for i, f := range found {
+		if loaded[i] == nil {
+			fmt.Printf("%s: not loaded\n", f.Dir)
+			continue
+		}
+		fmt.Printf("%s: %s\n", f.Dir, loaded[i].Description)
+	}
+	for _, d := range diags {
+		fmt.Println(d.Code, d.Path)
+	}
+	// Output:
+	// a/pdf: Fill PDF forms.
+	// b/pdf: Fill PDF forms, again.
+	// broken: not loaded
+	// DESC_MISSING broken/SKILL.md
+}

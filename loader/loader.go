@@ -28,7 +28,8 @@ type Loader struct {
 	registry registry.Store // nil: no skill is disabled
 	opts     Options
 	cur      atomic.Pointer[Snapshot]
-	scanMu   sync.Mutex // one scan at a time
+	scanMu   sync.Mutex    // one scan at a time
+	racy     time.Duration // see racyWindow
 }
 
 // Changes says which skills a rescan added, removed or modified, by name,
@@ -55,7 +56,7 @@ func New(ctx context.Context, sources []Source, reg registry.Store, opts *Option
 	if err != nil {
 		return nil, err
 	}
-	l := &Loader{sources: srcs, registry: reg}
+	l := &Loader{sources: srcs, registry: reg, racy: racyWindow}
 	if opts != nil {
 		l.opts = *opts
 		l.opts.Checkers = slices.Clone(opts.Checkers)
@@ -105,7 +106,18 @@ func (l *Loader) Rescan(ctx context.Context) (Changes, error) {
 	defer l.scanMu.Unlock()
 	start := time.Now()
 	prev := l.Snapshot()
-	sc := &scan{l: l, prev: prev}
+	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano()}
+	for _, src := range l.sources {
+		sc.fsys = append(sc.fsys, openScanFS(src))
+	}
+	defer sc.close()
+	if sc.unchanged(ctx) {
+		l.opts.logger().DebugContext(ctx, "skills scanned: nothing changed", "skills", prev.Len(), "elapsed", time.Since(start))
+		return Changes{}, nil
+	}
+	if err := ctx.Err(); err != nil {
+		return Changes{}, err
+	}
 	next, err := sc.run(ctx)
 	if err != nil {
 		return Changes{}, err
@@ -139,9 +151,20 @@ func diff(prev, next *Snapshot) Changes {
 
 // scan is one run over the sources.
 type scan struct {
-	l      *Loader
-	prev   *Snapshot
-	reused int
+	l       *Loader
+	prev    *Snapshot
+	settled int64    // see fileStamp.settle
+	fsys    []scanFS // per source
+	// listings per source: this scan's folder listings, discovery's and
+	// the loads'
+	listings []*listings
+	reused   int
+}
+
+func (sc *scan) close() {
+	for _, f := range sc.fsys {
+		f.close()
+	}
 }
 
 // job is one candidate folder, in precedence order, and its load.
@@ -163,18 +186,24 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	maxSkills := opts.maxSkills()
 	walkDiags := make([]diagnostics.List, len(l.sources))
 	walkSkipped := make([][]NotLoaded, len(l.sources))
-	dirs := make([]map[string]dirMemo, len(l.sources))
+	walks := make([]*walker, len(l.sources))
+	for i, src := range l.sources {
+		var prev map[string]dirMemo
+		if i < len(sc.prev.dirs) {
+			prev = sc.prev.dirs[i]
+		}
+		walks[i] = newWalker(src, sc.fsys[i], opts, prev, sc.settled)
+	}
+	sc.listings = make([]*listings, len(walks))
+	for i, w := range walks {
+		sc.listings[i] = w.next
+	}
 	found := make(chan job, 256)
 	go func() {
 		defer close(found)
-		for i, src := range l.sources {
-			var prev map[string]dirMemo
-			if i < len(sc.prev.dirs) {
-				prev = sc.prev.dirs[i]
-			}
-			w := newWalker(src, opts, prev)
+		for i, w := range walks {
 			w.run(ctx, func(f Found) { found <- job{source: i, found: f} })
-			walkDiags[i], walkSkipped[i], dirs[i] = w.diags, w.skipped, w.next
+			walkDiags[i], walkSkipped[i] = w.diags, w.skipped
 		}
 	}()
 
@@ -264,7 +293,13 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
 	snap := newSnapshot(order, diags, cache, l.registry)
-	snap.dirs = dirs
+	snap.dirs = make([]map[string]dirMemo, len(walks))
+	snap.exact = true
+	for i, w := range walks {
+		snap.dirs[i] = w.next.m
+		snap.probes = append(snap.probes, w.probes)
+		snap.exact = snap.exact && w.exact
+	}
 	slices.SortStableFunc(skipped, func(a, b NotLoaded) int { return strings.Compare(a.Path, b.Path) })
 	snap.skipped = skipped
 	return snap, nil
@@ -300,15 +335,19 @@ func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
 func (sc *scan) load(source int, f Found) *loaded {
 	src := sc.l.sources[source]
 	prev, hadPrev := sc.prev.cache[cacheKey{source, f.Dir}]
-	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(src.FS, &f) {
+	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(sc.fsys[source], &f) {
 		r := *prev
 		r.reused = true
 		return &r
 	}
-	memo := newMemoFS(src.FS, f.Dir, f.entries)
-	r := &loaded{found: f, source: source, stamp: takeStamp(memo, &f)}
+	memo := newMemoFS(sc.fsys[source], src.FS, sc.listings[source], sc.settled, &f)
 	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir}
 	s, diags := skill.Load(memo, f.Dir, opts)
+	files := 0
+	if s != nil {
+		files = len(s.Files)
+	}
+	r := &loaded{found: f, source: source, stamp: memo.stamp(&f, files)}
 	memo.seal()
 	for i := range diags {
 		diags[i] = diags[i].With("source", src.Name)

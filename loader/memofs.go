@@ -4,25 +4,50 @@ import (
 	"io/fs"
 	"path"
 	"slices"
+	"strings"
 	"sync"
 	"sync/atomic"
+
+	"github.com/skillkit-go/skillkit/skill"
 )
 
-// memoFS serves one skill's load: it answers ReadDir from the listings
-// already read (discovery's, then its own), and answers Open and Stat of a
-// name missing from a known listing with fs.ErrNotExist without asking the
-// file system. skill.Load lists a folder, probes for skill.config.yaml and
-// for each declared reference, and the stamp lists the sub-folders again;
-// with the memo each folder is listed once per scan.
+// memoFS serves one skill's load. It answers ReadDir from the listings
+// already read (discovery's, then its own) and Open and Stat of a name
+// missing from a known listing with fs.ErrNotExist without asking the file
+// system, so each folder is listed once per scan; and it keeps the stamps
+// of what the load read (each folder it listed, and the skill file and
+// skill.config.yaml when they are opened), so the rescan stamp costs no
+// system call of its own.
 //
 // The loaded Skill keeps the FS it was loaded from, so once the load is
-// done the memo is sealed: from then on every call goes to the source FS,
-// and the listings are dropped.
+// done the memo is sealed: from then on every call goes to the source's
+// own FS (base), and the listings are dropped.
 type memoFS struct {
-	base   fs.FS
-	sealed atomic.Bool
-	mu     sync.Mutex
-	dirs   map[string][]fs.DirEntry
+	dir     string // the skill folder
+	scan    scanFS // the scan's reader, until sealed
+	base    fs.FS  // the source's FS
+	shared  *listings
+	settled int64 // see fileStamp.settle
+	sealed  atomic.Bool
+	mu      sync.Mutex
+	dirs    []memoDir      // a skill has few folders: a slice beats a map
+	index   map[string]int // into dirs, once it is long
+	files   [2]memoFile    // the skill file and skill.config.yaml
+}
+
+// maxScannedDirs: past this many folders, dirs gets an index.
+const maxScannedDirs = 32
+
+type memoDir struct {
+	dir string
+	dirMemo
+}
+
+// memoFile is a file whose stamp the rescan needs, stamped when first
+// stat'ed after opening.
+type memoFile struct {
+	path string
+	st   fileStamp
 }
 
 var (
@@ -31,19 +56,83 @@ var (
 	_ fs.ReadLinkFS = (*memoFS)(nil)
 )
 
-func newMemoFS(base fs.FS, dir string, entries []fs.DirEntry) *memoFS {
-	m := &memoFS{base: base, dirs: map[string][]fs.DirEntry{}}
-	if entries != nil {
-		m.dirs[dir] = entries
+// listings are the folder listings one scan read of one source, shared by
+// discovery and the loads.
+type listings struct {
+	mu sync.Mutex
+	m  map[string]dirMemo
+}
+
+func newListings() *listings { return &listings{m: map[string]dirMemo{}} }
+
+func (l *listings) get(dir string) (dirMemo, bool) {
+	l.mu.Lock()
+	defer l.mu.Unlock()
+	m, ok := l.m[dir]
+	return m, ok
+}
+
+func (l *listings) put(dir string, m dirMemo) {
+	l.mu.Lock()
+	l.m[dir] = m
+	l.mu.Unlock()
+}
+
+func newMemoFS(scan scanFS, base fs.FS, shared *listings, settled int64, f *Found) *memoFS {
+	m := &memoFS{dir: f.Dir, scan: scan, base: base, shared: shared, settled: settled}
+	if f.entries != nil {
+		m.dirs = append(m.dirs, memoDir{f.Dir, dirMemo{stat: f.stat, entries: f.entries}})
 	}
+	m.files[0].path = path.Join(f.Dir, f.File)
+	m.files[1].path = path.Join(f.Dir, skill.ConfigFileName)
 	return m
+}
+
+// lookup returns the memoized listing of dir; the caller holds mu.
+func (m *memoFS) lookup(dir string) (dirMemo, bool) {
+	if m.index != nil {
+		i, ok := m.index[dir]
+		if !ok {
+			return dirMemo{}, false
+		}
+		return m.dirs[i].dirMemo, true
+	}
+	for _, d := range m.dirs {
+		if d.dir == dir {
+			return d.dirMemo, true
+		}
+	}
+	return dirMemo{}, false
+}
+
+// remember adds a listing; the caller holds mu.
+func (m *memoFS) remember(dir string, d dirMemo) {
+	m.dirs = append(m.dirs, memoDir{dir, d})
+	if m.index == nil && len(m.dirs) > maxScannedDirs {
+		m.index = make(map[string]int, 2*len(m.dirs))
+		for i, d := range m.dirs {
+			m.index[d.dir] = i
+		}
+	} else if m.index != nil {
+		m.index[dir] = len(m.dirs) - 1
+	}
+}
+
+// file returns the slot of a file whose stamp the rescan needs, or nil.
+func (m *memoFS) file(name string) *memoFile {
+	for i := range m.files {
+		if m.files[i].path == name {
+			return &m.files[i]
+		}
+	}
+	return nil
 }
 
 // seal ends the memo.
 func (m *memoFS) seal() {
 	m.sealed.Store(true)
 	m.mu.Lock()
-	m.dirs = nil
+	m.dirs, m.index = nil, nil
 	m.mu.Unlock()
 }
 
@@ -54,8 +143,23 @@ func (m *memoFS) known(dir string) ([]fs.DirEntry, bool) {
 	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
-	e, ok := m.dirs[dir]
-	return e, ok
+	if d, ok := m.lookup(dir); ok {
+		return d.entries, true
+	}
+	if m.shared != nil {
+		if d, ok := m.shared.get(dir); ok {
+			if m.inside(dir) { // a listing the skill depends on
+				m.remember(dir, d)
+			}
+			return d.entries, true
+		}
+	}
+	return nil, false
+}
+
+// inside reports whether dir is the skill folder or lies below it.
+func (m *memoFS) inside(dir string) bool {
+	return dir == m.dir || m.dir == "." || strings.HasPrefix(dir, m.dir+"/")
 }
 
 // absent reports whether name is missing from its folder's known listing.
@@ -68,11 +172,21 @@ func (m *memoFS) absent(name string) bool {
 		return false
 	}
 	base := path.Base(name)
-	return !slices.ContainsFunc(entries, func(e fs.DirEntry) bool { return e.Name() == base })
+	_, found := slices.BinarySearchFunc(entries, base, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+	return !found
 }
 
 func notExist(op, name string) error {
 	return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
+}
+
+// reader is what serves a call: the scan's reader during the load, the
+// source's FS after it.
+func (m *memoFS) reader() fs.FS {
+	if m.sealed.Load() {
+		return m.base
+	}
+	return m.scan
 }
 
 // Open opens name, or fails at once when a known listing lacks it.
@@ -80,7 +194,36 @@ func (m *memoFS) Open(name string) (fs.File, error) {
 	if m.absent(name) {
 		return nil, notExist("open", name)
 	}
-	return m.base.Open(name)
+	f, err := m.reader().Open(name)
+	if err != nil || m.sealed.Load() {
+		return f, err
+	}
+	if slot := m.file(name); slot != nil {
+		return &stampedFile{File: f, memo: m, slot: slot}, nil
+	}
+	return f, nil
+}
+
+// stampedFile records the stamp of the first Stat of a file whose stamp
+// the rescan needs: taken on the open file, before it is read.
+type stampedFile struct {
+	fs.File
+	memo *memoFS
+	slot *memoFile
+	done bool
+}
+
+func (f *stampedFile) Stat() (fs.FileInfo, error) {
+	info, err := f.File.Stat()
+	if err == nil && !f.done {
+		f.done = true
+		st := stampOf(info, nil)
+		st.settle(f.memo.settled)
+		f.memo.mu.Lock()
+		f.slot.st = st
+		f.memo.mu.Unlock()
+	}
+	return info, err
 }
 
 // Stat stats name, or fails at once when a known listing lacks it.
@@ -88,34 +231,40 @@ func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("stat", name)
 	}
-	return fs.Stat(m.base, name)
+	return fs.Stat(m.reader(), name)
 }
 
-// ReadDir answers from a known listing, else lists and remembers.
+// ReadDir answers from a known listing, else lists and remembers. The
+// slices it returns are shared: skill.Load, its only caller before the
+// seal, does not modify them.
 func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e, ok := m.known(name); ok {
-		return slices.Clone(e), nil
+		return e, nil
 	}
 	if m.absent(name) {
 		return nil, notExist("readdir", name)
 	}
-	entries, err := fs.ReadDir(m.base, name)
-	if err == nil && !m.sealed.Load() {
+	if m.sealed.Load() {
+		return fs.ReadDir(m.base, name)
+	}
+	entries, st, err := m.scan.list(name)
+	if err == nil {
+		st.settle(m.settled)
 		m.mu.Lock()
-		if m.dirs != nil {
-			m.dirs[name] = entries
+		if !m.sealed.Load() {
+			m.remember(name, dirMemo{stat: st, entries: entries})
 		}
 		m.mu.Unlock()
 	}
 	return entries, err
 }
 
-// ReadLink reads a link of the source FS.
+// ReadLink reads a link.
 func (m *memoFS) ReadLink(name string) (string, error) {
 	if m.absent(name) {
 		return "", notExist("readlink", name)
 	}
-	return fs.ReadLink(m.base, name)
+	return fs.ReadLink(m.reader(), name)
 }
 
 // Lstat stats name without following a link.
@@ -123,5 +272,39 @@ func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("lstat", name)
 	}
-	return fs.Lstat(m.base, name)
+	return fs.Lstat(m.reader(), name)
+}
+
+// stamp returns the stamp of the found folder f from what the load read:
+// the skill file (stat'ed now if the load did not open it), the config when
+// the folder holds one, and every sub-folder listed. tooMany when the file
+// list may have been cut short (files is the number listed).
+func (m *memoFS) stamp(f *Found, files int) stamp {
+	m.mu.Lock()
+	defer m.mu.Unlock()
+	st := stamp{dir: f.stat, tooMany: files >= skill.DefaultMaxFiles || len(m.dirs) > maxStampDirs,
+		paths: make([]pathStamp, 0, len(m.files)+len(m.dirs))}
+	for i, slot := range m.files {
+		fst := slot.st
+		if !fst.ok {
+			if i > 0 && !hasEntry(f.entries, skill.ConfigFileName) {
+				continue // no config, as the folder's listing shows
+			}
+			fst = m.scan.stamp(slot.path)
+			fst.settle(m.settled)
+		}
+		st.paths = append(st.paths, pathStamp{path: slot.path, fileStamp: fst})
+	}
+	for _, d := range m.dirs {
+		if d.dir != f.Dir {
+			st.paths = append(st.paths, pathStamp{path: d.dir, fileStamp: d.stat})
+		}
+	}
+	return st
+}
+
+// hasEntry reports whether a sorted listing holds name.
+func hasEntry(entries []fs.DirEntry, name string) bool {
+	_, found := slices.BinarySearchFunc(entries, name, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+	return found
 }

@@ -41,6 +41,8 @@ type Source struct {
 	Dir string
 	// Writable marks the source where the installer and agents may write.
 	Writable bool
+
+	ownFS bool // FS is os.DirFS(Dir), made by the loader
 }
 
 // Options tune a [Loader]. A nil *Options, or a zero field, means the
@@ -146,7 +148,7 @@ func prepareSources(sources []Source) ([]Source, error) {
 			}
 			src.Dir = abs
 			if src.FS == nil {
-				src.FS = os.DirFS(abs)
+				src.FS, src.ownFS = os.DirFS(abs), true
 			}
 		}
 		if src.FS == nil {

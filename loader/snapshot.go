@@ -28,6 +28,10 @@ type Snapshot struct {
 	registry registry.Store
 	cache    map[cacheKey]*loaded // what the next rescan may reuse
 	dirs     []map[string]dirMemo // per source: folder listings the next rescan may reuse
+	probes   [][]probe            // per source: discovery's answers no stamp covers
+	// exact: the stamps and probes cover everything the scan read, so a
+	// rescan that finds them all unchanged keeps this snapshot
+	exact bool
 }
 
 // cacheKey names a found folder across scans.

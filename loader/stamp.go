@@ -2,106 +2,110 @@ package loader
 
 import (
 	"io/fs"
-	"path"
-	"slices"
-
-	"github.com/skillkit-go/skillkit/skill"
+	"time"
 )
 
 // maxStampDirs caps the sub-folders a stamp records; a skill with more is
 // reloaded on every rescan rather than tracked.
 const maxStampDirs = 1000
 
-// fileStamp is what a rescan compares: size, modification time and mode.
+// racyWindow: a file or folder changed less than this before the scan
+// that stamped it may change again within the same tick of a coarse clock
+// (file systems keep times to 1 or 2 s, or to the kernel's tick) and keep
+// its stamp, so such a stamp proves nothing and the next rescan reads the
+// skill or folder again, as git treats "racily clean" files.
+const racyWindow = 2 * time.Second
+
+// fileStamp is what a rescan compares of a file or folder: size, mode,
+// modification time and, where the platform reports them (Linux), inode
+// number and status change time, so a file replaced by another with the
+// same size and modification time, or given an old modification time
+// back, still differs.
 type fileStamp struct {
 	size  int64
 	mtime int64 // 0: the file system keeps none, and the stamp proves nothing
+	ctime int64
+	ino   uint64
 	mode  fs.FileMode
 	ok    bool // the file existed
+	// unproven: taken too close to a change (racyWindow), or without a
+	// modification time; it never proves the file unchanged.
+	unproven bool
 }
 
 func stampOf(info fs.FileInfo, err error) fileStamp {
 	if err != nil {
 		return fileStamp{}
 	}
+	if s, ok := info.(interface{ stamp() fileStamp }); ok {
+		return s.stamp()
+	}
 	st := fileStamp{size: info.Size(), mode: info.Mode(), ok: true}
 	if t := info.ModTime(); !t.IsZero() {
 		st.mtime = t.UnixNano()
 	}
+	st.ino, st.ctime = sysStamp(info)
 	return st
 }
 
-// stamp is a skill folder's state as far as its Skill depends on it: the
-// skill file, skill.config.yaml and the folder listing (the folder's and
-// every sub-folder's modification time, which changes when an entry is
-// added, removed or renamed).
-type stamp struct {
-	file    fileStamp
-	config  fileStamp
-	dirs    []dirStamp // the folder itself first, then sub-folders
-	tooMany bool
+// settle marks the stamp unproven when it cannot prove anything: the file
+// system keeps no modification time, or the file changed at or after
+// settled (Unix nanoseconds): the start of the scan that took the stamp,
+// less the loader's racy window.
+func (st *fileStamp) settle(settled int64) {
+	if st.mtime == 0 || max(st.mtime, st.ctime) >= settled {
+		st.unproven = true
+	}
 }
 
-type dirStamp struct {
-	rel string
+// proves reports whether the stamp can prove its file unchanged.
+func (st fileStamp) proves() bool { return st.ok && !st.unproven }
+
+// same reports whether two stamps describe the same state of a file.
+func (st fileStamp) same(o fileStamp) bool {
+	return st.ok == o.ok && st.size == o.size && st.mtime == o.mtime && st.ctime == o.ctime && st.ino == o.ino && st.mode == o.mode
+}
+
+// pathStamp is the stamp of a path of the source.
+type pathStamp struct {
+	path string
 	fileStamp
 }
 
-// entryStamp stamps a file by its folder entry, following a link.
-func entryStamp(fsys fs.FS, dir string, entries []fs.DirEntry, name string) fileStamp {
-	i := slices.IndexFunc(entries, func(e fs.DirEntry) bool { return e.Name() == name })
-	if i < 0 {
-		return fileStamp{}
-	}
-	if entries[i].Type()&fs.ModeSymlink != 0 {
-		return stampOf(fs.Stat(fsys, path.Join(dir, name)))
-	}
-	return stampOf(entries[i].Info())
+// stamp is a skill folder's state as far as its Skill depends on it: the
+// folder's own stamp (its listing), and those of the skill file,
+// skill.config.yaml when present and every sub-folder the load listed
+// (the modification time of a folder changes when an entry is added,
+// removed or renamed). Each was taken before what it covers was read, so a
+// change during the load shows at the next rescan.
+type stamp struct {
+	dir     fileStamp
+	paths   []pathStamp
+	tooMany bool // too many sub-folders to track, or a file list cut short
 }
 
-// takeStamp records the state of a found skill folder, before it is loaded,
-// so a change during the load shows at the next rescan.
-func takeStamp(fsys fs.FS, f *Found) stamp {
-	st := stamp{
-		file:   entryStamp(fsys, f.Dir, f.entries, f.File),
-		config: entryStamp(fsys, f.Dir, f.entries, skill.ConfigFileName),
-		dirs:   []dirStamp{{rel: ".", fileStamp: f.stat}},
+// proves reports whether the stamp can prove the folder unchanged.
+func (st *stamp) proves() bool {
+	if st.tooMany || !st.dir.proves() || len(st.paths) == 0 {
+		return false
 	}
-	var walk func(rel string, entries []fs.DirEntry)
-	walk = func(rel string, entries []fs.DirEntry) {
-		for _, e := range entries {
-			if !e.IsDir() || skill.IsInfraDir(e.Name()) || st.tooMany {
-				continue
-			}
-			if len(st.dirs) > maxStampDirs {
-				st.tooMany = true
-				return
-			}
-			sub := path.Join(rel, e.Name())
-			st.dirs = append(st.dirs, dirStamp{rel: sub, fileStamp: stampOf(e.Info())})
-			children, _ := fs.ReadDir(fsys, path.Join(f.Dir, sub))
-			walk(sub, children)
+	for _, p := range st.paths {
+		if !p.proves() {
+			return false
 		}
 	}
-	walk(".", f.entries)
-	return st
+	return true
 }
 
-// unchanged reports whether the folder still matches the stamp, looking at
-// no more than the stamp recorded: one stat per recorded folder and file.
-func (st *stamp) unchanged(fsys fs.FS, f *Found) bool {
-	if st.tooMany || !st.file.ok || st.file.mtime == 0 {
+// unchanged reports whether the found folder still matches the stamp,
+// looking at no more than the stamp recorded: one stat per file and
+// sub-folder (the folder's own stamp is discovery's, in f).
+func (st *stamp) unchanged(fsys scanFS, f *Found) bool {
+	if !st.proves() || !f.stat.same(st.dir) {
 		return false
 	}
-	if entryStamp(fsys, f.Dir, f.entries, f.File) != st.file ||
-		entryStamp(fsys, f.Dir, f.entries, skill.ConfigFileName) != st.config {
-		return false
-	}
-	if f.stat != st.dirs[0].fileStamp {
-		return false
-	}
-	for _, d := range st.dirs[1:] {
-		if stampOf(fs.Stat(fsys, path.Join(f.Dir, d.rel))) != d.fileStamp {
+	for _, p := range st.paths {
+		if !fsys.stamp(p.path).same(p.fileStamp) {
 			return false
 		}
 	}

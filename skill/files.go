@@ -47,14 +47,14 @@ func IsInfraFile(name string) bool { return slices.Contains(infraFiles[:], name)
 // file checks the path it resolves to, after symbolic links
 // ([Skill.Resolve]), not the path it was asked for.
 func IsInfra(rel string) bool {
-	parts := strings.Split(rel, "/")
-	for _, p := range parts {
+	last, top := rel, true
+	for p := range strings.SplitSeq(rel, "/") {
 		if IsInfraDir(strings.ToLower(p)) { // the names are lower case
 			return true
 		}
+		last, top = p, p == rel
 	}
-	last := parts[len(parts)-1]
-	return IsInfraFile(strings.ToLower(last)) || len(parts) == 1 && IsSkillFileName(last)
+	return IsInfraFile(strings.ToLower(last)) || top && IsSkillFileName(last)
 }
 
 // ErrUnsafePath is wrapped by the errors of [CheckPath] and [CleanRelPath].
@@ -223,36 +223,48 @@ func resolve(fsys fs.FS, rel string) (string, error) {
 // SKILL.md and infrastructure. It stops after max files and reports whether
 // it did.
 func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool, err error) {
-	err = fs.WalkDir(fsys, dir, func(p string, d fs.DirEntry, err error) error {
-		if err != nil {
-			if p == dir {
-				return err
+	// Depth first, entries in sorted order, as fs.WalkDir goes; links are
+	// not followed. An unreadable folder inside the skill is simply not
+	// listed (what it did list still is).
+	var walk func(full, rel string) error
+	walk = func(full, rel string) error {
+		entries, err := fs.ReadDir(fsys, full)
+		if err != nil && rel == "" {
+			return err
+		}
+		for _, e := range entries {
+			name := e.Name()
+			r := name
+			if rel != "" {
+				r = rel + "/" + name
 			}
-			return nil // an unreadable entry inside the skill is simply not listed
-		}
-		if p == dir {
-			return nil
-		}
-		rel := strings.TrimPrefix(p, dir+"/")
-		if dir == "." {
-			rel = p
-		}
-		if d.IsDir() {
-			if IsInfraDir(d.Name()) {
-				return fs.SkipDir
+			if e.IsDir() {
+				if IsInfraDir(name) {
+					continue
+				}
+				sub := r
+				if dir != "." {
+					sub = dir + "/" + r
+				}
+				if err := walk(sub, r); err != nil {
+					return err
+				}
+				continue
 			}
-			return nil
+			if !e.Type().IsRegular() || IsInfra(r) {
+				continue
+			}
+			if len(files) >= max {
+				truncated = true
+				return fs.SkipAll
+			}
+			files = append(files, r)
 		}
-		if !d.Type().IsRegular() || IsInfra(rel) {
-			return nil
-		}
-		if len(files) >= max {
-			truncated = true
-			return fs.SkipAll
-		}
-		files = append(files, rel)
 		return nil
-	})
+	}
+	if err := walk(dir, ""); err != nil && err != fs.SkipAll {
+		return nil, false, err
+	}
 	slices.Sort(files)
-	return files, truncated, err
+	return files, truncated, nil
 }

@@ -135,7 +135,7 @@ var openClawKeys = []string{"openclaw", "clawdbot", "clawdis"}
 // finds is a diagnostic too. The diagnostics carry neither skill name nor path;
 // [Load] fills them in.
 func Parse(data []byte, opts *ParseOptions) (*Document, diagnostics.List) {
-	fm, body, recovered, diags := parseFrontmatter(data, opts != nil && opts.Strict)
+	fm, body, recovered, diags := parseFrontmatter(data, opts != nil && opts.Strict, true)
 	if fm == nil {
 		return nil, diags
 	}
@@ -143,7 +143,9 @@ func Parse(data []byte, opts *ParseOptions) (*Document, diagnostics.List) {
 }
 
 // parseFrontmatter is Parse without copying the body, which Load never needs.
-func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, recovered bool, diags diagnostics.List) {
+// flat lets the flat reader take the frontmatter before yaml.v3 does; the
+// tests turn it off to hold both ways to the same result.
+func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []byte, recovered bool, diags diagnostics.List) {
 	front, body, err := SplitFrontmatter(data)
 	if err != nil {
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "%v", err))
@@ -151,7 +153,14 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 	if bytes.HasPrefix(data, bom) {
 		diags = append(diags, diagnostics.New(diagnostics.ByteOrderMark, "", "", "the file starts with a UTF-8 byte order mark, which is ignored"))
 	}
-	root, recovered, err := parseMapping(front, true)
+	raw := string(front)
+	var root *yaml.Node
+	if flat {
+		root, flat = flatYAML(raw)
+	}
+	if !flat {
+		root, recovered, err = parseMapping(front, true)
+	}
 	if err != nil {
 		var broken []brokenField
 		if !strict {
@@ -207,7 +216,7 @@ func parseFrontmatter(data []byte, strict bool) (fm *Frontmatter, body []byte, r
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter cannot be read: %v", err))
 	}
 	fields := decoded.(map[string]any)
-	fm = &Frontmatter{Raw: string(front)}
+	fm = &Frontmatter{Raw: raw}
 
 	level := diagnostics.FieldInvalid.Level()
 	if strict {

@@ -38,7 +38,7 @@ func (i chunkInfo) Sys() any           { return nil }
 // and error that splitting the whole file gives.
 func checkHead(t *testing.T, data []byte, chunk int) {
 	t.Helper()
-	head, err := readHead(&chunkFile{r: bytes.NewReader(data), n: chunk, size: int64(len(data))}, 1<<20)
+	head, err := readHead(&chunkFile{r: bytes.NewReader(data), n: chunk, size: int64(len(data))}, 1<<20, nil)
 	if err != nil {
 		t.Fatalf("readHead: %v", err)
 	}
@@ -72,12 +72,12 @@ func TestReadHeadDecidesAsTheWholeFile(t *testing.T) {
 	}
 	// The body of a long file is not read.
 	data := []byte("---\nname: a\n---\n" + long)
-	head, _ := readHead(&chunkFile{r: bytes.NewReader(data), n: 1 << 20, size: int64(len(data))}, 1<<20)
+	head, _ := readHead(&chunkFile{r: bytes.NewReader(data), n: 1 << 20, size: int64(len(data))}, 1<<20, nil)
 	if len(head) > headChunk {
 		t.Errorf("read %d bytes of %d", len(head), len(data))
 	}
 	// Over the limit by its size.
-	if _, err := readHead(&chunkFile{r: bytes.NewReader(data), n: 10, size: int64(len(data))}, 100); !errors.Is(err, errTooLarge) {
+	if _, err := readHead(&chunkFile{r: bytes.NewReader(data), n: 10, size: int64(len(data))}, 100, nil); !errors.Is(err, errTooLarge) {
 		t.Errorf("limit: %v", err)
 	}
 }

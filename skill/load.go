@@ -11,6 +11,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strings"
+	"sync"
 	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -254,14 +255,20 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		return s, diags
 	}
 
-	file, data, d := readSkillFile(fsys, dir, opts)
+	head := headBuffers.Get().(*[]byte)
+	file, data, listing, d := readSkillFile(fsys, dir, opts, (*head)[:0])
 	diags = append(diags, d...)
 	if data == nil {
+		headBuffers.Put(head)
 		return finish(nil)
 	}
-	filePath := displayPath(opts, path.Join(dir, file))
-	parsed, _, _, pd := parseFrontmatter(data, strict)
-	diags = append(diags, withPath(pd, filePath)...)
+	filePath := &lazyPath{opts: opts, rel: path.Join(dir, file)}
+	parsed, _, _, pd := parseFrontmatter(data, strict, true)
+	if cap(data) <= maxPooledHead { // parseFrontmatter keeps nothing of data
+		*head = data[:0]
+		headBuffers.Put(head)
+	}
+	diags = append(diags, withLazyPath(pd, filePath)...)
 	if parsed == nil {
 		return finish(nil)
 	}
@@ -294,14 +301,18 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	s.Files = files
 	diags = append(diags, nestedSkills(s.Name, dir, files, opts)...)
 
-	configPath := displayPath(opts, path.Join(dir, ConfigFileName))
-	cfg, cd := readConfig(fsys, path.Join(dir, ConfigFileName), opts)
-	diags = append(diags, withPath(cd, configPath)...)
+	configPath := &lazyPath{opts: opts, rel: path.Join(dir, ConfigFileName)}
+	var cfg *Config
+	if entry, ok := listing.find(ConfigFileName); ok || !listing.complete {
+		var cd diagnostics.List
+		cfg, cd = readConfig(fsys, configPath.rel, entry, opts)
+		diags = append(diags, withLazyPath(cd, configPath)...)
+	}
 	if cfg != nil {
 		s.Config = cfg
 		s.Class = cfg.Class()
 		if cfg.Entrypoint != "" && !exists(fsys, path.Join(dir, cfg.Entrypoint)) {
-			diags = append(diags, diagnostics.New(diagnostics.EntrypointMissing, "", configPath,
+			diags = append(diags, diagnostics.New(diagnostics.EntrypointMissing, "", configPath.String(),
 				"the entrypoint %s does not exist", cfg.Entrypoint).With("entrypoint", cfg.Entrypoint))
 		}
 	}
@@ -311,21 +322,67 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	return finish(s)
 }
 
-// readSkillFile finds and reads the skill file within its size limit:
-// SKILL.md, else another spelling of it (skill.md, Skill.md, ...), reported;
-// any other spelling beside the one read is named as ignored.
-func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, diagnostics.List) {
+// listing is the skill folder's listing, as Load read it.
+type listing struct {
+	entries  []fs.DirEntry // sorted by name
+	complete bool          // read without error
+}
+
+// find returns the entry named name.
+func (l listing) find(name string) (fs.DirEntry, bool) {
+	i, ok := slices.BinarySearchFunc(l.entries, name, func(e fs.DirEntry, name string) int { return strings.Compare(e.Name(), name) })
+	if !ok {
+		return nil, false
+	}
+	return l.entries[i], true
+}
+
+// headBuffers hold the heads of skill files while their frontmatter is
+// parsed: nothing of them is kept.
+var headBuffers = sync.Pool{New: func() any { b := make([]byte, 0, headChunk); return &b }}
+
+// maxPooledHead: larger heads are left to the garbage collector.
+const maxPooledHead = 64 << 10
+
+// lazyPath is a path as reported to users, made when first asked for:
+// most loads report nothing.
+type lazyPath struct {
+	opts *LoadOptions
+	rel  string // slash path within the FS
+	p    string
+}
+
+func (l *lazyPath) String() string {
+	if l.p == "" {
+		l.p = displayPath(l.opts, l.rel)
+	}
+	return l.p
+}
+
+func withLazyPath(diags diagnostics.List, p *lazyPath) diagnostics.List {
+	if len(diags) == 0 {
+		return diags
+	}
+	return withPath(diags, p.String())
+}
+
+// readSkillFile finds and reads the skill file within its size limit into
+// buf: SKILL.md, else another spelling of it (skill.md, Skill.md, ...),
+// reported; any other spelling beside the one read is named as ignored. It
+// returns the folder's listing too.
+func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions, buf []byte) (string, []byte, listing, diagnostics.List) {
 	var diags diagnostics.List
 	entries, err := fs.ReadDir(fsys, dir)
 	if err != nil && len(entries) == 0 {
 		if errors.Is(err, fs.ErrNotExist) {
-			return "", nil, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
+			return "", nil, listing{}, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
 		}
-		return "", nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", displayPath(opts, dir), "cannot list the skill folder: %v", err)}
+		return "", nil, listing{}, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", displayPath(opts, dir), "cannot list the skill folder: %v", err)}
 	}
+	l := listing{entries: entries, complete: err == nil}
 	spellings := SkillFileNames(entries)
 	if len(spellings) == 0 {
-		return "", nil, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
+		return "", nil, l, diagnostics.List{diagnostics.New(diagnostics.FrontmatterInvalid, "", displayPath(opts, dir), "no %s in the skill folder", FileName)}
 	}
 	file := spellings[0]
 	if file != FileName {
@@ -336,20 +393,21 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions) (string, []byte, d
 		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, other)),
 			"%s is ignored: the folder's skill file is %s", other, file).With("ignored", other))
 	}
-	p := displayPath(opts, path.Join(dir, file))
-	f, err := openRegular(fsys, path.Join(dir, file))
+	name := path.Join(dir, file)
+	entry, _ := l.find(file)
+	f, err := openRegular(fsys, name, entry)
 	if err != nil {
-		return "", nil, append(diags, diagnostics.New(diagnostics.ReadError, "", p, "cannot open: %v", err))
+		return "", nil, l, append(diags, diagnostics.New(diagnostics.ReadError, "", displayPath(opts, name), "cannot open: %v", err))
 	}
-	data, err := readHead(f, opts.maxFileBytes())
+	data, err := readHead(f, opts.maxFileBytes(), buf)
 	if err != nil {
 		code := diagnostics.ReadError
 		if errors.Is(err, errTooLarge) {
 			code = diagnostics.FileTooLarge
 		}
-		return "", nil, append(diags, diagnostics.New(code, "", p, "%v", err).With("limit_bytes", opts.maxFileBytes()))
+		return "", nil, l, append(diags, diagnostics.New(code, "", displayPath(opts, name), "%v", err).With("limit_bytes", opts.maxFileBytes()))
 	}
-	return file, data, diags
+	return file, data, l, diags
 }
 
 // IsSkillFileName reports whether a file name is a spelling of SKILL.md in
@@ -400,8 +458,10 @@ func nestedSkills(outer, dir string, files []string, opts *LoadOptions) diagnost
 	return diags
 }
 
-func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostics.List) {
-	f, err := openRegular(fsys, name)
+// readConfig reads skill.config.yaml; entry is its folder entry, nil when
+// the listing does not say.
+func readConfig(fsys fs.FS, name string, entry fs.DirEntry, opts *LoadOptions) (*Config, diagnostics.List) {
+	f, err := openRegular(fsys, name, entry)
 	if errors.Is(err, fs.ErrNotExist) {
 		return nil, nil
 	}
@@ -422,14 +482,17 @@ func readConfig(fsys fs.FS, name string, opts *LoadOptions) (*Config, diagnostic
 var errTooLarge = errors.New("file is over the size limit")
 
 // openRegular opens a file after checking it is a regular one: opening a
-// named pipe left in a skill folder would block the scan.
-func openRegular(fsys fs.FS, name string) (fs.File, error) {
-	st, err := fs.Stat(fsys, name)
-	if err != nil {
-		return nil, err
-	}
-	if !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%s: %w", name, ErrNotRegular)
+// named pipe left in a skill folder would block the scan. The folder entry,
+// when given and a regular file, says so without a stat.
+func openRegular(fsys fs.FS, name string, entry fs.DirEntry) (fs.File, error) {
+	if entry == nil || !entry.Type().IsRegular() {
+		st, err := fs.Stat(fsys, name)
+		if err != nil {
+			return nil, err
+		}
+		if !st.Mode().IsRegular() {
+			return nil, fmt.Errorf("%s: %w", name, ErrNotRegular)
+		}
 	}
 	return fsys.Open(name)
 }
@@ -473,7 +536,7 @@ const headChunk = 4 << 10
 // result answers as it would for the whole file. A file over max bytes is
 // refused as readLimited refuses it; without a size from Stat the whole file
 // is read to tell.
-func readHead(f fs.File, max int64) ([]byte, error) {
+func readHead(f fs.File, max int64, buf []byte) ([]byte, error) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
 		return readLimited(f, max)
@@ -482,7 +545,10 @@ func readHead(f fs.File, max int64) ([]byte, error) {
 	if st.Size() > max {
 		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
 	}
-	data := make([]byte, 0, min(int64(headChunk), st.Size()+1))
+	data := buf[:0]
+	if cap(data) == 0 {
+		data = make([]byte, 0, min(int64(headChunk), st.Size()+1))
+	}
 	for {
 		if len(data) == cap(data) {
 			data = slices.Grow(data, cap(data))
@@ -554,10 +620,10 @@ func withPath(diags diagnostics.List, p string) diagnostics.List {
 }
 
 // checkFields applies the name, description and compatibility rules.
-func checkFields(s *Skill, folder, filePath string, strict bool) diagnostics.List {
+func checkFields(s *Skill, folder string, filePath *lazyPath, strict bool) diagnostics.List {
 	var diags diagnostics.List
 	add := func(d diagnostics.Diagnostic, specRule bool) {
-		d.Path = filePath
+		d.Path = filePath.String()
 		if strict && specRule {
 			d = d.At(diagnostics.Error)
 		}
@@ -570,7 +636,7 @@ func checkFields(s *Skill, folder, filePath string, strict bool) diagnostics.Lis
 	}
 	if err := ValidateKey(s.Name); err != nil {
 		d := diagnostics.New(diagnostics.NameInvalid, s.Name, "", "%v; the skill is skipped, since its name cannot identify it", err)
-		diags = append(diags, withPath(diagnostics.List{d.At(diagnostics.Error)}, filePath)...)
+		diags = append(diags, withPath(diagnostics.List{d.At(diagnostics.Error)}, filePath.String())...)
 	} else if err := ValidateName(s.Name); err != nil && !missing {
 		add(diagnostics.New(diagnostics.NameInvalid, s.Name, "", "%v", err), true)
 	}
@@ -622,7 +688,7 @@ func resolveReferences(cfg *Config, fm Frontmatter, files []string) References {
 }
 
 // checkReferences reports declared references that do not exist.
-func checkReferences(s *Skill, fsys fs.FS, configPath, filePath string, fromConfig bool) diagnostics.List {
+func checkReferences(s *Skill, fsys fs.FS, configPath, filePath *lazyPath, fromConfig bool) diagnostics.List {
 	var diags diagnostics.List
 	where := filePath
 	if fromConfig {
@@ -645,7 +711,7 @@ func checkReferences(s *Skill, fsys fs.FS, configPath, filePath string, fromConf
 			}
 			diags = append(diags, diagnostics.Diagnostic{
 				Level: diagnostics.ReferenceMissing.Level(), Code: diagnostics.ReferenceMissing,
-				Message: msg, Path: where, Detail: map[string]any{"reference": ref, "kind": kind},
+				Message: msg, Path: where.String(), Detail: map[string]any{"reference": ref, "kind": kind},
 			})
 		}
 	}

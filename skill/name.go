@@ -124,11 +124,16 @@ func ValidateKey(name string) error {
 // name Windows reserves in every folder.
 func isWindowsDevice(name string) bool {
 	base, _, _ := strings.Cut(name, ".")
-	switch strings.ToUpper(strings.TrimRight(base, " ")) {
-	case "CON", "PRN", "AUX", "NUL",
+	base = strings.TrimRight(base, " ")
+	if len(base) != 3 && len(base) != 4 { // every device name is 3 or 4 letters
+		return false
+	}
+	for _, dev := range []string{"CON", "PRN", "AUX", "NUL",
 		"COM1", "COM2", "COM3", "COM4", "COM5", "COM6", "COM7", "COM8", "COM9",
-		"LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9":
-		return true
+		"LPT1", "LPT2", "LPT3", "LPT4", "LPT5", "LPT6", "LPT7", "LPT8", "LPT9"} {
+		if strings.EqualFold(base, dev) {
+			return true
+		}
 	}
 	return false
 }

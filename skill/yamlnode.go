@@ -155,20 +155,42 @@ func duplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
 	}
 	switch n.Kind {
 	case yaml.MappingNode:
-		seen := make(map[string]bool, len(n.Content)/2)
+		var seen map[string]bool // for large mappings; small ones are scanned
+		if len(n.Content) > 2*maxScannedKeys {
+			seen = make(map[string]bool, len(n.Content)/2)
+		}
 		for i := 0; i+1 < len(n.Content); i += 2 {
 			k := n.Content[i].Value
-			if seen[k] {
+			if seen != nil && seen[k] || seen == nil && seenKey(n.Content[:i], k) {
 				*out = append(*out, prefix+k)
 			}
-			seen[k] = true
-			duplicateKeys(n.Content[i+1], prefix+k+".", depth+1, out)
+			if seen != nil {
+				seen[k] = true
+			}
+			if v := n.Content[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
+				duplicateKeys(v, prefix+k+".", depth+1, out)
+			}
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
 			duplicateKeys(c, prefix+strconv.Itoa(i)+".", depth+1, out)
 		}
 	}
+}
+
+// maxScannedKeys: in mappings of up to this many keys (frontmatter's are
+// small) a repeated key is found by scanning the keys before it, without a
+// map.
+const maxScannedKeys = 32
+
+// seenKey reports whether k is among the keys of a mapping's first pairs.
+func seenKey(pairs []*yaml.Node, k string) bool {
+	for i := 0; i+1 < len(pairs); i += 2 {
+		if pairs[i].Value == k {
+			return true
+		}
+	}
+	return false
 }
 
 // converter turns yaml.Node trees into plain Go values (map[string]any, []any,

@@ -28,7 +28,8 @@ type checked struct {
 // loadPaths loads every skill under each path: a path is a skill folder, or a
 // folder holding skills at any depth, found by the loader's discovery without
 // its limits, nested skills included. Every skill is loaded, colliding names
-// included, so each is checked. Diagnostic paths of skills start with the
+// included, so each is checked; each folder is listed once
+// (loader.LoadAll). Diagnostic paths of skills start with the
 // path as given. Problems with a path itself are READ_ERROR diagnostics.
 func loadPaths(ctx context.Context, paths []string, strict bool) (checked, diagnostics.List) {
 	var out checked
@@ -42,16 +43,15 @@ func loadPaths(ctx context.Context, paths []string, strict bool) (checked, diagn
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "%v", err))
 			continue
 		}
-		found, d := loader.Discover(ctx, loader.Source{Name: root, Dir: root}, everything())
+		opts := everything()
+		opts.Strict = strict
+		found, skills, d := loader.LoadAll(ctx, loader.Source{Name: root, Dir: root}, opts)
 		diags = append(diags, asGiven(d, root)...)
 		if len(found) == 0 && !d.HasErrors() {
 			diags = append(diags, diagnostics.New(diagnostics.ReadError, "", root, "no skill found: no folder here holds a %s", skill.FileName))
 		}
-		fsys := os.DirFS(root)
 		out.files += len(found)
-		for _, f := range found {
-			s, d := skill.Load(fsys, f.Dir, &skill.LoadOptions{Strict: strict, DiskRoot: root})
-			diags = append(diags, d...)
+		for _, s := range skills {
 			if s != nil {
 				out.skills = append(out.skills, s)
 			}
