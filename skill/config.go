@@ -12,6 +12,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/internal/safeyaml"
 )
 
 // ConfigFileName is the name of a skill's runtime configuration file.
@@ -155,23 +156,23 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 	fail := func(format string, args ...any) (*Config, diagnostics.List) {
 		return nil, append(diags, diagnostics.New(diagnostics.ConfigParseError, "", "", format, args...))
 	}
-	root, _, err := parseMapping(data, false)
+	root, _, err := safeyaml.ParseMapping(data, false)
 	if err != nil {
-		if b, found := locateYAMLError(data); found {
-			d := diagnostics.New(diagnostics.ConfigParseError, "", "", "%s is not valid YAML: line %d: %s", ConfigFileName, b.line, b.err).With("line", b.line)
-			if b.key != "" {
-				d = d.With("field", b.key)
+		if b, found := safeyaml.LocateError(data); found {
+			d := diagnostics.New(diagnostics.ConfigParseError, "", "", "%s is not valid YAML: line %d: %s", ConfigFileName, b.Line, b.Err).With("line", b.Line)
+			if b.Key != "" {
+				d = d.With("field", b.Key)
 			}
 			return nil, append(diags, d)
 		}
-		return fail("%s is not valid YAML: %s", ConfigFileName, yamlMessage(err))
+		return fail("%s is not valid YAML: %s", ConfigFileName, safeyaml.Message(err))
 	}
 	var dups []string
-	duplicateKeys(root, "", 0, &dups)
+	safeyaml.DuplicateKeys(root, "", 0, &dups)
 	if len(dups) > 0 {
 		return fail("%s: duplicate keys %s", ConfigFileName, strings.Join(dups, ", "))
 	}
-	decoded, err := newConverter(true).value(root, 0)
+	decoded, err := safeyaml.Decode(root, true)
 	if err != nil {
 		return fail("%s cannot be read: %v", ConfigFileName, err)
 	}
@@ -223,7 +224,7 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 			checkRefPaths(r, "references", cfg.References)
 		}
 	}
-	if iface := lookup(root, "interface"); iface != nil {
+	if iface := safeyaml.Lookup(root, "interface"); iface != nil {
 		cfg.Interface = readInterface(r, iface, f["interface"])
 	}
 	if diags.HasErrors() {
@@ -343,10 +344,10 @@ func readInterface(r *fieldReader, node *yaml.Node, v any) Interface {
 			r.invalid("interface."+k, "unknown field; use input and output")
 		}
 	}
-	if in := lookup(node, "input"); in != nil && m["input"] != nil {
+	if in := safeyaml.Lookup(node, "input"); in != nil && m["input"] != nil {
 		out.Input, out.InputFields = schemaOf(r, "interface.input", in, m["input"])
 	}
-	if o := lookup(node, "output"); o != nil && m["output"] != nil {
+	if o := safeyaml.Lookup(node, "output"); o != nil && m["output"] != nil {
 		out.Output, _ = schemaOf(r, "interface.output", o, m["output"])
 	}
 	return out
@@ -385,7 +386,7 @@ func schemaOf(r *fieldReader, field string, node *yaml.Node, v any) (json.RawMes
 		required, _ := schema["required"].([]any)
 		var propsNode *yaml.Node
 		if node.Kind == yaml.MappingNode {
-			propsNode = lookup(node, "properties")
+			propsNode = safeyaml.Lookup(node, "properties")
 		}
 		for _, name := range orderedKeys(propsNode, props) {
 			p, _ := props[name].(map[string]any)

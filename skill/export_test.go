@@ -1,11 +1,7 @@
 package skill
 
-import "github.com/skillkit-go/skillkit/diagnostics"
-
-// For the tests of the flat frontmatter reader against yaml.v3.
-var (
-	FlatYAML  = flatYAML
-	ParseYAML = parseYAML
+import (
+	"github.com/skillkit-go/skillkit/diagnostics"
 )
 
 // ParseFrontmatter is Parse with the flat reader on or off.

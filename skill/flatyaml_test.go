@@ -11,6 +11,7 @@ import (
 
 	"github.com/google/go-cmp/cmp"
 
+	"github.com/skillkit-go/skillkit/internal/safeyaml"
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -19,11 +20,11 @@ import (
 // all, yaml.v3 reads it too, into the same tree.
 func checkFlat(t *testing.T, text string) bool {
 	t.Helper()
-	flat, ok := skill.FlatYAML(text)
+	flat, ok := safeyaml.Flat(text)
 	if !ok {
 		return false
 	}
-	want, err := skill.ParseYAML([]byte(text))
+	want, err := safeyaml.Parse([]byte(text))
 	if err != nil {
 		t.Fatalf("the flat reader read what yaml.v3 refuses (%v):\n%s", err, text)
 	}

@@ -10,6 +10,7 @@ import (
 	"gopkg.in/yaml.v3"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/internal/safeyaml"
 )
 
 // Frontmatter is the SKILL.md frontmatter in one model for every dialect
@@ -156,40 +157,40 @@ func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []b
 	raw := string(front)
 	var root *yaml.Node
 	if flat {
-		root, flat = flatYAML(raw)
+		root, flat = safeyaml.Flat(raw)
 	}
 	if !flat {
-		root, recovered, err = parseMapping(front, true)
+		root, recovered, err = safeyaml.ParseMapping(front, true)
 	}
 	if err != nil {
-		var broken []brokenField
+		var broken []safeyaml.BrokenField
 		if !strict {
-			root, recovered, broken = recoverFields(front)
+			root, recovered, broken = safeyaml.RecoverFields(front)
 		}
-		lost := slices.IndexFunc(broken, func(b brokenField) bool { return b.key == "name" || b.key == "description" })
+		lost := slices.IndexFunc(broken, func(b safeyaml.BrokenField) bool { return b.Key == "name" || b.Key == "description" })
 		// Recovery counts only when it left something out (strict mode never
 		// recovers) and kept what identifies the skill: a description read,
 		// and no name left out.
-		if len(broken) == 0 || lost >= 0 || lookup(root, "description") == nil {
-			where, found := brokenField{}, false
+		if len(broken) == 0 || lost >= 0 || safeyaml.Lookup(root, "description") == nil {
+			where, found := safeyaml.BrokenField{}, false
 			if lost >= 0 {
 				where, found = broken[lost], true
 			} else {
-				where, found = locateYAMLError(front)
+				where, found = safeyaml.LocateError(front)
 			}
 			return nil, nil, false, append(diags, invalidYAML(where, found, err))
 		}
 		for i, b := range broken {
 			if i == maxBrokenNamed {
 				diags = append(diags, diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
-					"%d more fields are not valid YAML and are left out", len(broken)-i).With("line", b.line+frontmatterLine))
+					"%d more fields are not valid YAML and are left out", len(broken)-i).With("line", b.Line+frontmatterLine))
 				break
 			}
 			d := diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
-				"%s is not valid YAML (%s); it is left out, and the other fields are read one by one", fieldName(b), b.err).
-				With("line", b.line+frontmatterLine)
-			if b.key != "" {
-				d = d.With("field", b.key)
+				"%s is not valid YAML (%s); it is left out, and the other fields are read one by one", fieldName(b), b.Err).
+				With("line", b.Line+frontmatterLine)
+			if b.Key != "" {
+				d = d.With("field", b.Key)
 			}
 			diags = append(diags, d)
 		}
@@ -203,7 +204,7 @@ func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []b
 		diags = append(diags, d)
 	}
 	var dups []string
-	duplicateKeys(root, "", 0, &dups)
+	safeyaml.DuplicateKeys(root, "", 0, &dups)
 	for _, k := range dups {
 		d := diagnostics.New(diagnostics.FieldInvalid, "", "", "%s: duplicate key; the last value is used", k).With("field", k)
 		if strict {
@@ -211,7 +212,7 @@ func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []b
 		}
 		diags = append(diags, d)
 	}
-	decoded, err := newConverter(false).value(root, 0)
+	decoded, err := safeyaml.Decode(root, false)
 	if err != nil {
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter cannot be read: %v", err))
 	}
@@ -241,24 +242,24 @@ const maxBrokenNamed = 20
 const frontmatterLine = 1
 
 // fieldName names a broken field in a message.
-func fieldName(b brokenField) string {
-	if b.key == "" {
-		return fmt.Sprintf("the text before the first field (line %d)", b.line+frontmatterLine)
+func fieldName(b safeyaml.BrokenField) string {
+	if b.Key == "" {
+		return fmt.Sprintf("the text before the first field (line %d)", b.Line+frontmatterLine)
 	}
-	return fmt.Sprintf("the field %s (line %d)", b.key, b.line+frontmatterLine)
+	return fmt.Sprintf("the field %s (line %d)", b.Key, b.Line+frontmatterLine)
 }
 
 // invalidYAML is the FRONTMATTER_INVALID diagnostic for YAML that cannot be
 // read: at the broken field when found (detail line: the file's own line),
 // else with the parser's message alone.
-func invalidYAML(b brokenField, found bool, err error) diagnostics.Diagnostic {
+func invalidYAML(b safeyaml.BrokenField, found bool, err error) diagnostics.Diagnostic {
 	if !found {
-		return diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s", yamlMessage(err))
+		return diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s", safeyaml.Message(err))
 	}
-	d := diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s: %s", fieldName(b), b.err).
-		With("line", b.line+frontmatterLine)
-	if b.key != "" {
-		d = d.With("field", b.key)
+	d := diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "the frontmatter is not valid YAML: %s: %s", fieldName(b), b.Err).
+		With("line", b.Line+frontmatterLine)
+	if b.Key != "" {
+		d = d.With("field", b.Key)
 	}
 	return d
 }
@@ -284,7 +285,7 @@ func readStandard(r *fieldReader, f map[string]any, fm *Frontmatter, strict bool
 	}
 	fm.Metadata = r.mapping("metadata", f["metadata"])
 	if strict {
-		if md := lookup(root, "metadata"); md != nil && md.Kind == yaml.MappingNode {
+		if md := safeyaml.Lookup(root, "metadata"); md != nil && md.Kind == yaml.MappingNode {
 			for i := 0; i+1 < len(md.Content); i += 2 {
 				if v := md.Content[i+1]; v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
 					r.invalid("metadata."+md.Content[i].Value, "the specification wants a string value, got a YAML %s (quote it)", yamlKind(v))
@@ -298,7 +299,7 @@ func yamlKind(n *yaml.Node) string {
 	if n.Kind == yaml.ScalarNode {
 		return strings.TrimPrefix(n.ShortTag(), "!!")
 	}
-	return kindName(n)
+	return safeyaml.KindName(n)
 }
 
 func readDialects(r *fieldReader, f map[string]any, fm *Frontmatter) {

@@ -1,4 +1,4 @@
-package skill
+package safeyaml
 
 import (
 	"regexp"
@@ -57,24 +57,24 @@ func stripComments(text string) string {
 	return b.String()
 }
 
-// brokenField is a top-level field that is not valid YAML on its own.
-type brokenField struct {
-	key  string // "" for text before the first key
-	line int    // counted from 1 within the text
-	err  string // the YAML error, without its line number
+// BrokenField is a top-level field that is not valid YAML on its own.
+type BrokenField struct {
+	Key  string // "" for text before the first key
+	Line int    // counted from 1 within the text
+	Err  string // the YAML error, without its line number
 }
 
-// recoverFields reads YAML text that is not valid as a whole one top-level
+// RecoverFields reads YAML text that is not valid as a whole one top-level
 // field at a time. It returns the mapping of the fields that parse (each
-// repaired as parseMapping repairs, repaired telling whether any needed it)
+// repaired as ParseMapping repairs, repaired telling whether any needed it)
 // and the fields that do not. Each field is parsed on its own, once, so the
 // cost grows with the text, and its nodes are moved to the text's lines.
-func recoverFields(text []byte) (root *yaml.Node, repaired bool, broken []brokenField) {
+func RecoverFields(text []byte) (root *yaml.Node, repaired bool, broken []BrokenField) {
 	root = &yaml.Node{Kind: yaml.MappingNode, Tag: "!!map"}
 	for _, f := range splitFields(string(text)) {
-		m, rep, err := parseMapping([]byte(f.text), true)
+		m, rep, err := ParseMapping([]byte(f.text), true)
 		if err != nil {
-			broken = append(broken, brokenField{key: f.key, line: f.line, err: yamlMessage(err)})
+			broken = append(broken, BrokenField{Key: f.key, Line: f.line, Err: Message(err)})
 			continue
 		}
 		repaired = repaired || rep
@@ -90,7 +90,7 @@ func recoverFields(text []byte) (root *yaml.Node, repaired bool, broken []broken
 // from. Aliases point at nodes already in the tree, so walking Content alone
 // visits each node once.
 func shiftLines(n *yaml.Node, by, depth int) {
-	if depth > maxYAMLDepth {
+	if depth > MaxDepth {
 		return
 	}
 	n.Line += by
@@ -99,23 +99,23 @@ func shiftLines(n *yaml.Node, by, depth int) {
 	}
 }
 
-// locateYAMLError names the first top-level field of text that is not valid
+// LocateError names the first top-level field of text that is not valid
 // YAML on its own; ok is false when every field parses alone (the fault lies
 // between fields) and the caller has only the parser's own message.
-func locateYAMLError(text []byte) (brokenField, bool) {
+func LocateError(text []byte) (BrokenField, bool) {
 	for _, f := range splitFields(string(text)) {
-		if _, _, err := parseMapping([]byte(f.text), false); err != nil {
-			return brokenField{key: f.key, line: f.line, err: yamlMessage(err)}, true
+		if _, _, err := ParseMapping([]byte(f.text), false); err != nil {
+			return BrokenField{Key: f.key, Line: f.line, Err: Message(err)}, true
 		}
 	}
-	return brokenField{}, false
+	return BrokenField{}, false
 }
 
 var yamlLinePrefix = regexp.MustCompile(`^yaml: (?:line \d+: )?`)
 
-// yamlMessage is a YAML error without "yaml: line N:": gopkg.in/yaml.v3
+// Message is a YAML error without "yaml: line N:": gopkg.in/yaml.v3
 // counts lines from 0 for some errors and from 1 for others, so skillkit
 // reports the line of the field instead.
-func yamlMessage(err error) string {
+func Message(err error) string {
 	return yamlLinePrefix.ReplaceAllString(err.Error(), "")
 }

@@ -1,4 +1,4 @@
-package skill
+package safeyaml
 
 import (
 	"strings"
@@ -7,7 +7,7 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// flatYAML parses the frontmatter most skills write without the YAML
+// Flat parses the frontmatter most skills write without the YAML
 // library, into the node tree yaml.v3 builds for it: a block mapping whose
 // keys are plain words and whose values are plain scalars (on one line or
 // folded over several), quoted scalars on one line, literal or folded block
@@ -17,7 +17,7 @@ import (
 // numbers, booleans or null — it returns ok = false and the caller parses
 // with yaml.v3, so the subset never changes a result; FuzzFlatYAML holds it
 // to yaml.v3's tree.
-func flatYAML(text string) (root *yaml.Node, ok bool) {
+func Flat(text string) (root *yaml.Node, ok bool) {
 	// Frontmatter always ends with a line break; without one the last line
 	// of a block scalar would read otherwise.
 	if !strings.HasSuffix(text, "\n") || !flatChars(text) {

@@ -1,4 +1,4 @@
-package skill
+package safeyaml
 
 import (
 	"errors"
@@ -11,25 +11,25 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// maxYAMLNodes bounds how many nodes a document may expand to when its aliases
+// MaxNodes bounds how many nodes a document may expand to when its aliases
 // are followed, so a "billion laughs" document costs a bounded amount of work.
-const maxYAMLNodes = 100_000
+const MaxNodes = 100_000
 
-// maxYAMLDepth bounds nesting when converting a document to Go values.
-const maxYAMLDepth = 64
+// MaxDepth bounds nesting when converting a document to Go values.
+const MaxDepth = 64
 
-var errYAMLTooLarge = fmt.Errorf("YAML expands to more than %d nodes or %d levels (aliases included)", maxYAMLNodes, maxYAMLDepth)
+var errYAMLTooLarge = fmt.Errorf("YAML expands to more than %d nodes or %d levels (aliases included)", MaxNodes, MaxDepth)
 
-// parseMapping parses YAML text whose root must be a mapping. An empty
+// ParseMapping parses YAML text whose root must be a mapping. An empty
 // document is an empty mapping. When the text is not valid YAML and repair is
-// true, it retries once on a repaired copy (see repairYAML) and reports
+// true, it retries once on a repaired copy (see Repair) and reports
 // recovered = true if that worked; the error returned is always the one for
 // the original text.
-func parseMapping(text []byte, repair bool) (root *yaml.Node, recovered bool, err error) {
-	root, err = parseYAML(text)
+func ParseMapping(text []byte, repair bool) (root *yaml.Node, recovered bool, err error) {
+	root, err = Parse(text)
 	if err != nil && repair {
-		if fixed, changed := repairYAML(string(text)); changed {
-			if r, err2 := parseYAML([]byte(fixed)); err2 == nil {
+		if fixed, changed := Repair(string(text)); changed {
+			if r, err2 := Parse([]byte(fixed)); err2 == nil {
 				return r, true, nil
 			}
 		}
@@ -37,7 +37,9 @@ func parseMapping(text []byte, repair bool) (root *yaml.Node, recovered bool, er
 	return root, false, err
 }
 
-func parseYAML(text []byte) (*yaml.Node, error) {
+// Parse reads YAML text whose root must be a mapping; an empty document is
+// an empty mapping.
+func Parse(text []byte) (*yaml.Node, error) {
 	var doc yaml.Node
 	if err := yaml.Unmarshal(text, &doc); err != nil {
 		return nil, err
@@ -50,12 +52,13 @@ func parseYAML(text []byte) (*yaml.Node, error) {
 		root = root.Alias
 	}
 	if root.Kind != yaml.MappingNode {
-		return nil, fmt.Errorf("the frontmatter is a YAML %s, not a mapping of fields", kindName(root))
+		return nil, fmt.Errorf("the frontmatter is a YAML %s, not a mapping of fields", KindName(root))
 	}
 	return root, nil
 }
 
-func kindName(n *yaml.Node) string {
+// KindName names a node's kind for a message: list, mapping, scalar or null.
+func KindName(n *yaml.Node) string {
 	switch n.Kind {
 	case yaml.SequenceNode:
 		return "list"
@@ -73,12 +76,12 @@ func kindName(n *yaml.Node) string {
 // plainKeyValue matches "key: value" on one line, optionally as a list item.
 var plainKeyValue = regexp.MustCompile(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
 
-// repairYAML applies the fixes the Agent Skills client guide suggests for
+// Repair applies the fixes the Agent Skills client guide suggests for
 // frontmatter other clients accept although it is not valid YAML:
 //   - a plain value holding ": " or ending in ":" (description: Use when: x)
 //     becomes a folded block scalar, keeping any indented continuation lines;
 //   - tabs used for indentation become two spaces each.
-func repairYAML(text string) (string, bool) {
+func Repair(text string) (string, bool) {
 	lines := strings.Split(text, "\n")
 	changed := false
 	for i, line := range lines {
@@ -147,10 +150,10 @@ func expandLeadingTabs(line string) (string, bool) {
 	return strings.ReplaceAll(lead, "\t", "  ") + line[n:], true
 }
 
-// duplicateKeys returns, for every mapping in the tree, the keys that occur
+// DuplicateKeys returns, for every mapping in the tree, the keys that occur
 // more than once, as "path.key" strings in document order.
-func duplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
-	if n == nil || depth > maxYAMLDepth {
+func DuplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
+	if n == nil || depth > MaxDepth {
 		return
 	}
 	switch n.Kind {
@@ -168,12 +171,12 @@ func duplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
 				seen[k] = true
 			}
 			if v := n.Content[i+1]; v.Kind == yaml.MappingNode || v.Kind == yaml.SequenceNode {
-				duplicateKeys(v, prefix+k+".", depth+1, out)
+				DuplicateKeys(v, prefix+k+".", depth+1, out)
 			}
 		}
 	case yaml.SequenceNode:
 		for i, c := range n.Content {
-			duplicateKeys(c, prefix+strconv.Itoa(i)+".", depth+1, out)
+			DuplicateKeys(c, prefix+strconv.Itoa(i)+".", depth+1, out)
 		}
 	}
 }
@@ -204,11 +207,20 @@ type converter struct {
 	typed bool
 }
 
-func newConverter(typed bool) *converter { return &converter{budget: maxYAMLNodes, typed: typed} }
+// Decode turns the tree under n into plain Go values (map[string]any,
+// []any and scalars), following aliases within a budget of MaxNodes nodes
+// and MaxDepth levels. typed resolves scalars to their YAML 1.2 types
+// (int64, float64, bool, nil, string), as a JSON Schema needs; untyped, every
+// scalar keeps its source text (only null becomes nil), so "version: 1.0"
+// stays "1.0".
+func Decode(n *yaml.Node, typed bool) (any, error) {
+	c := &converter{budget: MaxNodes, typed: typed}
+	return c.value(n, 0)
+}
 
 func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 	c.budget--
-	if c.budget < 0 || depth > maxYAMLDepth {
+	if c.budget < 0 || depth > MaxDepth {
 		return nil, errYAMLTooLarge
 	}
 	switch n.Kind {
@@ -317,9 +329,9 @@ func (c *converter) scalar(n *yaml.Node) (any, error) {
 	return n.Value, nil
 }
 
-// lookup returns the value node of key in mapping m (the last one when the
+// Lookup returns the value node of key in mapping m (the last one when the
 // key is duplicated, as most YAML readers do), following an alias.
-func lookup(m *yaml.Node, key string) *yaml.Node {
+func Lookup(m *yaml.Node, key string) *yaml.Node {
 	var found *yaml.Node
 	for i := 0; i+1 < len(m.Content); i += 2 {
 		if m.Content[i].Value == key {
