@@ -317,23 +317,31 @@ var (
 // String.fromCharCode, bytes() or string.char, chains of chr() or [char],
 // and arrays of 0xNN bytes. It returns "" when there are none.
 func charCodes(lower string) string {
-	if !strings.Contains(lower, "char") && !strings.Contains(lower, "chr") && !strings.Contains(lower, "bytes") &&
-		!strings.Contains(lower, "0x") && !strings.Contains(lower, "pack") {
-		return ""
-	}
+	// Each expression is tried only when the line holds what it needs: a
+	// function name, four calls, eight 0x bytes. Prose says "characters"
+	// often, and Go's regexp has no literal prefix to skip to here.
 	var out []string
-	for _, m := range charCodeList.FindAllStringSubmatch(lower, -1) {
-		out = append(out, codesToText(strings.Split(m[1], ",")))
-	}
-	if calls := charCodeCall.FindAllStringSubmatch(lower, -1); len(calls) >= minEscapes {
-		codes := make([]string, len(calls))
-		for i, c := range calls {
-			codes[i] = c[1]
+	if strings.Contains(lower, "fromcharcode") || strings.Contains(lower, "bytes") || strings.Contains(lower, "bytearray") || strings.Contains(lower, "string.char") || strings.Contains(lower, "pack") {
+		for _, m := range charCodeList.FindAllStringSubmatch(lower, -1) {
+			out = append(out, codesToText(strings.Split(m[1], ",")))
 		}
-		out = append(out, codesToText(codes))
 	}
-	for _, m := range byteArray.FindAllString(lower, -1) {
-		out = append(out, codesToText(strings.Split(m, ",")))
+	if strings.Count(lower, "chr")+strings.Count(lower, "char") >= minEscapes {
+		if calls := charCodeCall.FindAllStringSubmatch(lower, -1); len(calls) >= minEscapes {
+			codes := make([]string, len(calls))
+			for i, c := range calls {
+				codes[i] = c[1]
+			}
+			out = append(out, codesToText(codes))
+		}
+	}
+	if strings.Count(lower, "0x") >= 8 {
+		for _, m := range byteArray.FindAllString(lower, -1) {
+			out = append(out, codesToText(strings.Split(m, ",")))
+		}
+	}
+	if out == nil {
+		return ""
 	}
 	return strings.Join(slices.DeleteFunc(out, func(s string) bool { return !printable([]byte(s)) }), "\n")
 }
