@@ -171,7 +171,9 @@ func TestRemoteOriginChecked(t *testing.T) {
 
 type badOrigin struct{ *fakeRemote }
 
-func (badOrigin) Origin() registry.Record { return registry.Record{Source: registry.SourceGit, URL: "x", Subdir: "y"} }
+func (badOrigin) Origin() registry.Record {
+	return registry.Record{Source: registry.SourceGit, URL: "x", Subdir: "y"}
+}
 
 // failingFS fails the reads of one file as a remote that served bytes not
 // matching their digest does.
