@@ -89,7 +89,7 @@ func ReadTarGz(ctx context.Context, r io.Reader, lim *Limits) (fs.FS, Report, er
 		}
 		e := &entry{name: name, dir: h.Typeflag == tar.TypeDir, exec: h.Mode&0o111 != 0, size: h.Size}
 		switch h.Typeflag {
-		case tar.TypeDir, tar.TypeReg, tar.TypeRegA:
+		case tar.TypeDir, tar.TypeReg: // archive/tar reads the old regular type as TypeReg
 		case tar.TypeSymlink:
 			e.problem = fmt.Errorf("%w: the entry is a symbolic link to %q", ErrLink, h.Linkname)
 		case tar.TypeLink:
