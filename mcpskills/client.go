@@ -559,4 +559,3 @@ func (c *Client) Close() error {
 	}
 	return nil
 }
-
