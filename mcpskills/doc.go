@@ -43,10 +43,12 @@
 //     Digests come from the server that serves the content, so a match
 //     proves consistency, not trust: the skill is still untrusted.
 //
-// [Client.FS] returns the server's skills as a read-only file system for
-// a loader source, under a folder named by the host's label for the
-// server, so that every path and every catalog location says which server
-// a skill comes from (Skill URIs). Files are fetched when first read and
+// [Client.Source] returns the server's skills as a loader source whose
+// file system ([Client.FS]) holds them under a folder named by the host's
+// label for the server, so that every path says which server a skill
+// comes from (Skill URIs), and whose Origin ("mcp:LABEL") the catalog and
+// read_skill show the model beside each of its skills (Security
+// Considerations: origin is visible to the model). Files are fetched when first read and
 // kept in memory. skillkit's loader reads each SKILL.md when it scans, and
 // a Kit's scanner reads every file to scan it, so with a Kit the files are
 // fetched at the scan, not at activation as Lazy Retrieval asks: scanning

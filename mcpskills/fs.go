@@ -12,6 +12,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/internal/memfs"
+	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -72,6 +73,19 @@ func (c *Client) FS(ctx context.Context, label string) (fs.FS, diagnostics.List,
 		return nil, nil, fmt.Errorf("mcpskills: %w", err)
 	}
 	return m, diags, nil
+}
+
+// Source is [Client.FS] as a loader source: named "mcp:LABEL", with
+// Origin "mcp:LABEL", which the catalog and read_skill show the model for
+// each of its skills (specification: Security Considerations, origin is
+// visible to the model). Put it after the host's own sources
+// (skillkit.Options.Sources), so that its skills never shadow theirs.
+func (c *Client) Source(ctx context.Context, label string) (loader.Source, diagnostics.List, error) {
+	fsys, diags, err := c.FS(ctx, label)
+	if err != nil {
+		return loader.Source{}, nil, err
+	}
+	return loader.Source{Name: "mcp:" + label, FS: fsys, Origin: "mcp:" + label}, diags, nil
 }
 
 // clash returns the URI of a skill listed before whose folder or files the
