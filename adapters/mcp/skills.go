@@ -95,7 +95,9 @@ func NewSkillsServer(impl *mcp.Implementation, ts []tools.Tool, src SkillSource,
 
 // DeclareSkills returns a copy of opts (nil for the SDK's defaults) whose
 // capabilities declare the Skills extension, with no optional feature
-// (resources/directory/read is not served). The SDK fixes a server's
+// (resources/directory/read is not served). Without capabilities in opts,
+// the server declares no logging capability, which the SDK declares by
+// default and MCP deprecates as of revision 2026-07-28. The SDK fixes a server's
 // capabilities when it is made, so pass the result to mcp.NewServer and
 // then call [AddSkills]; [NewSkillsServer] does both.
 func DeclareSkills(opts *mcp.ServerOptions) *mcp.ServerOptions {
@@ -103,7 +105,7 @@ func DeclareSkills(opts *mcp.ServerOptions) *mcp.ServerOptions {
 	if opts != nil {
 		out = *opts
 	}
-	caps := &mcp.ServerCapabilities{Logging: &mcp.LoggingCapabilities{}} // the SDK's default
+	caps := &mcp.ServerCapabilities{}
 	if out.Capabilities != nil {
 		c := *out.Capabilities
 		c.Extensions = make(map[string]any, len(out.Capabilities.Extensions)+1)

@@ -350,3 +350,51 @@ func TestInstallFromServer(t *testing.T) {
 		t.Errorf("after update: %q", b)
 	}
 }
+
+// The skillkit command installs a skill from skillkit-mcp, given as
+// mcp+stdio: and the server's command: the list of what the server
+// offers, then the skill picked, verified and installed; outdated asks the
+// server again. Both programs run for real: the command is built from this
+// tree, the server is this test binary.
+func TestCommandInstallsFromServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the skillkit command")
+	}
+	bin := filepath.Join(t.TempDir(), "skillkit")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/skillkit-go/skillkit/cmd/skillkit")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	served := servedFolder(t)
+	argv, env := serverCommand(t, "1", served)
+	// The command gives the server a small environment, so the test's
+	// variables go through env(1).
+	server := []string{"env", "SKILLKIT_MCP_MAIN=" + env["SKILLKIT_MCP_MAIN"], "SKILLKIT_MCP_ARGS=" + env["SKILLKIT_MCP_ARGS"]}
+	server = append(server, argv...)
+	dest := t.TempDir()
+	skillkitCmd := func(args ...string) (int, string) {
+		cmd := exec.CommandContext(t.Context(), bin, args...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	code, out := skillkitCmd(append([]string{"install", "--dir", dest, "--"}, append([]string{"mcp+stdio:" + server[0]}, server[1:]...)...)...)
+	if code != 2 || !strings.Contains(out, "skill://git-flow/SKILL.md") || !strings.Contains(out, "skill://pdf-forms/SKILL.md") {
+		t.Fatalf("without --skill: exit %d\n%s", code, out)
+	}
+	code, out = skillkitCmd("install", "--dir", dest, "--skill", "pdf-forms", mcpskills.CommandURL(server))
+	if code != 0 || !strings.Contains(out, "installed pdf-forms from mcp mcp+stdio:env ") {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "pdf-forms", "references", "FORMS.md")); err != nil || !strings.Contains(string(b), "case-sensitive") {
+		t.Fatalf("FORMS.md: %q %v", b, err)
+	}
+	os.WriteFile(filepath.Join(served, "pdf-forms", "references", "FORMS.md"), []byte("# Forms v2\n"), 0o644)
+	code, out = skillkitCmd("outdated", "--dir", dest)
+	if code != 0 || !strings.Contains(out, "pdf-forms") {
+		t.Fatalf("outdated: exit %d\n%s", code, out)
+	}
+}
