@@ -270,6 +270,20 @@ func TestServed(t *testing.T) {
 	if _, err := checkEntry(e); err != nil {
 		t.Error(err)
 	}
+
+	// After the skill was loaded, a file added is not served, nor a listed
+	// file replaced by a link to a secret.
+	write("references/new.md", "new")
+	if _, err := ReadServed(s, "references/new.md"); err == nil {
+		t.Error("a file the skill did not list was served")
+	}
+	os.Remove(filepath.Join(dir, "demo", "references", "a.md"))
+	if err := os.Symlink("../.env", filepath.Join(dir, "demo", "references", "a.md")); err != nil {
+		t.Fatal(err)
+	}
+	if data, err := ReadServed(s, "references/a.md"); err == nil {
+		t.Errorf("a link to .env was served: %q", data)
+	}
 }
 
 // TestMain lets the test binary be an MCP server for TestRemote: with

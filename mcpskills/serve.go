@@ -24,8 +24,8 @@ import (
 // as read_skill_file refuses them.
 func Served(s *skill.Skill) []string {
 	out := []string{SkillFile}
-	for _, rel := range s.Files {
-		if rel == SkillFile || skill.IsInfra(rel) {
+	for _, rel := range s.Files { // the loader lists no infrastructure, no link
+		if rel == SkillFile {
 			continue
 		}
 		if _, err := servedPath(s, rel); err == nil {
@@ -36,12 +36,14 @@ func Served(s *skill.Skill) []string {
 	return out
 }
 
-// servedPath returns the path rel resolves to, or why it is not served.
+// servedPath returns the path rel resolves to, or why it is not served:
+// only files the skill listed when it was loaded, and only while they do
+// not lead, through a link put in their place since, to infrastructure.
 func servedPath(s *skill.Skill, rel string) (string, error) {
 	if rel == SkillFile {
 		return s.File, nil
 	}
-	if !slices.Contains(s.Files, rel) || skill.IsInfra(rel) {
+	if !slices.Contains(s.Files, rel) {
 		return "", fmt.Errorf("mcpskills: %s has no served file %s", s.Name, quote(rel))
 	}
 	resolved, err := s.Resolve(rel)
