@@ -9,13 +9,11 @@ import (
 	"log/slog"
 	"slices"
 	"strings"
-	"sync"
 	"time"
 
 	"github.com/modelcontextprotocol/go-sdk/jsonrpc"
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillkit-go/skillkit"
-	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/mcpskills"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/skill"
@@ -28,28 +26,16 @@ type SkillSource func(ctx context.Context) ([]*skill.Skill, error)
 
 // KitSkills serves what agent may read in kit: the skills of its catalog
 // and the hidden ones it may read by name, after the visibility rules and
-// with disabled skills left out, as [skillkit.Kit.Toolset] decides. The
-// answer is kept for as long as the Kit's snapshot of the skills stays the
-// same (a rescan makes a new one).
+// with disabled skills left out, as [skillkit.Kit.Toolset] decides, asked
+// again at every request, so that a skill disabled, or a rescan, shows at
+// once (a Toolset of 130 skills costs about 3 ms).
 func KitSkills(kit *skillkit.Kit, agent tools.Agent) SkillSource {
-	var mu sync.Mutex
-	var snap *loader.Snapshot
-	var skills []*skill.Skill
 	return func(ctx context.Context) ([]*skill.Skill, error) {
-		l, err := kit.Loader(ctx)
+		ts, err := kit.Toolset(ctx, agent)
 		if err != nil {
 			return nil, err
 		}
-		mu.Lock()
-		defer mu.Unlock()
-		if now := l.Snapshot(); now != snap || skills == nil {
-			ts, err := kit.Toolset(ctx, agent)
-			if err != nil {
-				return nil, err
-			}
-			snap, skills = now, ts.Visibility.Readable()
-		}
-		return skills, nil
+		return ts.Visibility.Readable(), nil
 	}
 }
 

@@ -59,6 +59,13 @@ func writeSkills(t *testing.T) string {
 // protocol revision).
 func skillsClient(t *testing.T, dir string, sopts *mcptools.SkillsOptions) *mcp.ClientSession {
 	t.Helper()
+	_, cs := skillsKitClient(t, dir, sopts)
+	return cs
+}
+
+// skillsKitClient is skillsClient that also returns the Kit served.
+func skillsKitClient(t *testing.T, dir string, sopts *mcptools.SkillsOptions) (*skillkit.Kit, *mcp.ClientSession) {
+	t.Helper()
 	kit, err := skillkit.Open(t.Context(), skillkit.Options{Dir: dir, DisableSkillManage: true})
 	if err != nil {
 		t.Fatal(err)
@@ -96,7 +103,7 @@ func skillsClient(t *testing.T, dir string, sopts *mcptools.SkillsOptions) *mcp.
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { cs.Close() })
-	return cs
+	return kit, cs
 }
 
 type listParams struct {
@@ -283,5 +290,38 @@ func TestDeclareSkills(t *testing.T) {
 	}
 	if got := mcptools.DeclareSkills(nil).Capabilities.Extensions; len(got) != 1 {
 		t.Errorf("extensions %v", got)
+	}
+}
+
+// Only what the agent may read is served: a skill disabled is neither
+// listed nor readable, from the next request on.
+func TestServeSkillsFollowsVisibility(t *testing.T) {
+	dir := writeSkills(t)
+	kit, cs := skillsKitClient(t, dir, nil)
+	list := func() []string {
+		res, err := mcp.CallCustomMethod[*listParams, *listResult](t.Context(), cs, mcpskills.MethodList, &listParams{})
+		if err != nil {
+			t.Fatal(err)
+		}
+		var uris []string
+		for _, s := range res.Skills {
+			uris = append(uris, s.URI)
+		}
+		return uris
+	}
+	if got := list(); len(got) != 2 {
+		t.Fatalf("listed %v", got)
+	}
+	if err := kit.SetEnabled(t.Context(), "git-flow", false); err != nil {
+		t.Fatal(err)
+	}
+	if got := list(); !slices.Equal(got, []string{"skill://pdf-forms/SKILL.md"}) {
+		t.Errorf("listed after disabling git-flow: %v", got)
+	}
+	if _, _, err := readResource(t, cs, "skill://git-flow/SKILL.md"); !isInvalidParams(err) {
+		t.Errorf("a disabled skill was read: %v", err)
+	}
+	if _, err := mcp.CallCustomMethod[*getParams, *getResult](t.Context(), cs, mcpskills.MethodGet, &getParams{URI: "skill://git-flow/SKILL.md"}); !isInvalidParams(err) {
+		t.Errorf("skills/get of a disabled skill: %v", err)
 	}
 }
