@@ -24,7 +24,9 @@ func TestInvalidEntries(t *testing.T) {
 		"dynamic":                {func(s *Skill) { s.Resources = Manifest{Dynamic: true, present: true} }, ErrDynamic},
 		"no resources":           {func(s *Skill) { s.Resources = Manifest{} }, ErrInvalidEntry},
 		"SKILL.md not listed":    {func(s *Skill) { s.Resources.Files = s.Resources.Files[1:] }, ErrInvalidEntry},
-		"file outside the skill": {func(s *Skill) { s.Resources.Files[0].URI = "skill://other/x.md" }, ErrInvalidEntry},
+		"file outside the skill": {func(s *Skill) {
+			s.Resources.Files = append(s.Resources.Files, Resource{URI: "skill://other/x.md", Digest: Digest(nil)})
+		}, ErrInvalidEntry},
 		"dot dot":                {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a/%2E%2E/x" }, ErrInvalidEntry},
 		"encoded slash":          {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a%2Fb" }, ErrInvalidEntry},
 		"query":                  {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a?x=1" }, ErrInvalidEntry},

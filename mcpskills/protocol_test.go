@@ -152,6 +152,26 @@ func TestURIs(t *testing.T) {
 	}
 }
 
+// A file belongs to a skill only when its URI lies under the skill's root,
+// whatever the depth of the skill's path.
+func TestRelPath(t *testing.T) {
+	for _, tc := range []struct{ root, uri, want string }{
+		{"skill://pdf", "skill://pdf/SKILL.md", "SKILL.md"},
+		{"skill://acme/billing/refunds", "skill://acme/billing/refunds/docs/a%20b.md", "docs/a b.md"},
+		{"skill://acme/billing/refunds", "skill://acme/billing/other/x.md", ""},
+		{"skill://pdf", "skill://pdf2/SKILL.md", ""},
+		{"skill://pdf", "skill://other/x.md", ""},
+		{"skill://pdf", "skill://pdf/", ""},
+		{"skill://pdf", "skill://pdf/a/%2E%2E/%2E%2E/x", ""},
+		{"github://o/r/pdf", "github://o/r/pdf/SKILL.md", "SKILL.md"},
+	} {
+		got, err := RelPath(tc.root, tc.uri)
+		if got != tc.want || (tc.want == "") != (err != nil) {
+			t.Errorf("RelPath(%q, %q) = %q %v, want %q", tc.root, tc.uri, got, err, tc.want)
+		}
+	}
+}
+
 func TestCommandURL(t *testing.T) {
 	for _, argv := range [][]string{
 		{"skillkit-mcp", "--dir", "/srv/skills"},
