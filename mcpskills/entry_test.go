@@ -17,22 +17,22 @@ func TestInvalidEntries(t *testing.T) {
 		change func(s *Skill)
 		want   error
 	}{
-		"name differs from URI":  {func(s *Skill) { s.Frontmatter["name"] = "other" }, ErrInvalidEntry},
-		"no description":         {func(s *Skill) { delete(s.Frontmatter, "description") }, ErrInvalidEntry},
-		"name not a string":      {func(s *Skill) { s.Frontmatter["name"] = 7 }, ErrInvalidEntry},
-		"URI not SKILL.md":       {func(s *Skill) { s.URI = strings.TrimSuffix(s.URI, "SKILL.md") + "README.md" }, ErrInvalidEntry},
-		"dynamic":                {func(s *Skill) { s.Resources = Manifest{Dynamic: true, present: true} }, ErrDynamic},
-		"no resources":           {func(s *Skill) { s.Resources = Manifest{} }, ErrInvalidEntry},
-		"SKILL.md not listed":    {func(s *Skill) { s.Resources.Files = s.Resources.Files[1:] }, ErrInvalidEntry},
+		"name differs from URI": {func(s *Skill) { s.Frontmatter["name"] = "other" }, ErrInvalidEntry},
+		"no description":        {func(s *Skill) { delete(s.Frontmatter, "description") }, ErrInvalidEntry},
+		"name not a string":     {func(s *Skill) { s.Frontmatter["name"] = 7 }, ErrInvalidEntry},
+		"URI not SKILL.md":      {func(s *Skill) { s.URI = strings.TrimSuffix(s.URI, "SKILL.md") + "README.md" }, ErrInvalidEntry},
+		"dynamic":               {func(s *Skill) { s.Resources = Manifest{Dynamic: true, present: true} }, ErrDynamic},
+		"no resources":          {func(s *Skill) { s.Resources = Manifest{} }, ErrInvalidEntry},
+		"SKILL.md not listed":   {func(s *Skill) { s.Resources.Files = s.Resources.Files[1:] }, ErrInvalidEntry},
 		"file outside the skill": {func(s *Skill) {
 			s.Resources.Files = append(s.Resources.Files, Resource{URI: "skill://other/x.md", Digest: Digest(nil)})
 		}, ErrInvalidEntry},
-		"dot dot":                {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a/%2E%2E/x" }, ErrInvalidEntry},
-		"encoded slash":          {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a%2Fb" }, ErrInvalidEntry},
-		"query":                  {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a?x=1" }, ErrInvalidEntry},
-		"upper-case digest":      {func(s *Skill) { s.Resources.Files[0].Digest = strings.ToUpper(s.Resources.Files[0].Digest) }, ErrInvalidEntry},
-		"md5 digest":             {func(s *Skill) { s.Resources.Files[0].Digest = "md5:abc" }, ErrInvalidEntry},
-		"negative size":          {func(s *Skill) { s.Resources.Files[0].Size = -1 }, ErrInvalidEntry},
+		"dot dot":           {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a/%2E%2E/x" }, ErrInvalidEntry},
+		"encoded slash":     {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a%2Fb" }, ErrInvalidEntry},
+		"query":             {func(s *Skill) { s.Resources.Files[0].URI = "skill://bad/a?x=1" }, ErrInvalidEntry},
+		"upper-case digest": {func(s *Skill) { s.Resources.Files[0].Digest = strings.ToUpper(s.Resources.Files[0].Digest) }, ErrInvalidEntry},
+		"md5 digest":        {func(s *Skill) { s.Resources.Files[0].Digest = "md5:abc" }, ErrInvalidEntry},
+		"negative size":     {func(s *Skill) { s.Resources.Files[0].Size = -1 }, ErrInvalidEntry},
 		"listed twice": {func(s *Skill) {
 			s.Resources.Files = append(s.Resources.Files, s.Resources.Files[0])
 		}, ErrInvalidEntry},
