@@ -242,21 +242,10 @@ func (r *rawResult) MarshalJSON() ([]byte, error) { return r.data, nil }
 
 // The official TypeScript MCP SDK, as a client: it starts skillkit-mcp,
 // sees the extension, lists and gets every skill, and reads every file,
-// whose bytes match the digests listed (testdata/ts-client.mjs). With
-// CI=true a missing node or SDK fails the test.
+// whose bytes match the digests listed (testdata/ts-client.mjs). The test
+// skips only when node or npm is absent, and with CI=true not even then.
 func TestTypeScriptClient(t *testing.T) {
-	node, err := exec.LookPath("node")
-	sdk := os.Getenv("SKILLKIT_MCP_TS_SDK")
-	if sdk == "" {
-		sdk, _ = filepath.Abs("../../../../.ci/mcp-ts/node_modules")
-	}
-	if _, serr := os.Stat(filepath.Join(sdk, "@modelcontextprotocol", "sdk", "package.json")); err != nil || serr != nil {
-		msg := "node, or the TypeScript MCP SDK in " + sdk + " (.ci/run installs it: npm ci --prefix .ci/mcp-ts), is missing"
-		if os.Getenv("CI") == "true" {
-			t.Fatal(msg)
-		}
-		t.Skip(msg)
-	}
+	node, sdk := typeScriptSDK(t)
 	work := t.TempDir()
 	script, err := os.ReadFile("testdata/ts-client.mjs")
 	if err != nil {
@@ -299,6 +288,57 @@ func TestTypeScriptClient(t *testing.T) {
 	if pdf.URI != "skill://pdf-forms/SKILL.md" || !slices.Equal(pdf.Files, []string{"SKILL.md", "references/FORMS.md", "scripts/fill.py"}) {
 		t.Errorf("pdf-forms as the TypeScript client read it: %+v", pdf)
 	}
+}
+
+// typeScriptSDK returns node and a node_modules folder holding the
+// TypeScript MCP SDK: the one SKILLKIT_MCP_TS_SDK names (.ci/run sets it),
+// else the one .ci/run installs in .ci/mcp-ts, else one npm installs now
+// into a temporary folder from .ci/mcp-ts's lock file. It skips the test
+// when node or npm is missing, unless CI=true, where that fails it.
+func typeScriptSDK(t *testing.T) (node, modules string) {
+	const mcpTS = "../../../../.ci/mcp-ts"
+	missing := func(msg string) {
+		msg += ": the TypeScript MCP SDK client test needs node and npm"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node is not installed")
+	}
+	hasSDK := func(modules string) bool {
+		_, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json"))
+		return err == nil
+	}
+	if modules = os.Getenv("SKILLKIT_MCP_TS_SDK"); modules != "" {
+		if !hasSDK(modules) {
+			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s holds no @modelcontextprotocol/sdk", modules)
+		}
+		return node, modules
+	}
+	if modules, _ = filepath.Abs(filepath.Join(mcpTS, "node_modules")); hasSDK(modules) {
+		return node, modules
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		missing("npm is not installed")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(filepath.Join(mcpTS, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	cmd := exec.CommandContext(t.Context(), npm, "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci of the TypeScript MCP SDK (.ci/mcp-ts/package-lock.json) failed: %v\n%s", err, out)
+	}
+	return node, filepath.Join(dir, "node_modules")
 }
 
 // A skill installed from skillkit-mcp through skillkit's client is
