@@ -15,6 +15,7 @@ import (
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillkit-go/skillkit"
 	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
+	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/mcpskills"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -39,15 +40,7 @@ func writeSkills(t *testing.T) string {
 		"git-flow/SKILL.md":             "---\nname: git-flow\ndescription: Branch from main.\n---\nUse feature branches.\n",
 		"Bad_Name/SKILL.md":             "---\nname: Bad_Name\ndescription: Breaks the naming rules.\n---\nx\n",
 	}
-	for p, content := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixture.WriteTree(t, dir, files)
 	if err := os.Symlink("../.env", filepath.Join(dir, "pdf-forms", "references", "token.md")); err != nil {
 		t.Fatal(err)
 	}
@@ -80,12 +73,6 @@ func skillsKitClient(t *testing.T, dir string, sopts *mcptools.SkillsOptions) (*
 	if err != nil {
 		t.Fatal(err)
 	}
-	serverSide, clientSide := mcp.NewInMemoryTransports()
-	ss, err := server.Connect(t.Context(), serverSide, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { ss.Close() })
 	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
 	for _, m := range []string{mcpskills.MethodList, mcpskills.MethodGet} {
 		var err error
@@ -98,12 +85,7 @@ func skillsKitClient(t *testing.T, dir string, sopts *mcptools.SkillsOptions) (*
 			t.Fatal(err)
 		}
 	}
-	cs, err := client.Connect(t.Context(), clientSide, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { cs.Close() })
-	return kit, cs
+	return kit, connectInMemory(t, server, client)
 }
 
 type listParams struct {
