@@ -18,11 +18,13 @@ import (
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/mcpskills"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
+	"github.com/skillkit-go/skillkit/wellknown"
 )
 
 // Options configure [Open]. Only Dir is required; every other field has a
@@ -183,7 +185,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.installer = installer.New(k.dir, opts.Installer)
+	k.installer = installer.New(k.dir, installerOptions(opts.Installer))
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
 	if opts.ScanOnOpen || opts.Watch > 0 {
@@ -193,6 +195,42 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		}
 	}
 	return k, nil
+}
+
+// installerOptions are the host's installer options, with Remote finding
+// the discovery index or MCP server a skill was installed from unless the
+// host set its own. An index's hosts must be among the allowed ones, as a
+// git host must.
+func installerOptions(o *installer.Options) *installer.Options {
+	out := installer.Options{}
+	if o != nil {
+		out = *o
+	}
+	if out.Remote == nil {
+		hosts := out.AllowedHosts
+		if len(hosts) == 0 {
+			hosts = []string{installer.DefaultHost}
+		}
+		out.Remote = func(rec registry.Record) (installer.Remote, error) {
+			switch rec.Source {
+			case registry.SourceWellKnown:
+				return asRemote(wellknown.FromRecord(rec, &wellknown.Options{AllowedHosts: hosts}))
+			case registry.SourceMCP:
+				return asRemote(mcpskills.FromRecord(rec, nil))
+			}
+			return nil, fmt.Errorf("skillkit: %s has no remote source (%q)", rec.Name, rec.Source)
+		}
+	}
+	return &out
+}
+
+// asRemote returns r as an installer.Remote, and no typed nil with an
+// error.
+func asRemote[R installer.Remote](r R, err error) (installer.Remote, error) {
+	if err != nil {
+		return nil, err
+	}
+	return r, nil
 }
 
 // sources are the loader's sources: the skills folder first.

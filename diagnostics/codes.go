@@ -120,6 +120,10 @@ const (
 	// a model reads (package scan). Always at least a warning in SKILL.md;
 	// an error when they spell hidden text. Detail as for SCAN_FINDING.
 	UnicodeHidden Code = "UNICODE_HIDDEN"
+	// RemoteInvalid [error]: a skill a remote source publishes (an MCP
+	// server's skill entry, a discovery index entry) is malformed, over a
+	// limit, or cannot be verified; it is not loaded. Detail: uri or url.
+	RemoteInvalid Code = "REMOTE_INVALID"
 )
 
 // CodeInfo documents one code.
@@ -164,6 +168,7 @@ var codeTable = []CodeInfo{
 	{PromptCompacted, Warning, "the catalog shortened or left out descriptions to stay within its budget"},
 	{ScanFinding, Warning, "the security scan matched a rule; the level follows the finding's severity"},
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
+	{RemoteInvalid, Error, "a skill a remote source publishes is malformed, over a limit or unverifiable; not loaded"},
 }
 
 // Codes returns the documentation of every code, in a fixed order.

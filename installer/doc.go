@@ -28,6 +28,14 @@
 //     follow git's rules and never start with "-".
 //   - ZipFile, or Zip and ZipSize: a ZIP archive on disk or in memory.
 //   - Dir: a local skill folder, copied.
+//   - Remote: a skill another package fetches through its protocol and
+//     verifies against the digests it publishes: a site's Agent Skills
+//     discovery index (package wellknown) or an MCP server declaring the
+//     Skills extension (package mcpskills). Its files go through the same
+//     checks as a folder (archive.CopyFS); a file that does not match its
+//     digest fails the install ([ErrDigestMismatch]). The record keeps
+//     the Remote's origin and the version installed (a digest), and
+//     Options.Remote finds the Remote again for Update and CheckUpdates.
 //
 // git runs through Options.Runner (an executor.LocalRunner by default)
 // as
@@ -136,7 +144,8 @@
 //
 // [Installer.Update] fetches the recorded origin again. For git sources it
 // first asks the remote (git ls-remote) and stops when the recorded commit
-// is still current. Otherwise the source is fetched and checked as an
+// is still current; a Remote is asked for the version it serves, compared
+// with the recorded one. Otherwise the source is fetched and checked as an
 // install is; when the fetched files are the ones installed (a commit
 // elsewhere in a repository holding several skills, a folder or ZIP file
 // that did not change), nothing is swapped — the skill, its .venv and

@@ -174,6 +174,7 @@ type fetchPlan struct {
 	git    gitSource       // kind SourceGit
 	zip    Source          // kind SourceZip: ZipFile (absolute) or Zip and ZipSize
 	dir    string          // kind SourceLocal: the folder, absolute
+	remote Remote          // kind SourceWellKnown or SourceMCP
 	origin registry.Record // Source, URL, Ref and Subdir; Commit is known after the fetch
 	what   string          // for progress: "cloning URL", "extracting FILE", ...
 }
@@ -209,6 +210,10 @@ func planFetch(src Source, hosts []string, allowFile bool) (fetchPlan, error) {
 		}
 		p.origin = registry.Record{Source: registry.SourceLocal, URL: p.dir}
 		p.what = "copying " + p.dir
+	default:
+		p.remote = src.Remote
+		p.origin, _ = remoteOrigin(src.Remote) // kind checked it
+		p.what = "fetching " + src.String()
 	}
 	return p, nil
 }
@@ -303,7 +308,8 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 }
 
 // fetch brings plan's files into t's staging tree through the archive and
-// folder checks, and sets the commit and tree of a git source in rec.
+// folder checks, and sets the commit and tree of a git source, or the
+// version of a remote one, in rec.
 func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan, rec *registry.Record) (archive.Report, error) {
 	tree := t.StagingOS(skillsdir.TreeName)
 	switch plan.kind {
@@ -319,8 +325,15 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 			return archive.ExtractZipFile(ctx, plan.zip.ZipFile, tree, in.dir.Limits())
 		}
 		return archive.ExtractZip(ctx, plan.zip.Zip, plan.zip.ZipSize, tree, in.dir.Limits())
+	case registry.SourceLocal:
+		return archive.CopyDir(ctx, plan.dir, tree, in.dir.Limits())
 	}
-	return archive.CopyDir(ctx, plan.dir, tree, in.dir.Limits())
+	fsys, version, err := plan.remote.Fetch(ctx, in.dir.Limits())
+	if err != nil {
+		return archive.Report{}, err
+	}
+	rec.Commit = version
+	return archive.CopyFS(ctx, fsys, tree, in.dir.Limits())
 }
 
 // fetchGit clones g into t's staging folder, drops .git and returns the

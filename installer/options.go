@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/registry"
 )
 
 // Defaults for [Options] fields left at zero.
@@ -53,6 +54,11 @@ type Options struct {
 	// CheckConcurrency bounds how many remotes CheckUpdates asks at once.
 	// Default 4.
 	CheckConcurrency int
+	// Remote finds again the [Remote] a skill was installed from (a record
+	// whose Source is registry.SourceWellKnown or registry.SourceMCP), for
+	// Update, UpdateAll and CheckUpdates. Nil: such skills cannot be
+	// updated ([ErrNotUpdatable]) nor checked. skillkit.Kit sets it.
+	Remote func(rec registry.Record) (Remote, error)
 }
 
 // Limits bound what one skill may hold, in an archive or a folder: an
@@ -76,6 +82,7 @@ type resolved struct {
 	progress   func(Event)
 	github     *GitHubClient
 	checkConc  int
+	remote     func(registry.Record) (Remote, error)
 }
 
 func (o *Options) resolve() resolved {
@@ -91,6 +98,7 @@ func (o *Options) resolve() resolved {
 		progress:   o.Progress,
 		github:     o.GitHub,
 		checkConc:  o.CheckConcurrency,
+		remote:     o.Remote,
 	}
 	if r.git == "" {
 		r.git = "git"

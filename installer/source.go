@@ -14,7 +14,7 @@ import (
 )
 
 // Source says where to install a skill from. Exactly one of Git, ZipFile,
-// Zip and Dir is set; Ref and Subdir go with Git.
+// Zip, Dir and Remote is set; Ref and Subdir go with Git.
 type Source struct {
 	// Git is a git URL: a GitHub repository
 	// (https://github.com/OWNER/REPO, optionally followed by
@@ -40,6 +40,10 @@ type Source struct {
 	// Dir is a local skill folder, copied (never linked) into the skills
 	// folder.
 	Dir string
+	// Remote is a skill fetched through another package's protocol: a
+	// site's discovery index (wellknown.Index.Remote) or an MCP server
+	// (mcpskills.Remote). Updates find it again through Options.Remote.
+	Remote Remote
 }
 
 // String shows the source to people.
@@ -60,6 +64,9 @@ func (s Source) String() string {
 		return fmt.Sprintf("ZIP archive (%d bytes)", s.ZipSize)
 	case s.Dir != "":
 		return s.Dir
+	case s.Remote != nil:
+		o := s.Remote.Origin()
+		return fmt.Sprintf("%s (%s)", o.URL, o.Subdir)
 	}
 	return "no source"
 }
@@ -79,11 +86,18 @@ func (s Source) kind() (registry.Source, error) {
 	if s.Dir != "" {
 		kinds = append(kinds, registry.SourceLocal)
 	}
+	if s.Remote != nil {
+		o, err := remoteOrigin(s.Remote)
+		if err != nil {
+			return "", err
+		}
+		kinds = append(kinds, o.Source)
+	}
 	switch {
 	case len(kinds) == 0:
-		return "", fmt.Errorf("%w: set one of Git, ZipFile, Zip and Dir", ErrInvalidSource)
+		return "", fmt.Errorf("%w: set one of Git, ZipFile, Zip, Dir and Remote", ErrInvalidSource)
 	case len(kinds) > 1:
-		return "", fmt.Errorf("%w: set only one of Git, ZipFile, Zip and Dir", ErrInvalidSource)
+		return "", fmt.Errorf("%w: set only one of Git, ZipFile, Zip, Dir and Remote", ErrInvalidSource)
 	}
 	if s.Git == "" && (s.Ref != "" || s.Subdir != "") {
 		return "", fmt.Errorf("%w: Ref and Subdir go with a Git source", ErrInvalidSource)

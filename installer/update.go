@@ -27,7 +27,8 @@ type UpdateOptions struct {
 
 // Update fetches skill name again from its recorded origin and installs it
 // when its files changed. A git source whose remote still points to the
-// recorded commit is up to date (Result.UpToDate) without a clone; otherwise
+// recorded commit, or a [Remote] that still serves the recorded version, is
+// up to date (Result.UpToDate) without fetching the files; otherwise
 // the source is fetched and checked as an install is, and when the fetched
 // files are the ones installed (a commit elsewhere in the repository, a
 // folder or ZIP file that did not change) nothing is swapped: the skill, its
@@ -59,11 +60,22 @@ func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions
 	if rec.Pinned {
 		return nil, fmt.Errorf("%w: %s; unpin it to update it", ErrPinned, name)
 	}
-	src, err := sourceOf(rec)
+	src, err := in.sourceOf(rec)
 	if err != nil {
 		return nil, err
 	}
 	rep.SetSource(src.String())
+	if src.Remote != nil && rec.Commit != "" {
+		rep.Step(skillsdir.StepCheckRemote, 2, "asking %s for the version it serves", rec.URL)
+		latest, err := src.Remote.Version(ctx)
+		if err != nil {
+			return nil, err
+		}
+		if latest == rec.Commit {
+			rep.Step(skillsdir.StepCheckRemote, 100, "%s is up to date at %.19s", name, latest)
+			return &Result{Name: name, Record: rec, Previous: &rec, UpToDate: true}, nil
+		}
+	}
 	if rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub {
 		rep.Step(skillsdir.StepCheckRemote, 2, "asking %s for its latest commit", rec.URL)
 		latest, err := in.latest(ctx, rec)
@@ -137,9 +149,15 @@ func (in *Installer) record(ctx context.Context, name string) (registry.Record, 
 }
 
 // sourceOf turns a record back into the source it was installed from.
-func sourceOf(rec registry.Record) (Source, error) {
+func (in *Installer) sourceOf(rec registry.Record) (Source, error) {
 	switch {
 	case rec.URL == "":
+	case isRemote(rec) && in.opt.remote != nil:
+		r, err := in.opt.remote(rec)
+		if err != nil {
+			return Source{}, fmt.Errorf("%w: %s: %w", ErrNotUpdatable, rec.Name, err)
+		}
+		return Source{Remote: r}, nil
 	case rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub:
 		return Source{Git: rec.URL, Ref: rec.Ref, Subdir: rec.Subdir}, nil
 	case rec.Source == registry.SourceZip:
@@ -178,7 +196,7 @@ func (in *Installer) UpdateAll(ctx context.Context, opts *UpdateOptions) ([]Upda
 		r := UpdateResult{Name: rec.Name}
 		if rec.Pinned {
 			r.Skipped = "pinned"
-		} else if _, err := sourceOf(rec); err != nil {
+		} else if _, err := in.sourceOf(rec); err != nil {
 			r.Skipped = "no origin"
 		} else {
 			r.Result, r.Err = in.Update(ctx, rec.Name, opts)
@@ -194,8 +212,8 @@ type UpdateStatus struct {
 	Source  registry.Source `json:"source,omitempty"`  // from its record
 	URL     string          `json:"url,omitempty"`     // from its record
 	Ref     string          `json:"ref,omitempty"`     // the branch or tag followed; "" for the default branch
-	Current string          `json:"current,omitempty"` // the commit installed
-	Latest  string          `json:"latest,omitempty"`  // the commit the remote has now
+	Current string          `json:"current,omitempty"` // the commit installed; for a Remote, the version (a digest)
+	Latest  string          `json:"latest,omitempty"`  // the commit, or the Remote's version, the source has now
 	// Checked is false for skills whose source cannot be asked (ZIP, local
 	// folder, agent-written, hand-placed) and when asking failed.
 	Checked bool `json:"checked"`
@@ -213,7 +231,9 @@ type UpdateStatus struct {
 // skill's folder there, which it compares with the installed one: git
 // ls-remote and a shallow fetch without file contents through the Runner
 // (any host, no token), or the GitHub API for github.com sources when
-// Options.GitHub is set. It returns one status per record, sorted by name;
+// Options.GitHub is set. A skill installed from a [Remote] (through
+// Options.Remote) is asked for the version it serves, which is compared
+// with the one installed. It returns one status per record, sorted by name;
 // a remote that cannot be asked gives a status with Error, not an error.
 // Pinned skills are checked too, and marked. It changes nothing.
 func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
@@ -226,7 +246,8 @@ func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
 	var wg sync.WaitGroup
 	for i, rec := range recs {
 		out[i] = UpdateStatus{Name: rec.Name, Source: rec.Source, URL: rec.URL, Ref: rec.Ref, Current: rec.Commit, Pinned: rec.Pinned}
-		if rec.Source != registry.SourceGit && rec.Source != registry.SourceGitHub || rec.URL == "" {
+		git := rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub
+		if !git && !(isRemote(rec) && in.opt.remote != nil && rec.Commit != "") || rec.URL == "" {
 			continue
 		}
 		wg.Add(1)
@@ -239,12 +260,12 @@ func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
 				return
 			}
 			defer func() { <-sem }()
-			latest, changed, err := in.remoteState(ctx, rec)
+			latest, changed, err := in.remoteState(ctx, rec, git)
 			if err != nil {
 				out[i].Error = err.Error()
 				return
 			}
-			out[i].Checked, out[i].Latest, out[i].HasUpdate = true, latest, changed
+			out[i].Checked, out[i].Latest, out[i].HasUpdate = git || latest != "", latest, changed
 		}()
 	}
 	wg.Wait()
@@ -253,8 +274,20 @@ func (in *Installer) CheckUpdates(ctx context.Context) ([]UpdateStatus, error) {
 
 // remoteState returns the commit rec's remote ref points to now and whether
 // the skill's folder differs there from the installed one: compared by git
-// tree when the record holds the installed tree, else by commit.
-func (in *Installer) remoteState(ctx context.Context, rec registry.Record) (latest string, changed bool, err error) {
+// tree when the record holds the installed tree, else by commit. For a
+// Remote, the version it serves now against the one installed.
+func (in *Installer) remoteState(ctx context.Context, rec registry.Record, git bool) (latest string, changed bool, err error) {
+	if !git {
+		src, err := in.sourceOf(rec)
+		if err != nil {
+			return "", false, err
+		}
+		latest, err := src.Remote.Version(ctx)
+		if err != nil || latest == "" {
+			return "", false, err
+		}
+		return latest, latest != rec.Commit, nil
+	}
 	if latest, err = in.latest(ctx, rec); err != nil || latest == rec.Commit || rec.Tree == "" {
 		return latest, err == nil && latest != rec.Commit, err
 	}

@@ -92,6 +92,20 @@ func (v *Visibility) Get(name string) (*skill.Skill, bool) {
 	return s, ok
 }
 
+// Readable returns the skills the agent may read: the catalog and the
+// hidden skills it may still read by name, sorted by name.
+func (v *Visibility) Readable() []*skill.Skill {
+	out := make([]*skill.Skill, 0, len(v.Catalog)+len(v.Hidden))
+	out = append(out, v.Catalog...)
+	for _, h := range v.Hidden {
+		if h.Readable {
+			out = append(out, h.Skill)
+		}
+	}
+	slices.SortFunc(out, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
+	return out
+}
+
 // Why returns the reasons a skill is hidden; false when it is in the
 // catalog or unknown.
 func (v *Visibility) Why(name string) ([]Reason, bool) {

@@ -354,7 +354,7 @@ func (sc *scan) load(source int, f Found) *loaded {
 	}
 	r.diags = diags
 	if s != nil {
-		s.Source = src.Name
+		s.Source, s.Origin = src.Name, src.Origin
 		s.Diagnostics = diags
 		r.skill = s
 		if src.Dir != "" {

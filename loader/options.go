@@ -41,6 +41,12 @@ type Source struct {
 	Dir string
 	// Writable marks the source where the installer and agents may write.
 	Writable bool
+	// Origin names who serves this source's skills when it is not the host
+	// itself: "mcp:docs-server" for an MCP server the host labels
+	// docs-server (mcpskills.Client.Source). It becomes Skill.Origin, which
+	// the catalog and read_skill show the model, so that it can tell such
+	// skills from the host's own. Empty for the host's own folders.
+	Origin string
 
 	ownFS bool // FS is os.DirFS(Dir), made by the loader
 }

@@ -278,7 +278,11 @@ func inlinedPaths(in []inlinedRef) []string {
 // describe.
 func renderActivation(s *skill.Skill, body string, p activationPlan, inlined []inlinedRef, o ActivateOptions, t Texts) string {
 	var b strings.Builder
-	fmt.Fprintf(&b, "<skill_content name=\"%s\">\n%s\n", Escape(s.Name), hidden.Mark(body))
+	if s.Origin != "" {
+		fmt.Fprintf(&b, "<skill_content name=\"%s\" origin=\"%s\">\n%s\n", Escape(s.Name), Escape(s.Origin), hidden.Mark(body))
+	} else {
+		fmt.Fprintf(&b, "<skill_content name=\"%s\">\n%s\n", Escape(s.Name), hidden.Mark(body))
+	}
 	if dir := skillFolder(s); dir != "" && !o.HideLocation {
 		b.WriteString("\n")
 		fmt.Fprintf(&b, t.SkillFolder, dir)

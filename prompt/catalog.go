@@ -22,11 +22,14 @@ const (
 	// FormatSkillkit, the default, is skillkit's own layout: one
 	// <skill name=".." type=".." category=".."> element per skill holding its
 	// description, how to use it and, for compute-entry skills, a one-line
-	// summary of the input, so the model can call execute_skill directly.
+	// summary of the input, so the model can call execute_skill directly;
+	// origin=".." names who serves a skill that is not the host's own
+	// (Skill.Origin, an MCP server).
 	FormatSkillkit Format = "skillkit"
 	// FormatAgentSkills is the Agent Skills standard layout, byte for byte
 	// the one pi-mono and OpenClaw emit:
-	// <skill><name/><description/><location/></skill>.
+	// <skill><name/><description/><location/></skill>, with <origin/>
+	// after the name for a skill that is not the host's own (Skill.Origin).
 	FormatAgentSkills Format = "agentskills"
 )
 
@@ -622,6 +625,11 @@ func writeAgentHead(b *strings.Builder, s *skill.Skill) {
 	b.WriteString("  <skill>\n    <name>")
 	b.WriteString(Escape(s.Name))
 	b.WriteString("</name>\n")
+	if s.Origin != "" {
+		b.WriteString("    <origin>")
+		b.WriteString(Escape(s.Origin))
+		b.WriteString("</origin>\n")
+	}
 }
 
 func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
@@ -639,6 +647,11 @@ func writeSkillkitHead(b *strings.Builder, s *skill.Skill) {
 	b.WriteString(`" type="`)
 	b.WriteString(Escape(string(s.Class)))
 	b.WriteByte('"')
+	if s.Origin != "" {
+		b.WriteString(` origin="`)
+		b.WriteString(Escape(s.Origin))
+		b.WriteByte('"')
+	}
 	if cat := s.Frontmatter.Category; cat != "" {
 		b.WriteString(` category="`)
 		b.WriteString(Escape(cat))

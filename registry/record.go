@@ -21,6 +21,15 @@ const (
 	SourceGit    Source = "git"    // cloned from another git URL
 	SourceZip    Source = "zip"    // extracted from an uploaded ZIP file
 	SourceAgent  Source = "agent"  // written by an agent through skill_manage
+	// SourceWellKnown: fetched through a site's Agent Skills discovery index
+	// (package wellknown). URL is the index read, Subdir the skill's name in
+	// it, Commit the digest of the artifact installed.
+	SourceWellKnown Source = "well-known"
+	// SourceMCP: fetched from an MCP server through the Skills extension
+	// (package mcpskills). URL names the server (mcp+stdio: and the command
+	// that starts it), Subdir is the skill's URI there, Commit the digest of
+	// the manifest of the files installed.
+	SourceMCP Source = "mcp"
 )
 
 // Record is what the registry knows about one installed skill.
@@ -113,7 +122,7 @@ func (r Record) Validate() error {
 		return fmt.Errorf("%w: %w", ErrInvalidRecord, err)
 	}
 	switch r.Source {
-	case "", SourceLocal, SourceGitHub, SourceGit, SourceZip, SourceAgent:
+	case "", SourceLocal, SourceGitHub, SourceGit, SourceZip, SourceAgent, SourceWellKnown, SourceMCP:
 	default:
 		return fmt.Errorf("%w: unknown source %q", ErrInvalidRecord, r.Source)
 	}

@@ -66,6 +66,7 @@ type Skill struct {
 	Dir         string           `json:"dir"`                // slash path of the folder within its fs.FS
 	DiskDir     string           `json:"disk_dir,omitempty"` // OS path of the folder, when on disk
 	Source      string           `json:"source,omitempty"`   // the name of the source it was found in, set by the loader
+	Origin      string           `json:"origin,omitempty"`   // who serves it when not the host (an MCP server), set by the loader
 	File        string           `json:"file"`               // SKILL.md, or the other spelling it has (skill.md, Skill.md, ...)
 	Frontmatter Frontmatter      `json:"frontmatter"`
 	Config      *Config          `json:"config,omitempty"` // nil without a valid skill.config.yaml

@@ -125,13 +125,7 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		return r.addManage(ts, agent)
 	}
 
-	readable := make([]*skill.Skill, 0, len(vis.Catalog)+len(vis.Hidden))
-	readable = append(readable, vis.Catalog...)
-	for _, h := range vis.Hidden {
-		if h.Readable {
-			readable = append(readable, h.Skill)
-		}
-	}
+	readable := vis.Readable()
 	var names, computeEntry []string
 	hasToolkit := false
 	for _, s := range readable {

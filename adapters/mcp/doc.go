@@ -32,4 +32,21 @@
 //
 // [Add] checks every tool before it registers any, so a bad tool is an
 // error, never a panic inside the SDK and never a half-registered set.
+//
+// # Skills
+//
+// [NewSkillsServer] (or [DeclareSkills] then [AddSkills]) also serves the
+// skills themselves through MCP's Skills extension
+// (io.modelcontextprotocol/skills, SEP-2640; the sections named are those
+// of its specification, specification/stable/skills.mdx in
+// modelcontextprotocol/ext-skills): the extension in the capabilities
+// (Capability Negotiation), skills/list with pages (Listing Skills),
+// skills/get (Getting a Skill), and every served file under
+// skill://NAME/PATH through resources/read (Resource Mapping, Reading
+// Skill Content), with entries whose digests and sizes are those of the
+// bytes served (Skill Entries). Which skills: those a [SkillSource]
+// returns, usually what one agent may read ([KitSkills]); infrastructure
+// files and secrets are never served. resources/directory/read, optional,
+// is not. The program cmd/skillkit-mcp serves a skills folder's tools and
+// skills over stdio; docs/mcp-skills.md describes both sides.
 package mcptools

@@ -7,7 +7,9 @@ import (
 	"log"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillkit-go/skillkit"
 	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
+	"github.com/skillkit-go/skillkit/mcpskills"
 	"github.com/skillkit-go/skillkit/tools"
 )
 
@@ -53,4 +55,58 @@ func ExampleNewServer() {
 	// Output:
 	// Hello, Ada! isError: false
 	// say who to greet isError: true
+}
+
+// A host serves the skills of its folder through MCP's Skills extension,
+// beside the skill tools: here to the SDK's own client, which lists them.
+func ExampleNewSkillsServer() {
+	ctx := context.Background()
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: "../../examples/skills", DisableSkillManage: true})
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer kit.Close()
+	agent := tools.Agent{Tools: []string{"bash"}}
+	ts, err := kit.Toolset(ctx, agent)
+	if err != nil {
+		log.Fatal(err)
+	}
+	server, err := mcptools.NewSkillsServer(&mcp.Implementation{Name: "skills", Version: "1"}, ts.Tools,
+		mcptools.KitSkills(kit, agent), &mcp.ServerOptions{Instructions: ts.Prompt}, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	serverSide, clientSide := mcp.NewInMemoryTransports()
+	if _, err := server.Connect(ctx, serverSide, nil); err != nil {
+		log.Fatal(err)
+	}
+	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, nil)
+	type listParams struct{ mcp.ParamsBase }
+	type listResult struct {
+		mcp.ResultBase
+		Skills []mcpskills.Skill `json:"skills"`
+	}
+	if err := mcp.AddSendingCustomMethod[*listParams, *listResult](client, mcpskills.MethodList); err != nil {
+		log.Fatal(err)
+	}
+	cs, err := client.Connect(ctx, clientSide, nil)
+	if err != nil {
+		log.Fatal(err)
+	}
+	defer cs.Close()
+	_, declared := cs.InitializeResult().Capabilities.Extensions[mcpskills.ExtensionID]
+	fmt.Println("extension declared:", declared)
+	res, err := mcp.CallCustomMethod[*listParams, *listResult](ctx, cs, mcpskills.MethodList, &listParams{})
+	if err != nil {
+		log.Fatal(err)
+	}
+	for _, s := range res.Skills {
+		fmt.Println(s.URI, len(s.Resources.Files), "files")
+	}
+	// Output:
+	// extension declared: true
+	// skill://csv-tools/SKILL.md 4 files
+	// skill://date-diff/SKILL.md 2 files
+	// skill://release-notes/SKILL.md 4 files
+	// skill://word-stats/SKILL.md 2 files
 }

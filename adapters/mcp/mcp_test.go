@@ -42,13 +42,19 @@ func connect(t *testing.T, ts []tools.Tool, opts *mcp.ServerOptions, clientOpts 
 	if err != nil {
 		t.Fatal(err)
 	}
+	return connectInMemory(t, server, mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, clientOpts))
+}
+
+// connectInMemory connects client to server over the SDK's in-memory
+// transport; both sessions close when the test ends.
+func connectInMemory(t *testing.T, server *mcp.Server, client *mcp.Client) *mcp.ClientSession {
+	t.Helper()
 	serverSide, clientSide := mcp.NewInMemoryTransports()
 	ss, err := server.Connect(t.Context(), serverSide, nil)
 	if err != nil {
 		t.Fatal(err)
 	}
 	t.Cleanup(func() { _ = ss.Close() })
-	client := mcp.NewClient(&mcp.Implementation{Name: "client", Version: "1"}, clientOpts)
 	cs, err := client.Connect(t.Context(), clientSide, nil)
 	if err != nil {
 		t.Fatal(err)

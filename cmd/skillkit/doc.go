@@ -10,7 +10,7 @@
 //	skillkit prompt [--format skillkit|agentskills] [--lang en|zh] [--tools a,b] [--skills a,b] [--max-chars N] [--json] [DIR...]
 //	skillkit read NAME [--task T] [--file PATH] [--json] [DIR...]
 //	skillkit run NAME [--input JSON | --input -] [--json]
-//	skillkit install SOURCE [--ref R] [--path P] [--force] [--allow-host H] [--allow-file-urls]
+//	skillkit install SOURCE [--ref R] [--path P] [--skill NAME] [--force] [--allow-host H] [--allow-file-urls]
 //	skillkit uninstall NAME [--keep-secrets]
 //	skillkit update [NAME | --all] [--force]
 //	skillkit outdated
@@ -18,6 +18,12 @@
 //	skillkit deps NAME [--setup] [--yes]
 //	skillkit secrets set NAME KEY=VALUE... | list NAME | delete NAME KEY... | adopt NAME | rotate | import-legacy NAME BLOB
 //	skillkit version [--json]
+//	skillkit mcp (how to serve skills over MCP with skillkit-mcp, and install from MCP servers)
+//
+// install's SOURCE is a git URL, GitHub's OWNER/REPO, a ZIP file, a folder,
+// a site publishing an Agent Skills discovery index (https://example.com),
+// or an MCP server serving the Skills extension ('mcp+stdio:COMMAND ARG...',
+// or -- mcp+stdio:COMMAND ARG...).
 //
 // Every command that works on a skills folder takes --dir (default
 // $SKILLKIT_DIR, else ./skills); every command that prints data takes --json

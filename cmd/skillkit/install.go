@@ -31,7 +31,7 @@ func (f *installerFlags) register(fs *flag.FlagSet, git bool) {
 	fs.StringVar(&f.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 	fs.BoolVar(&f.json, "json", false, "print JSON")
 	if git {
-		fs.Func("allow-host", "also clone from the git `HOST` over https (repeatable; github.com is always allowed)", func(v string) error {
+		fs.Func("allow-host", "also fetch from the `HOST`: git over https, discovery indexes (repeatable; github.com is always allowed)", func(v string) error {
 			f.allowHosts = append(f.allowHosts, v)
 			return nil
 		})
@@ -63,7 +63,7 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 		Getenv: c.getenv,
 		Logger: c.logger,
 		Installer: &installer.Options{
-			AllowedHosts:  append([]string{installer.DefaultHost}, f.allowHosts...),
+			AllowedHosts:  f.hosts(),
 			AllowFileURLs: f.allowFile,
 		},
 	}
@@ -78,14 +78,15 @@ type installOptions struct {
 	trustFlags
 	ref   string
 	path  string
+	skill string
 	force bool
 }
 
 func installCommand() *command {
 	return &command{
 		name:    "install",
-		args:    "[--ref R] [--path P] [--force] [--yes] [--allow-dangerous] [--json] SOURCE",
-		summary: "install a skill from GitHub, a git URL, a ZIP file or a folder",
+		args:    "[--ref R] [--path P] [--skill NAME] [--force] [--yes] [--allow-dangerous] [--json] SOURCE",
+		summary: "install a skill from GitHub, a git URL, a ZIP file, a folder, a site or an MCP server",
 		help: `
 SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
 /tree/REF/PATH for one skill in a repository; another host with --allow-host;
@@ -94,6 +95,16 @@ a ZIP file or a skill folder (a file or folder that exists wins over the
 short form). --ref picks a branch or tag and --path the skill's folder in the
 repository; a repository holding several skills and no SKILL.md at its top
 is refused with the list of its skills.
+
+SOURCE may also be a site, https://example.com, whose Agent Skills discovery
+index (/.well-known/agent-skills/index.json, else /.well-known/skills/) is
+read; or an MCP server serving the Skills extension, mcp+stdio: followed by
+the command that starts it, quoted as one argument ('mcp+stdio:CMD ARG...')
+or after -- (skillkit install -- mcp+stdio:CMD ARG...). Either lists what it
+offers; --skill picks one (the only one needs none). Every file is checked
+against the digest the source publishes before it is used. A site's host,
+and any host its index points to, must be allowed (--allow-host); plain
+http only on loopback. See "skillkit help mcp".
 
 The source is checked (unsafe names, links, sizes), SKILL.md validated, the
 files fingerprinted and swapped in atomically: on any failure the skill
@@ -106,6 +117,7 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 			o.trustFlags.register(fs)
 			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag, `REF`")
 			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository, `PATH`")
+			fs.StringVar(&o.skill, "skill", "", "site or MCP server: the skill to install, `NAME` (for MCP, or the URI of its SKILL.md)")
 			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
 			return o
 		},
@@ -115,14 +127,26 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 
 func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*installOptions)
-	if len(args) != 1 {
+	var src installer.Source
+	var err error
+	switch {
+	case isNetworkSource(args):
+		if src, err = networkSource(ctx, c, o, args); errors.Is(err, errChoose) {
+			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+			return exitUsage
+		}
+		if err != nil {
+			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+			return exitFailure
+		}
+	case len(args) != 1:
 		fmt.Fprintln(c.stderr, "skillkit install: give one SOURCE")
 		return exitUsage
-	}
-	src, err := parseSource(args[0], o.ref, o.path)
-	if err != nil {
-		fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
-		return exitUsage
+	default:
+		if src, err = parseSource(args[0], o.ref, o.path); err != nil {
+			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+			return exitUsage
+		}
 	}
 	p := newProgress(c)
 	kit, err := o.open(ctx, c, true, func(k *skillkit.Options) {

@@ -76,6 +76,7 @@ func commands() []*command {
 		disableCommand(),
 		secretsCommand(),
 		versionCommand(),
+		mcpCommand(),
 	}
 }
 

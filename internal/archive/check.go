@@ -3,6 +3,7 @@ package archive
 import (
 	"fmt"
 	"io"
+	"io/fs"
 	"path"
 	"slices"
 	"strings"
@@ -11,6 +12,7 @@ import (
 
 	"golang.org/x/text/unicode/norm"
 
+	"github.com/skillkit-go/skillkit/internal/memfs"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -296,4 +298,14 @@ func (c *checker) noSkillFile() error {
 		return fmt.Errorf("%w: no %s at the top of the tree, nor in its only folder %q", ErrNoSkillFile, skill.FileName, top)
 	}
 	return fmt.Errorf("%w: no %s at the top of the tree", ErrNoSkillFile, skill.FileName)
+}
+
+// tree is the accepted files, after the layout rules, as a file system
+// that reads each file's data when it is read.
+func (c *checker) tree() (fs.FS, error) {
+	files := make([]memfs.File, len(c.files))
+	for i, f := range c.files {
+		files[i] = memfs.File{Path: f.path, Size: f.size, Exec: f.exec, Open: f.open}
+	}
+	return memfs.New(files)
 }

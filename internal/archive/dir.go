@@ -40,14 +40,42 @@ func CopyDir(ctx context.Context, src, dst string, lim *Limits) (Report, error) 
 	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, l.MaxTotalBytes)
 }
 
+// CopyFS checks the tree fsys holds — a skill fetched over the network and
+// held in memory — as [CheckDir] checks a folder, and, when the check
+// passes, writes it into dst, an existing empty folder. An entry fsys
+// reports as a symbolic link, or as anything but a regular file or a
+// folder, is refused. A file whose data turns out longer or shorter than
+// its listed size stops the write. On any error dst is left empty.
+func CopyFS(ctx context.Context, fsys fs.FS, dst string, lim *Limits) (Report, error) {
+	l := lim.resolve()
+	c := newChecker(l)
+	err := walkTree(ctx, c, fsys, func(p string, info fs.FileInfo) (func() (io.ReadCloser, error), error) {
+		return func() (io.ReadCloser, error) { return fsys.Open(p) }, kindOf(info)
+	})
+	if err != nil {
+		return c.rep, err
+	}
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, l.MaxTotalBytes)
+}
+
 func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, error) {
 	c := newChecker(l)
 	root, err := os.OpenRoot(src)
 	if err != nil {
 		return c, nil, err
 	}
+	err = walkTree(ctx, c, root.FS(), func(p string, info fs.FileInfo) (func() (io.ReadCloser, error), error) {
+		return func() (io.ReadCloser, error) { return openSame(root, p, info) }, diskProblem(info)
+	})
+	return c, root, err
+}
+
+// walkTree feeds every item of fsys to c, then finishes the check. inspect
+// says, for an item, how its data is read and what only its source can see
+// wrong with it.
+func walkTree(ctx context.Context, c *checker, fsys fs.FS, inspect func(p string, info fs.FileInfo) (func() (io.ReadCloser, error), error)) error {
 	count := 0
-	err = fs.WalkDir(root.FS(), ".", func(p string, d fs.DirEntry, err error) error {
+	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if p == "." {
 			return err
 		}
@@ -55,8 +83,8 @@ func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, er
 			c.invalid(&entry{name: p}, fmt.Errorf("cannot list the folder: %w", err))
 			return nil
 		}
-		if count++; count > l.MaxEntries {
-			c.rep.SizeError = fmt.Errorf("%w: more than %d entries", ErrTooManyEntries, l.MaxEntries)
+		if count++; count > c.lim.MaxEntries {
+			c.rep.SizeError = fmt.Errorf("%w: more than %d entries", ErrTooManyEntries, c.lim.MaxEntries)
 			return fs.SkipAll
 		}
 		if count%256 == 0 {
@@ -70,21 +98,21 @@ func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, er
 			c.invalid(e, fmt.Errorf("cannot stat: %w", err))
 			return skipIf(e.dir)
 		}
-		e.size, e.exec, e.problem = info.Size(), info.Mode().Perm()&0o111 != 0, diskProblem(info)
-		e.open = func() (io.ReadCloser, error) { return openSame(root, p, info) }
+		e.size, e.exec = info.Size(), info.Mode().Perm()&0o111 != 0
+		e.open, e.problem = inspect(p, info)
 		if !c.add(e) {
 			return skipIf(e.dir)
 		}
 		return nil
 	})
 	if err != nil {
-		return c, root, err
+		return err
 	}
-	if count > l.MaxEntries {
-		return c, root, c.rep.Err()
+	if count > c.lim.MaxEntries {
+		return c.rep.Err()
 	}
 	c.finish()
-	return c, root, c.rep.Err()
+	return c.rep.Err()
 }
 
 func skipIf(dir bool) error {
@@ -94,16 +122,24 @@ func skipIf(dir bool) error {
 	return nil
 }
 
-// diskProblem finds what is wrong with a folder item's kind.
-func diskProblem(info fs.FileInfo) error {
+// kindOf refuses anything but a regular file or a folder.
+func kindOf(info fs.FileInfo) error {
 	mode := info.Mode()
 	if err := kindProblem(mode); err != nil {
 		return err
 	}
-	switch {
-	case !mode.IsRegular() && !mode.IsDir():
+	if !mode.IsRegular() && !mode.IsDir() {
 		return fmt.Errorf("%w: the entry is of kind %v", ErrNotRegular, mode.Type())
-	case mode.IsRegular() && hardlink.Count(info) > 1:
+	}
+	return nil
+}
+
+// diskProblem finds what is wrong with a folder item's kind.
+func diskProblem(info fs.FileInfo) error {
+	if err := kindOf(info); err != nil {
+		return err
+	}
+	if info.Mode().IsRegular() && hardlink.Count(info) > 1 {
 		return fmt.Errorf("%w: the file has %d hard links", ErrLink, hardlink.Count(info))
 	}
 	return nil

@@ -1,15 +1,19 @@
-// Package archive checks untrusted skill trees — a ZIP archive or a local
-// folder — and writes the ones that pass into a staging folder. It is the
-// part of installing that meets hostile input: zip-slip, zip bombs, links and
-// devices, names that collide on other file systems. Everything is checked
-// before anything is written, and the writing re-checks what it reads.
+// Package archive checks untrusted skill trees — a ZIP archive, a
+// gzip-compressed tar archive, a local folder, or a tree fetched over the
+// network and held in memory — and writes the ones that pass into a staging
+// folder. It is the part of installing that meets hostile input: zip-slip,
+// zip bombs, links and devices, names that collide on other file systems.
+// Everything is checked before anything is written, and the writing
+// re-checks what it reads.
 //
 // The model is golang.org/x/mod/zip: [CheckZip] and [CheckDir] return a
 // [Report] listing the valid, omitted and invalid entries, and [Report.Err]
-// says whether the tree may be installed. [ExtractZip] and [CopyDir] check
-// first and write only when the check passes. ZIP and folder sources go
-// through one checker, so the rules below hold for both unless a rule says
-// otherwise.
+// says whether the tree may be installed. [ExtractZip], [CopyDir] and
+// [CopyFS] check first and write only when the check passes; [ReadZip] and
+// [ReadTarGz] check an archive and return what passes as a read-only
+// [io/fs.FS] instead of writing it (see [ReadTarGz] for what is particular
+// to tar). Every source goes through one checker, so the rules below hold
+// for all unless a rule says otherwise.
 //
 // # Limits
 //

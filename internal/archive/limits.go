@@ -49,6 +49,10 @@ type Limits struct {
 	MaxRatio        int   // default DefaultMaxRatio
 }
 
+// Effective returns the limits in force: l's fields, with the default for
+// each one left at zero or below (l may be nil).
+func (l *Limits) Effective() Limits { return l.resolve() }
+
 // resolve returns the limits in force, defaults filled in.
 func (l *Limits) resolve() Limits {
 	r := Limits{DefaultMaxArchiveBytes, DefaultMaxFileBytes, DefaultMaxTotalBytes, DefaultMaxEntries, DefaultMaxRatio}

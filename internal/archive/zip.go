@@ -358,3 +358,19 @@ func scanCentral(r io.ReaderAt, size, start int64, limit int) int {
 	}
 	return n
 }
+
+// ReadZip checks the ZIP archive of size bytes that r reads as [CheckZip]
+// does and, when the check passes, returns the skill it holds as a
+// read-only file system over r (see Layout in the package documentation):
+// nothing is written, each file is decompressed when it is read, and a file
+// whose data is not its declared size fails its read. r must stay readable
+// while the file system is used. The report is the check's; the error is
+// its Err.
+func ReadZip(ctx context.Context, r io.ReaderAt, size int64, lim *Limits) (fs.FS, Report, error) {
+	c, err := checkZip(ctx, r, size, lim.resolve())
+	if err != nil {
+		return nil, c.rep, err
+	}
+	fsys, err := c.tree()
+	return fsys, c.rep, err
+}

@@ -1,0 +1,440 @@
+package main
+
+import (
+	"bytes"
+	"context"
+	"encoding/json"
+	"errors"
+	"io"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"testing"
+	"time"
+
+	"github.com/google/go-cmp/cmp"
+	"github.com/modelcontextprotocol/go-sdk/mcp"
+	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/mcpskills"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/tools"
+)
+
+// TestMain lets the test binary stand in for skillkit-mcp: with
+// SKILLKIT_MCP_MAIN set it runs as the server, with the arguments in
+// SKILLKIT_MCP_ARGS (a JSON array); "lying" makes it a server that lists
+// a wrong digest. So the tests talk to it as any client would, a child
+// process over standard input and output, without building it first.
+func TestMain(m *testing.M) {
+	switch os.Getenv("SKILLKIT_MCP_MAIN") {
+	case "":
+		os.Exit(m.Run())
+	case "lying":
+		runLying()
+		os.Exit(0)
+	}
+	var args []string
+	json.Unmarshal([]byte(os.Getenv("SKILLKIT_MCP_ARGS")), &args)
+	os.Args = append([]string{"skillkit-mcp"}, args...)
+	main()
+	os.Exit(0)
+}
+
+// serverCommand is the command and environment that start the test binary
+// as skillkit-mcp serving dir.
+func serverCommand(t *testing.T, mode, dir string) ([]string, map[string]string) {
+	t.Helper()
+	args, _ := json.Marshal([]string{"-dir", dir})
+	return []string{os.Args[0], "-test.run=^$"}, map[string]string{"SKILLKIT_MCP_MAIN": mode, "SKILLKIT_MCP_ARGS": string(args)}
+}
+
+// servedFolder writes the skills skillkit-mcp serves in the tests.
+func servedFolder(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for p, content := range map[string]string{
+		"pdf-forms/SKILL.md":            "---\nname: pdf-forms\ndescription: Fill PDF forms.\n---\nRead references/FORMS.md first.\n",
+		"pdf-forms/references/FORMS.md": "# Forms\nField names are case-sensitive.\n",
+		"pdf-forms/scripts/fill.py":     "print('fill')\n",
+		"pdf-forms/skill.config.yaml":   "runtime: python\n",
+		"pdf-forms/.env":                "API_TOKEN=secret-token\n",
+		"git-flow/SKILL.md":             "---\nname: git-flow\ndescription: Branch from main.\n---\nUse feature branches.\n",
+	} {
+		full := filepath.Join(dir, filepath.FromSlash(p))
+		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
+func start(t *testing.T, mode, dir string) *mcpskills.Client {
+	t.Helper()
+	argv, env := serverCommand(t, mode, dir)
+	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
+	defer cancel()
+	c, err := mcpskills.Start(ctx, argv, &mcpskills.Options{Env: env, Stderr: testWriter{t}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { c.Close() })
+	return c
+}
+
+type testWriter struct{ t *testing.T }
+
+func (w testWriter) Write(p []byte) (int, error) {
+	w.t.Logf("server: %s", bytes.TrimSpace(p))
+	return len(p), nil
+}
+
+// skillkit's own client loads the skills skillkit-mcp serves from another
+// folder into a Kit, as a read-only source after the Kit's own folder:
+// verified, scanned, readable by the agent, never runnable.
+func TestKitLoadsSkillsFromServer(t *testing.T) {
+	served := servedFolder(t)
+	c := start(t, "1", served)
+	src, diags, err := c.Source(t.Context(), "docs-server")
+	if err != nil || len(diags) > 0 {
+		t.Fatalf("Source: %v %v", err, diags)
+	}
+	ctx := t.Context()
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: t.TempDir(), Sources: []loader.Source{src}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	ts, err := kit.Toolset(ctx, tools.Agent{Tools: []string{"bash"}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !strings.Contains(ts.Prompt, `<skill name="pdf-forms" type="prompt" origin="mcp:docs-server">`) {
+		t.Errorf("the catalog does not show the served skill with its server:\n%s", ts.Prompt)
+	}
+	s, ok, err := kit.Skill(ctx, "pdf-forms")
+	if err != nil || !ok || s.Source != "mcp:docs-server" || s.DiskDir != "" {
+		t.Fatalf("pdf-forms: %+v %v %v", s, ok, err)
+	}
+	if diff := cmp.Diff([]string{"references/FORMS.md", "scripts/fill.py"}, s.Files); diff != "" {
+		t.Errorf("files (-want +got): the infrastructure must not be served\n%s", diff)
+	}
+	read, _ := ts.Tool(tools.ReadSkillFileName)
+	res, err := read.Invoke(ctx, json.RawMessage(`{"name":"pdf-forms","path":"references/FORMS.md"}`))
+	if err != nil || res.IsError || !strings.Contains(res.Text, "case-sensitive") {
+		t.Errorf("read_skill_file: %+v %v", res, err)
+	}
+	readSkill, _ := ts.Tool(tools.ReadSkillName)
+	res, err = readSkill.Invoke(ctx, json.RawMessage(`{"name":"pdf-forms"}`))
+	if err != nil || !strings.HasPrefix(res.Text, `<skill_content name="pdf-forms" origin="mcp:docs-server">`) {
+		t.Errorf("read_skill does not name the server: %+v %v", res, err)
+	}
+	if _, ok := ts.Tool(tools.ExecuteSkillName); ok {
+		t.Error("execute_skill is offered for skills served over MCP")
+	}
+}
+
+// A server that lists a digest its content does not have is caught: the
+// skill does not load, and a diagnostic says why; an install from it
+// fails and leaves nothing.
+func TestLyingServerIsRefused(t *testing.T) {
+	c := start(t, "lying", servedFolder(t))
+	fsys, _, err := c.FS(t.Context(), "liar")
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx := t.Context()
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: t.TempDir(), Sources: []loader.Source{{Name: "mcp:liar", FS: fsys}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	if _, ok, _ := kit.Skill(ctx, "git-flow"); ok {
+		t.Error("git-flow loaded from a lying server")
+	}
+	if _, ok, _ := kit.Skill(ctx, "pdf-forms"); !ok {
+		t.Error("pdf-forms, which the server did not lie about, did not load")
+	}
+	diags, err := kit.Doctor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	found := false
+	for _, d := range diags.ForSkill("git-flow") {
+		found = found || strings.Contains(d.Message, "does not match its entry")
+	}
+	if !found {
+		t.Errorf("no diagnostic says git-flow did not match its digest:\n%v", diags)
+	}
+
+	dest := t.TempDir()
+	argv, env := serverCommand(t, "lying", servedFolder(t))
+	ikit, err := skillkit.Open(ctx, skillkit.Options{Dir: dest})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ikit.Close()
+	_, err = ikit.Install(ctx, installer.Source{Remote: &mcpskills.Remote{Command: argv, URI: "skill://git-flow/SKILL.md", Options: &mcpskills.Options{Env: env}}}, nil)
+	if !errors.Is(err, installer.ErrDigestMismatch) {
+		t.Fatalf("install from a lying server: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dest, "git-flow")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("git-flow was installed: %v", err)
+	}
+}
+
+// runLying serves like skillkit-mcp, except that skills/list and
+// skills/get give git-flow's SKILL.md a digest its bytes do not have.
+func runLying() {
+	var args []string
+	json.Unmarshal([]byte(os.Getenv("SKILLKIT_MCP_ARGS")), &args)
+	ctx := context.Background()
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: args[1]})
+	if err != nil {
+		panic(err)
+	}
+	server, err := newServer(ctx, kit, tools.Agent{}, io.Discard, nil)
+	if err != nil {
+		panic(err)
+	}
+	server.AddReceivingMiddleware(func(next mcp.MethodHandler) mcp.MethodHandler {
+		return func(ctx context.Context, method string, req mcp.Request) (mcp.Result, error) {
+			res, err := next(ctx, method, req)
+			if err != nil || method != mcpskills.MethodList && method != mcpskills.MethodGet {
+				return res, err
+			}
+			b, err := json.Marshal(res)
+			if err != nil {
+				return nil, err
+			}
+			var out map[string]any
+			json.Unmarshal(b, &out)
+			entries, _ := out["skills"].([]any)
+			if s, ok := out["skill"]; ok {
+				entries = append(entries, s)
+			}
+			for _, e := range entries {
+				e := e.(map[string]any)
+				for _, r := range e["resources"].([]any) {
+					if r := r.(map[string]any); r["uri"] == "skill://git-flow/SKILL.md" {
+						r["digest"] = mcpskills.Digest([]byte("what the server pretends"))
+					}
+				}
+			}
+			b, err = json.Marshal(out)
+			return &rawResult{data: b}, err
+		}
+	})
+	server.Run(ctx, &mcp.StdioTransport{})
+}
+
+// rawResult is a result given as JSON.
+type rawResult struct {
+	mcp.ResultBase
+	data json.RawMessage
+}
+
+func (r *rawResult) MarshalJSON() ([]byte, error) { return r.data, nil }
+
+// The official TypeScript MCP SDK, as a client: it starts skillkit-mcp,
+// sees the extension, lists and gets every skill, and reads every file,
+// whose bytes match the digests listed (testdata/ts-client.mjs). The test
+// skips only when node or npm is absent, and with CI=true not even then.
+func TestTypeScriptClient(t *testing.T) {
+	node, sdk := typeScriptSDK(t)
+	work := t.TempDir()
+	script, err := os.ReadFile("testdata/ts-client.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, "ts-client.mjs"), script, 0o644)
+	if err := os.Symlink(sdk, filepath.Join(work, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	argv, env := serverCommand(t, "1", servedFolder(t))
+	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
+	defer cancel()
+	cmd := exec.CommandContext(ctx, node, append([]string{"ts-client.mjs"}, argv...)...)
+	cmd.Dir = work
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the TypeScript client failed: %v\n%s", err, stderr.String())
+	}
+	var summary struct {
+		Extension bool `json:"extension"`
+		Skills    []struct {
+			URI   string   `json:"uri"`
+			Name  string   `json:"name"`
+			Files []string `json:"files"`
+		} `json:"skills"`
+		UnknownSkillCode int `json:"unknownSkillCode"`
+	}
+	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
+		t.Fatalf("%v: %s", err, stdout.String())
+	}
+	if !summary.Extension || summary.UnknownSkillCode != -32602 || len(summary.Skills) != 2 {
+		t.Fatalf("summary %s", stdout.String())
+	}
+	pdf := summary.Skills[1]
+	if pdf.URI != "skill://pdf-forms/SKILL.md" || !slices.Equal(pdf.Files, []string{"SKILL.md", "references/FORMS.md", "scripts/fill.py"}) {
+		t.Errorf("pdf-forms as the TypeScript client read it: %+v", pdf)
+	}
+}
+
+// typeScriptSDK returns node and a node_modules folder holding the
+// TypeScript MCP SDK: the one SKILLKIT_MCP_TS_SDK names (.ci/run sets it),
+// else the one .ci/run installs in .ci/mcp-ts, else one npm installs now
+// into a temporary folder from .ci/mcp-ts's lock file. It skips the test
+// when node or npm is missing, unless CI=true, where that fails it.
+func typeScriptSDK(t *testing.T) (node, modules string) {
+	const mcpTS = "../../../../.ci/mcp-ts"
+	missing := func(msg string) {
+		msg += ": the TypeScript MCP SDK client test needs node and npm"
+		if os.Getenv("CI") == "true" {
+			t.Fatal(msg)
+		}
+		t.Skip(msg)
+	}
+	node, err := exec.LookPath("node")
+	if err != nil {
+		missing("node is not installed")
+	}
+	hasSDK := func(modules string) bool {
+		_, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json"))
+		return err == nil
+	}
+	if modules = os.Getenv("SKILLKIT_MCP_TS_SDK"); modules != "" {
+		if !hasSDK(modules) {
+			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s holds no @modelcontextprotocol/sdk", modules)
+		}
+		return node, modules
+	}
+	if modules, _ = filepath.Abs(filepath.Join(mcpTS, "node_modules")); hasSDK(modules) {
+		return node, modules
+	}
+	npm, err := exec.LookPath("npm")
+	if err != nil {
+		missing("npm is not installed")
+	}
+	dir := t.TempDir()
+	for _, f := range []string{"package.json", "package-lock.json"} {
+		b, err := os.ReadFile(filepath.Join(mcpTS, f))
+		if err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, f), b, 0o644)
+	}
+	cmd := exec.CommandContext(t.Context(), npm, "ci", "--prefer-offline", "--no-audit", "--no-fund", "--ignore-scripts", "--loglevel=error")
+	cmd.Dir = dir
+	if out, err := cmd.CombinedOutput(); err != nil {
+		t.Fatalf("npm ci of the TypeScript MCP SDK (.ci/mcp-ts/package-lock.json) failed: %v\n%s", err, out)
+	}
+	return node, filepath.Join(dir, "node_modules")
+}
+
+// A skill installed from skillkit-mcp through skillkit's client is
+// recorded with the server's command and the skill's URI; the record lets
+// update checks and updates ask the server again.
+func TestInstallFromServer(t *testing.T) {
+	served := servedFolder(t)
+	argv, env := serverCommand(t, "1", served)
+	ctx := t.Context()
+	dest := t.TempDir()
+	opts := &mcpskills.Options{Env: env}
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dest, Installer: &installer.Options{Remote: func(rec registry.Record) (installer.Remote, error) {
+		return mcpskills.FromRecord(rec, opts)
+	}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	res, err := kit.Install(ctx, installer.Source{Remote: &mcpskills.Remote{Command: argv, URI: "skill://pdf-forms/SKILL.md", Options: opts}}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Source != registry.SourceMCP || res.Record.Subdir != "skill://pdf-forms/SKILL.md" || !strings.HasPrefix(res.Record.URL, "mcp+stdio:") {
+		t.Errorf("record %+v", res.Record)
+	}
+	b, err := os.ReadFile(filepath.Join(dest, "pdf-forms", "references", "FORMS.md"))
+	if err != nil || !strings.Contains(string(b), "case-sensitive") {
+		t.Fatalf("FORMS.md: %q %v", b, err)
+	}
+	for _, infra := range []string{"skill.config.yaml", ".env"} {
+		if _, err := os.Stat(filepath.Join(dest, "pdf-forms", infra)); !errors.Is(err, os.ErrNotExist) {
+			t.Errorf("%s was installed: %v", infra, err)
+		}
+	}
+	st, err := kit.CheckUpdates(ctx)
+	if err != nil || len(st) != 1 || !st[0].Checked || st[0].HasUpdate {
+		t.Fatalf("check: %+v %v", st, err)
+	}
+	if err := os.WriteFile(filepath.Join(served, "pdf-forms", "references", "FORMS.md"), []byte("# Forms v2\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if st, err = kit.CheckUpdates(ctx); err != nil || !st[0].HasUpdate {
+		t.Fatalf("check after a change: %+v %v", st, err)
+	}
+	if _, err := kit.Update(ctx, "pdf-forms", nil); err != nil {
+		t.Fatal(err)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dest, "pdf-forms", "references", "FORMS.md")); string(b) != "# Forms v2\n" {
+		t.Errorf("after update: %q", b)
+	}
+}
+
+// The skillkit command installs a skill from skillkit-mcp, given as
+// mcp+stdio: and the server's command: the list of what the server
+// offers, then the skill picked, verified and installed; outdated asks the
+// server again. Both programs run for real: the command is built from this
+// tree, the server is this test binary.
+func TestCommandInstallsFromServer(t *testing.T) {
+	if testing.Short() {
+		t.Skip("builds the skillkit command")
+	}
+	bin := filepath.Join(t.TempDir(), "skillkit")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/skillkit-go/skillkit/cmd/skillkit")
+	if out, err := build.CombinedOutput(); err != nil {
+		t.Fatalf("go build: %v\n%s", err, out)
+	}
+	served := servedFolder(t)
+	argv, env := serverCommand(t, "1", served)
+	// The command gives the server a small environment, so the test's
+	// variables go through env(1).
+	server := []string{"env", "SKILLKIT_MCP_MAIN=" + env["SKILLKIT_MCP_MAIN"], "SKILLKIT_MCP_ARGS=" + env["SKILLKIT_MCP_ARGS"]}
+	server = append(server, argv...)
+	dest := t.TempDir()
+	skillkitCmd := func(args ...string) (int, string) {
+		cmd := exec.CommandContext(t.Context(), bin, args...)
+		out, err := cmd.CombinedOutput()
+		var exit *exec.ExitError
+		if err != nil && !errors.As(err, &exit) {
+			t.Fatal(err)
+		}
+		return cmd.ProcessState.ExitCode(), string(out)
+	}
+	code, out := skillkitCmd(append([]string{"install", "--dir", dest, "--"}, append([]string{"mcp+stdio:" + server[0]}, server[1:]...)...)...)
+	if code != 2 || !strings.Contains(out, "skill://git-flow/SKILL.md") || !strings.Contains(out, "skill://pdf-forms/SKILL.md") {
+		t.Fatalf("without --skill: exit %d\n%s", code, out)
+	}
+	code, out = skillkitCmd("install", "--dir", dest, "--skill", "pdf-forms", mcpskills.CommandURL(server))
+	if code != 0 || !strings.Contains(out, "installed pdf-forms from mcp mcp+stdio:env ") {
+		t.Fatalf("install: exit %d\n%s", code, out)
+	}
+	if b, err := os.ReadFile(filepath.Join(dest, "pdf-forms", "references", "FORMS.md")); err != nil || !strings.Contains(string(b), "case-sensitive") {
+		t.Fatalf("FORMS.md: %q %v", b, err)
+	}
+	os.WriteFile(filepath.Join(served, "pdf-forms", "references", "FORMS.md"), []byte("# Forms v2\n"), 0o644)
+	code, out = skillkitCmd("outdated", "--dir", dest)
+	if code != 0 || !strings.Contains(out, "pdf-forms") {
+		t.Fatalf("outdated: exit %d\n%s", code, out)
+	}
+}
