@@ -56,6 +56,13 @@ var (
 	// ErrNotUpdatable: the record names no origin that can be fetched again
 	// (an agent-written skill, a ZIP given as a reader, a hand-placed skill).
 	ErrNotUpdatable = errors.New("installer: no origin to update from")
+	// ErrNoPackages: Sync on a skills folder that shares no package store
+	// (skillkit.Options.Packages).
+	ErrNoPackages = errors.New("installer: the skills folder shares no package store")
+	// ErrPackageMismatch: a package fetched by Sync does not hold what its
+	// record says: its files have another fingerprint than the one it is
+	// stored under (changed in the store), or it holds another skill.
+	ErrPackageMismatch = errors.New("installer: the stored package does not match its record")
 	// ErrGit: git failed; the error is a [*GitError].
 	ErrGit = errors.New("installer: git failed")
 )

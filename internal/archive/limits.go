@@ -49,6 +49,10 @@ type Limits struct {
 	MaxRatio        int   // default DefaultMaxRatio
 }
 
+// MaxArchive returns the largest archive the limits accept:
+// MaxArchiveBytes, or its default.
+func (l *Limits) MaxArchive() int64 { return l.resolve().MaxArchiveBytes }
+
 // resolve returns the limits in force, defaults filled in.
 func (l *Limits) resolve() Limits {
 	r := Limits{DefaultMaxArchiveBytes, DefaultMaxFileBytes, DefaultMaxTotalBytes, DefaultMaxEntries, DefaultMaxRatio}
