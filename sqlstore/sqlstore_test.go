@@ -57,6 +57,12 @@ func TestRegistryConformance(t *testing.T) {
 	})
 }
 
+func TestPackagesConformance(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		registrytest.TestPackages(t, func(t *testing.T) registry.PackageStore { return b.open(t, 1)[0].Packages() })
+	})
+}
+
 func TestSecretsConformance(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		secretstest.TestStore(t, func(t *testing.T) secrets.Store { return b.open(t, 1)[0].Secrets() })
@@ -111,12 +117,27 @@ func TestMigrationRunsOnce(t *testing.T) {
 			if err := pool.QueryRowContext(t.Context(), "SELECT COUNT(*), MAX(version) FROM skillkit_schema_migrations").Scan(&rows, &max); err != nil {
 				t.Fatal(err)
 			}
-			if rows != 1 || max != 1 {
-				t.Fatalf("skillkit_schema_migrations holds %d rows up to version %d, want one", rows, max)
+			if rows != sqlstore.Migrations || max != sqlstore.Migrations {
+				t.Fatalf("skillkit_schema_migrations holds %d rows up to version %d, want %d", rows, max, sqlstore.Migrations)
 			}
 		}
 		openTogether()
-		for _, stmt := range []string{"DROP TABLE skillkit_registry", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+		// As if the database had been made by a version before the fleet
+		// tables: the second migration runs once.
+		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DELETE FROM skillkit_schema_migrations WHERE version = 2"}
+		if b.dialect == sqlstore.PostgreSQL {
+			drop = append(drop, "DROP FUNCTION skillkit_registry_notify CASCADE")
+		}
+		for _, stmt := range drop {
+			if _, err := pool.ExecContext(t.Context(), stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		openTogether()
+		for _, stmt := range []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_registry CASCADE", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+			if b.dialect == sqlstore.SQLite {
+				stmt = strings.TrimSuffix(stmt, " CASCADE")
+			}
 			if _, err := pool.ExecContext(t.Context(), stmt); err != nil {
 				t.Fatal(err)
 			}
@@ -126,7 +147,7 @@ func TestMigrationRunsOnce(t *testing.T) {
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err := db.SchemaVersion(t.Context()); err != nil || v != 1 {
+		if v, err := db.SchemaVersion(t.Context()); err != nil || v != sqlstore.Migrations {
 			t.Fatalf("SchemaVersion = %d, %v", v, err)
 		}
 		// A newer program migrated this database: this one refuses it.
