@@ -120,6 +120,12 @@ const (
 	// a model reads (package scan). Always at least a warning in SKILL.md;
 	// an error when they spell hidden text. Detail as for SCAN_FINDING.
 	UnicodeHidden Code = "UNICODE_HIDDEN"
+	// ReplicaBehind [warning]: a replica sharing the registry does not hold
+	// what the registry records (it lacks enabled skills, holds other
+	// versions, or still holds skills uninstalled elsewhere), or its last
+	// sync failed. Detail: replica, host, dir, synced_at, missing, stale,
+	// removed, error.
+	ReplicaBehind Code = "REPLICA_BEHIND"
 )
 
 // CodeInfo documents one code.
@@ -164,6 +170,7 @@ var codeTable = []CodeInfo{
 	{PromptCompacted, Warning, "the catalog shortened or left out descriptions to stay within its budget"},
 	{ScanFinding, Warning, "the security scan matched a rule; the level follows the finding's severity"},
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
+	{ReplicaBehind, Warning, "a replica sharing the registry lags what it records, or its last sync failed"},
 }
 
 // Codes returns the documentation of every code, in a fixed order.
