@@ -36,6 +36,9 @@ type SyncOptions struct {
 	// the new version makes stale (as Update does), and the rest is in the
 	// result's Notes.
 	InstallDeps bool
+	// Concurrency bounds how many skills the sync fetches and swaps at
+	// once; zero or negative means 4.
+	Concurrency int
 }
 
 // Sync brings this replica's skills folder to what the shared registry
@@ -58,7 +61,7 @@ func (k *Kit) Sync(ctx context.Context, opts *SyncOptions) (*installer.SyncRepor
 	}
 	var mu sync.Mutex
 	before := map[string]deps.State{}
-	rep, err := k.installer.Sync(ctx, &installer.SyncOptions{Force: o.Force, BeforeReplace: func(ctx context.Context, name string) {
+	rep, err := k.installer.Sync(ctx, &installer.SyncOptions{Force: o.Force, Concurrency: o.Concurrency, BeforeReplace: func(ctx context.Context, name string) {
 		st, _ := k.deps.State(ctx, name)
 		mu.Lock()
 		before[name] = st

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
@@ -22,9 +23,17 @@ type SyncOptions struct {
 	// BeforeReplace, when set, is called under a skill's lock just before
 	// Sync fetches a new version of a skill this replica holds, with the
 	// skill's name: skillkit.Kit reads there what its dependencies had
-	// built, to rebuild what the new version makes stale.
+	// built, to rebuild what the new version makes stale. Calls for
+	// different skills may come at once.
 	BeforeReplace func(ctx context.Context, name string)
+	// Concurrency bounds how many skills Sync fetches and swaps at once.
+	// Zero or negative means 4.
+	Concurrency int
 }
+
+// defaultSyncConcurrency is how many skills Sync works on at once: their
+// fetches, checks and the disk's syncs overlap.
+const defaultSyncConcurrency = 4
 
 // SyncAction says what Sync did with one skill.
 type SyncAction string
@@ -81,9 +90,9 @@ func (r *SyncReport) Err() error {
 // (else [ErrPackageMismatch]) before it is swapped in, with the record left
 // as it is. A skill this replica placed whose record is gone (uninstalled
 // elsewhere) is removed, its secrets left to the registry's owner. See the
-// package documentation ("Replicas") for the rules. Skills are handled one
-// at a time; a failure of one is in its SyncResult and does not stop the
-// others. The error is ErrNoPackages, ctx's, or a failure to read the
+// package documentation ("Replicas") for the rules. A few skills are
+// handled at once (SyncOptions.Concurrency); a failure of one is in its
+// SyncResult and does not stop the others. The error is ErrNoPackages, ctx's, or a failure to read the
 // registry.
 func (in *Installer) Sync(ctx context.Context, opts *SyncOptions) (*SyncReport, error) {
 	if in.dir.Packages() == nil {
@@ -100,47 +109,74 @@ func (in *Installer) Sync(ctx context.Context, opts *SyncOptions) (*SyncReport, 
 	if err != nil {
 		return nil, err
 	}
-	report := &SyncReport{Placed: map[string]string{}}
+	placed, err := in.dir.PlacedNames()
+	if err != nil {
+		return nil, err
+	}
+	s := &syncState{report: SyncReport{Placed: map[string]string{}}}
+	if o.Concurrency <= 0 {
+		o.Concurrency = defaultSyncConcurrency
+	}
+	sem := make(chan struct{}, o.Concurrency)
+	var wg sync.WaitGroup
+	each := func(do func() *SyncResult) {
+		select {
+		case sem <- struct{}{}:
+		case <-ctx.Done():
+			return
+		}
+		wg.Go(func() {
+			defer func() { <-sem }()
+			if res := do(); res != nil {
+				s.add(*res)
+			}
+		})
+	}
 	recorded := map[string]bool{}
 	for _, rec := range recs {
 		recorded[rec.Name] = true
-		if err := ctx.Err(); err != nil {
-			return report, err
-		}
-		if res := in.syncOne(ctx, rec, o, report); res != nil {
-			report.Results = append(report.Results, *res)
-		}
-	}
-	placed, err := in.dir.PlacedNames()
-	if err != nil {
-		return report, err
+		each(func() *SyncResult { return in.syncOne(ctx, rec, o, s) })
 	}
 	for _, name := range placed {
-		if recorded[name] {
-			continue
-		}
-		if err := ctx.Err(); err != nil {
-			return report, err
-		}
-		if res := in.syncRemove(ctx, name); res != nil {
-			report.Results = append(report.Results, *res)
+		if !recorded[name] {
+			each(func() *SyncResult { return in.syncRemove(ctx, name) })
 		}
 	}
-	sortResults(report.Results)
-	return report, nil
+	wg.Wait()
+	slices.SortFunc(s.report.Results, func(a, b SyncResult) int { return strings.Compare(a.Name, b.Name) })
+	return &s.report, ctx.Err()
 }
 
-// syncOne brings one recorded skill in step and notes in report.Placed
-// what this replica holds of it; it returns nil when there was nothing to
-// do.
-func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOptions, report *SyncReport) *SyncResult {
+// syncState is the report the skills of one Sync fill in at once.
+type syncState struct {
+	mu     sync.Mutex
+	report SyncReport
+}
+
+func (s *syncState) add(r SyncResult) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.report.Results = append(s.report.Results, r)
+}
+
+// hold notes that this replica holds skill name at fingerprint fp.
+func (s *syncState) hold(name, fp string) {
+	s.mu.Lock()
+	defer s.mu.Unlock()
+	s.report.Placed[name] = fp
+}
+
+// syncOne brings one recorded skill in step and notes in the report's
+// Placed what this replica holds of it; it returns nil when there was
+// nothing to do.
+func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOptions, s *syncState) *SyncResult {
 	name := rec.Name
 	if !strings.HasPrefix(rec.Fingerprint, registry.FingerprintPrefix) {
 		return nil // a record of flags alone (a hand-placed skill, a bundled one): nothing to fetch
 	}
 	failed := func(err error) *SyncResult {
 		if fp, _ := in.dir.Placed(name); fp != "" {
-			report.Placed[name] = fp
+			s.hold(name, fp)
 		}
 		return &SyncResult{Name: name, Action: SyncFailed, Fingerprint: rec.Fingerprint, Err: err}
 	}
@@ -157,7 +193,7 @@ func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOpt
 			return failed(fmt.Errorf("installer: %w", err))
 		}
 		if present && placed != "" {
-			report.Placed[name] = placed
+			s.hold(name, placed)
 		}
 		if present || !rec.Enabled {
 			return nil
@@ -172,7 +208,7 @@ func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOpt
 	if err != nil {
 		return failed(err)
 	}
-	report.Placed[name] = rec.Fingerprint
+	s.hold(name, rec.Fingerprint)
 	return res
 }
 
@@ -295,7 +331,3 @@ func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
 
 // errReinstalled: a skill Sync was removing got a record again.
 var errReinstalled = errors.New("installer: recorded again")
-
-func sortResults(rs []SyncResult) {
-	slices.SortFunc(rs, func(a, b SyncResult) int { return strings.Compare(a.Name, b.Name) })
-}
