@@ -9,6 +9,7 @@ import (
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
+	"github.com/skillkit-go/skillkit/internal/testdb"
 )
 
 // corpusSkills returns the folders of the first n corpus skills, by path,
@@ -44,9 +45,9 @@ func corpusSkills(b *testing.B, n int) []string {
 // "sync-ms/op", "install-ms/op" and their ratio).
 func BenchmarkSync200(b *testing.B) {
 	skills := corpusSkills(b, 200)
-	for _, db := range databases {
-		b.Run(db.name, func(b *testing.B) {
-			dsn := db.dsn(b)
+	for _, db := range testdb.Backends() {
+		b.Run(db.Name, func(b *testing.B) {
+			dsn := db.DSN(b)
 			base := b.TempDir()
 			a := replica(b, db, dsn, filepath.Join(base, "a"), "a")
 			for _, src := range skills {

@@ -168,8 +168,9 @@
 //     lacks, or holds at another version than the record's, is fetched from
 //     the package store (at most the archive limit) and staged through the
 //     install's flow above as a ZIP (fetch, check, validate, fingerprint,
-//     scan); its fingerprint must be the recorded one and it must name the
-//     recorded skill ([ErrPackageMismatch]); the trust policy's block stands
+//     scan); its fingerprint must be the recorded one
+//     ([ErrFingerprintMismatch]) and it must name the recorded skill
+//     ([ErrInvalidSkill]); the trust policy's block stands
 //     ([ErrScanRejected]), its ask counts as confirmed (a person confirmed
 //     the install that wrote the record);
 //   - the swap writes no record (the record is the registry's, and is

@@ -41,7 +41,9 @@ var (
 	ErrNeedsConfirmation = errors.New("installer: the security scan asks for a person's confirmation")
 	// ErrFingerprintMismatch: InstallOptions.Fingerprint or
 	// UpdateOptions.Fingerprint was set and the fetched files have another
-	// fingerprint (the source changed since it was looked at).
+	// fingerprint (the source changed since it was looked at); or a package
+	// Sync fetched holds files whose fingerprint is not the one it is
+	// stored and recorded under (its bytes were changed in the store).
 	ErrFingerprintMismatch = errors.New("installer: the fetched files are not the ones expected")
 	// ErrExists: a skill of that name is installed from another origin (or
 	// was placed by hand) and the install was not forced.
@@ -59,10 +61,6 @@ var (
 	// ErrNoPackages: Sync on a skills folder that shares no package store
 	// (skillkit.Options.Packages).
 	ErrNoPackages = errors.New("installer: the skills folder shares no package store")
-	// ErrPackageMismatch: a package fetched by Sync does not hold what its
-	// record says: its files have another fingerprint than the one it is
-	// stored under (changed in the store), or it holds another skill.
-	ErrPackageMismatch = errors.New("installer: the stored package does not match its record")
 	// ErrGit: git failed; the error is a [*GitError].
 	ErrGit = errors.New("installer: git failed")
 )

@@ -9,6 +9,7 @@ import (
 	"strings"
 	"sync"
 
+	"github.com/skillkit-go/skillkit/internal/pkgerr"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 )
@@ -87,7 +88,7 @@ func (r *SyncReport) Err() error {
 // at another version, is fetched from the package store and goes through
 // the install's flow — the archive checks, validation, fingerprint, scan
 // and trust policy — and must have exactly the recorded fingerprint
-// (else [ErrPackageMismatch]) before it is swapped in, with the record left
+// (else [ErrFingerprintMismatch]) before it is swapped in, with the record left
 // as it is. A skill this replica placed whose record is gone (uninstalled
 // elsewhere) is removed, its secrets left to the registry's owner. See the
 // package documentation ("Replicas") for the rules. A few skills are
@@ -265,26 +266,22 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 		origin: registry.Record{Source: rec.Source, URL: rec.URL, Ref: rec.Ref, Commit: rec.Commit, Subdir: rec.Subdir, Tree: rec.Tree},
 		what:   "extracting the package " + rec.Fingerprint,
 	}
-	t, err := in.dir.Begin(ctx)
+	t, c, err := in.staged(ctx, plan, rep)
 	if err != nil {
 		return nil, err
 	}
 	defer t.End()
-	c, err := in.stage(ctx, t, plan, rep)
-	if err != nil {
+	// The files must be the recorded ones: the store checks nothing. The
+	// record is also the fleet's admission: a skill the policy asks about
+	// was confirmed by a person where it was installed; a block stands.
+	if err := c.admitted(true, rec.Fingerprint); err != nil {
+		if errors.Is(err, ErrFingerprintMismatch) {
+			err = pkgerr.Wrap("installer", err, "refusing the stored package of %s", rec.Name)
+		}
 		return nil, err
 	}
-	switch {
-	case c.rec.Name != rec.Name:
-		return nil, fmt.Errorf("%w: the package %s holds the skill %q, not %q", ErrPackageMismatch, rec.Fingerprint, c.rec.Name, rec.Name)
-	case c.rec.Fingerprint != rec.Fingerprint:
-		return nil, fmt.Errorf("%w: the package of %s holds files whose fingerprint is %s, not the %s it is stored under; refusing it",
-			ErrPackageMismatch, rec.Name, c.rec.Fingerprint, rec.Fingerprint)
-	}
-	// The record is the fleet's admission: a skill the policy asks about
-	// was confirmed by a person where it was installed. A block stands.
-	if err := c.admitted(true, ""); err != nil {
-		return nil, err
+	if c.rec.Name != rec.Name {
+		return nil, fmt.Errorf("%w: the package %s holds the skill %q, not %q", ErrInvalidSkill, rec.Fingerprint, c.rec.Name, rec.Name)
 	}
 	sw, err := in.dir.Place(ctx, t, c.rec, func(_ context.Context, prev *registry.Record, _ bool) error {
 		if prev == nil || prev.Fingerprint != rec.Fingerprint {
@@ -295,8 +292,7 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Name: sw.Record.Name, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Omitted: c.omitted,
-		Diagnostics: c.diags, Scan: &c.scan}, nil
+	return c.result(sw), nil
 }
 
 // syncRemove removes skill name, which this replica placed and whose

@@ -19,9 +19,9 @@ import (
 func TestPrune(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
 		ctx := t.Context()
-		dsn := b.dsn(t)
-		pool := testdb.Open(t, b.driver, dsn)
-		db, err := sqlstore.Open(ctx, pool, b.dialect)
+		dsn := b.DSN(t)
+		pool := testdb.Open(t, b.Driver, dsn)
+		db, err := sqlstore.Open(ctx, pool, b.Dialect)
 		if err != nil {
 			t.Fatal(err)
 		}
@@ -39,11 +39,11 @@ func TestPrune(t *testing.T) {
 			t.Fatalf("Prune of new packages: %d, %v", n, err)
 		}
 		past := any(time.Now().Add(-2 * time.Hour).UTC())
-		if b.dialect == sqlstore.SQLite {
+		if b.Dialect == sqlstore.SQLite {
 			past = time.Now().Add(-2 * time.Hour).UTC().Format("2006-01-02T15:04:05.000Z")
 		}
 		query := "UPDATE skillkit_packages SET stored_at = ?"
-		if b.dialect == sqlstore.PostgreSQL {
+		if b.Dialect == sqlstore.PostgreSQL {
 			query = "UPDATE skillkit_packages SET stored_at = $1"
 		}
 		if _, err := pool.ExecContext(ctx, query, past); err != nil {
@@ -73,10 +73,7 @@ func TestRegistryChangesNotify(t *testing.T) {
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
 	dsn := testdb.PostgresDSN(t)
-	db, err := sqlstore.Open(ctx, testdb.Open(t, testdb.PostgresDriver, dsn), sqlstore.PostgreSQL)
-	if err != nil {
-		t.Fatal(err)
-	}
+	db := testdb.Backends()[0].Store(t, dsn)
 	listener, err := pgx.Connect(ctx, dsn)
 	if err != nil {
 		t.Fatal(err)

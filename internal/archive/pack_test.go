@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 	"github.com/skillkit-go/skillkit/registry"
 )
@@ -77,15 +78,7 @@ func TestPackKeepsWhatTheFingerprintCounts(t *testing.T) {
 		"assets/zeros.bin":          strings.Repeat("\x00", 900<<10),
 		"assets/small-repeated.txt": strings.Repeat("ab", 10<<10),
 	}
-	for p, body := range files {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	fixture.WriteTree(t, dir, files)
 	if err := os.Chmod(filepath.Join(dir, "scripts/run.sh"), 0o750); err != nil {
 		t.Fatal(err)
 	}
