@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/fixture"
@@ -34,13 +35,17 @@ func forEachDatabase(t *testing.T, test func(t *testing.T, db database)) {
 
 // replica opens a Kit on the skills folder dir as one replica of the fleet
 // whose database dsn names: its own pool, as a replica on another host has.
-func replica(t testing.TB, db database, dsn, dir, id string) *skillkit.Kit {
+func replica(t testing.TB, db database, dsn, dir, id string, tune ...func(*skillkit.Options)) *skillkit.Kit {
 	t.Helper()
 	store := db.Store(t, dsn)
-	kit, err := skillkit.Open(t.Context(), skillkit.Options{
+	opts := skillkit.Options{
 		Dir: dir, Registry: store.Registry(), Secrets: store.Secrets(), Packages: store.Packages(),
 		Keyring: testKeyring(t), Replica: id,
-	})
+	}
+	for _, f := range tune {
+		f(&opts)
+	}
+	kit, err := skillkit.Open(t.Context(), opts)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -441,4 +446,77 @@ func fingerprintOf(t testing.TB, dir string) string {
 		t.Fatal(err)
 	}
 	return fp
+}
+
+// A replica builds its own dependencies: Sync installs those of the skills
+// it places when asked (InstallDeps), keeps a .venv a new version can use,
+// and rebuilds one the new version's requirements make stale, saying so
+// in the notes (real venvs, pip from a local wheel folder).
+func TestFleetSyncDependencies(t *testing.T) {
+	fixture.NeedVenv(t)
+	ctx := t.Context()
+	wheels := t.TempDir()
+	fixture.BuildWheel(t, wheels, "greetlib", "1.0", "def greet(n):\n    return 'v1 ' + n\n")
+	fixture.BuildWheel(t, wheels, "greetlib", "2.0", "def greet(n):\n    return 'v2 ' + n\n")
+	pip := func(o *skillkit.Options) {
+		o.Deps = &deps.Options{NoUV: true, PipArgs: []string{"--no-index", "--find-links", wheels}, Env: map[string]string{"HOME": t.TempDir()}}
+	}
+	db := testdb.Backends()[1] // the database is not what this test is about
+	dsn := db.DSN(t)
+	a := replica(t, db, dsn, filepath.Join(t.TempDir(), "a"), "a", pip)
+	b := replica(t, db, dsn, filepath.Join(t.TempDir(), "b"), "b", pip)
+	src := filepath.Join(t.TempDir(), "py")
+	write(t, src, "SKILL.md", fixture.SkillMD("py", "v1"))
+	write(t, src, "skill.config.yaml", "runtime: python\nentrypoint: main.py\ndependencies:\n  python:\n    source: requirements.txt\n")
+	write(t, src, "requirements.txt", "greetlib==1.0\n")
+	write(t, src, "main.py", lifePyMain)
+	publish := func() {
+		t.Helper()
+		if _, err := a.Install(ctx, installer.Source{Dir: src}, nil); err != nil {
+			t.Fatal(err)
+		}
+	}
+	sync := func(opts *skillkit.SyncOptions, want string) {
+		t.Helper()
+		rep, err := b.Sync(ctx, opts)
+		if err == nil {
+			err = rep.Err()
+		}
+		if err != nil || len(rep.Results) != 1 || rep.Results[0].Result == nil {
+			t.Fatalf("sync: %v, %+v", err, rep)
+		}
+		notes := rep.Results[0].Result.Notes
+		if want == "" && len(notes) > 0 || want != "" && !slices.ContainsFunc(notes, func(n string) bool { return strings.Contains(n, want) }) {
+			t.Fatalf("notes %q, want %q", notes, want)
+		}
+	}
+	venv := func() os.FileInfo {
+		t.Helper()
+		st, err := os.Stat(filepath.Join(b.Dir(), "py", ".venv"))
+		if err != nil {
+			t.Fatal(err)
+		}
+		return st
+	}
+
+	publish()
+	sync(&skillkit.SyncOptions{InstallDeps: true}, "installed python dependencies")
+	if got := run(t, b, "py"); !strings.Contains(got, "v1 x") {
+		t.Fatalf("py on B: %s", got)
+	}
+	built := venv()
+
+	write(t, src, "SKILL.md", fixture.SkillMD("py", "v2, the same requirements"))
+	publish()
+	sync(nil, "") // nothing to build, nothing missing
+	if !os.SameFile(built, venv()) {
+		t.Fatal("the .venv was not carried over to the new version")
+	}
+
+	write(t, src, "requirements.txt", "greetlib==2.0\n")
+	publish()
+	sync(nil, "rebuilt python dependencies")
+	if got := run(t, b, "py"); !strings.Contains(got, "v2 x") {
+		t.Fatalf("py on B after its requirements changed: %s", got)
+	}
 }

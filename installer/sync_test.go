@@ -5,6 +5,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
@@ -14,6 +15,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/registry/registrytest"
 )
 
 // fleet is a shared registry and package store, as replicas on one
@@ -41,6 +43,21 @@ func (f *fleet) open(t *testing.T, dir string, dopts *skillsdir.Options) *Instal
 	}
 	o.Packages = f.pkgs
 	return openTestInstallerWith(t, dir, f.reg, &o, nil)
+}
+
+// follower opens the replica whose skills folder is dir with a view of
+// the registry that refuses every write: a replica that only syncs never
+// writes the registry.
+func (f *fleet) follower(t *testing.T, dir string, dopts *skillsdir.Options) *Installer {
+	t.Helper()
+	o := skillsdir.Options{}
+	if dopts != nil {
+		o = *dopts
+	}
+	o.Packages = f.pkgs
+	readOnly := registrytest.FailingStore(f.reg, registrytest.Fault{Method: "Put"}, registrytest.Fault{Method: "Delete"},
+		registrytest.Fault{Method: "CompareAndSwap"}, registrytest.Fault{Method: "CompareAndDelete"})
+	return openTestInstallerWith(t, dir, readOnly, &o, nil)
 }
 
 // mustSync runs Sync and fails the test on any error, its own or a skill's.
@@ -73,13 +90,19 @@ func wantActions(t *testing.T, rep *SyncReport, want ...string) {
 }
 
 // A skill installed on one replica is placed on another by Sync, with the
-// same files and the record untouched; an update follows, an uninstall
-// removes it; a second Sync has nothing to do.
+// same files; an update follows, an uninstall removes it; a second Sync has
+// nothing to do. Sync never writes the registry (B's view of it refuses
+// every write) and never purges the secrets of what it removes.
 func TestSyncFollowsInstallUpdateUninstall(t *testing.T) {
 	ctx := t.Context()
 	f := newFleet()
 	a, _ := f.replica(t, nil)
-	b, bdir := f.replica(t, nil)
+	var purged []string
+	bdir := filepath.Join(t.TempDir(), "skills")
+	b := f.follower(t, bdir, &skillsdir.Options{Purge: func(_ context.Context, name string) error {
+		purged = append(purged, name)
+		return nil
+	}})
 	src := skillFolder(t, "notes", "v1", map[string]string{"references/a.md": "a"})
 	res, err := a.Install(ctx, Source{Dir: src}, nil)
 	if err != nil {
@@ -121,6 +144,9 @@ func TestSyncFollowsInstallUpdateUninstall(t *testing.T) {
 	wantActions(t, rep)
 	if len(rep.Placed) != 0 {
 		t.Fatalf("Placed after the removal: %v", rep.Placed)
+	}
+	if len(purged) != 0 {
+		t.Fatalf("the sync purged the secrets of %v", purged)
 	}
 	assertNoLeftovers(t, bdir)
 }
@@ -319,8 +345,8 @@ var syncPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "
 
 // TestSyncFaults fails every step of a sync that replaces a version, as an
 // error and as a crash: afterwards the replica holds the old version or
-// the new one, complete; the record never changed; the next Sync converges
-// and leaves nothing over.
+// the new one, complete; neither the sync nor the recovery writes the
+// registry; the next Sync converges and leaves nothing over.
 func TestSyncFaults(t *testing.T) {
 	for _, crash := range []bool{false, true} {
 		for _, point := range syncPoints {
@@ -328,7 +354,8 @@ func TestSyncFaults(t *testing.T) {
 				ctx := t.Context()
 				f := newFleet()
 				a, _ := f.replica(t, nil)
-				b, bdir := f.replica(t, nil)
+				bdir := filepath.Join(t.TempDir(), "skills")
+				b := f.follower(t, bdir, nil)
 				src := skillFolder(t, "victim", "old", map[string]string{"references/a.md": "old a"})
 				old, err := a.Install(ctx, Source{Dir: src}, nil)
 				if err != nil {
@@ -365,7 +392,11 @@ func TestSyncFaults(t *testing.T) {
 					t.Fatalf("err %v, want %v", err, fail)
 				}
 				b.dir.Close()
-				b = f.open(t, bdir, nil) // recovers
+				var logged strings.Builder
+				b = f.follower(t, bdir, &skillsdir.Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))}) // recovers
+				if logged.Len() > 0 {
+					t.Fatalf("recovery could not settle everything:\n%s", logged.String())
+				}
 				got := fingerprintDir(t, filepath.Join(bdir, "victim"))
 				if got != old.Record.Fingerprint && got != next.Record.Fingerprint {
 					t.Fatalf("after recovery B holds %s, neither version", got)
@@ -384,5 +415,32 @@ func TestSyncFaults(t *testing.T) {
 				assertNoLeftovers(t, bdir)
 			})
 		}
+	}
+}
+
+// A replica that has not synced yet holds an older version than the
+// record: its files are the version it placed, not an edit, so an update
+// there goes ahead instead of refusing them as modified.
+func TestLaggingReplicaIsNotModified(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "notes", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("notes", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("notes", "v3")})
+	res, err := b.Update(ctx, "notes", nil)
+	if err != nil || res.UpToDate {
+		t.Fatalf("Update on the lagging replica: %+v, %v", res, err)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(bdir, "notes", "SKILL.md")), "v3") {
+		t.Fatal("B did not update to v3")
 	}
 }
