@@ -28,7 +28,7 @@ docs/fleet.md.`
 // skills folder (those with --dir).
 func addDBFlag(fs *flag.FlagSet, into *string) {
 	if fs.Lookup("dir") != nil {
-		fs.StringVar(into, "db", "", "a database the replicas share: postgres://... or sqlite:PATH (default $SKILLKIT_DB)")
+		fs.StringVar(into, "db", "", "a database the replicas share, `URL`: postgres://... or sqlite:PATH (default $SKILLKIT_DB)")
 	}
 }
 

@@ -47,7 +47,7 @@ changes the registry. --json prints each sync as one JSON object a line.` + inst
 			o.register(fs, false)
 			fs.BoolVar(&o.force, "force", false, "replace folders this replica did not place or that were edited")
 			fs.BoolVar(&o.deps, "deps", false, "install the missing dependencies of the skills placed")
-			fs.DurationVar(&o.watch, "watch", 0, "sync again every INTERVAL until interrupted")
+			fs.DurationVar(&o.watch, "watch", 0, "sync again every `INTERVAL` until interrupted")
 			fs.BoolVar(&o.listen, "listen", false, "with --watch on PostgreSQL: also sync when the registry changes")
 			return o
 		},
