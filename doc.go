@@ -4,6 +4,8 @@
 // recovery), the registry of installed skills, the secrets vault, and — from
 // the first call that needs skills — the loader, the executor of compute
 // skills and the agent tools, with safe defaults and every part replaceable.
+// With Options.Packages the folder is one replica of several sharing a
+// database: [Kit.Sync] places what the others installed (docs/fleet.md).
 // The Kit is the only place that wires the parts: opening it costs
 // microseconds, so a command that changes one skill pays for no scan.
 //

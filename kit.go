@@ -50,6 +50,20 @@ type Options struct {
 	// Secrets holds the sealed secret values; nil means .skillhub/secrets/
 	// in Dir (secrets.NewFSStore).
 	Secrets secrets.Store
+	// Packages makes the Kit one replica of several that share Registry
+	// and Secrets (sqlstore on one database): every install, update and
+	// agent's write also stores the skill's files there, by fingerprint,
+	// and [Kit.Sync] places on this replica what the others installed
+	// (docs/fleet.md). When it also keeps replicas
+	// (registry.ReplicaStore), each sync records what this replica holds,
+	// and Doctor reports the replicas that lag. It needs Registry. Nil: a
+	// single host.
+	Packages registry.PackageStore
+	// Replica names this replica in the package store's record of
+	// replicas: 1 to 128 ASCII letters, digits, '-', '_' and '.'. Empty
+	// means an identity made at the first sync and kept in Dir
+	// (ReplicaFile), so it survives restarts.
+	Replica string
 	// Keyring seals and opens secrets; nil means SKILL_SECRET_KEY or
 	// APP_SECRET, read on first use, so a Kit opens without a key and
 	// fails only when a secret is used.
@@ -158,6 +172,14 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: %w", err)
 	}
+	if opts.Packages != nil && opts.Registry == nil {
+		return nil, errors.New("skillkit: Options.Packages needs Options.Registry, the registry the replicas share")
+	}
+	if opts.Replica != "" {
+		if err := registry.ValidateReplicaID(opts.Replica); err != nil {
+			return nil, fmt.Errorf("skillkit: Options.Replica: %w", err)
+		}
+	}
 	if err := loader.CheckSources(opts.sources(abs)); err != nil {
 		return nil, err
 	}
@@ -180,7 +202,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		InstallID: registry.InstallIDFunc(k.registry)})
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
-		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous,
+		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous, Packages: opts.Packages,
 	})
 	if err != nil {
 		return nil, err
@@ -259,8 +281,12 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 	if k.opts.Loader != nil {
 		lopts = *k.opts.Loader
 	}
+	placed := k.registry
+	if k.opts.Packages != nil {
+		placed = placedRecords{Store: k.registry, dir: k.dir}
+	}
 	lopts.Checkers = append([]loader.Checker{
-		registry.FingerprintChecker{Store: k.registry}, k.vault.EnvChecker(), k.deps.Checker(), scan.Checker{},
+		registry.FingerprintChecker{Store: placed}, k.vault.EnvChecker(), k.deps.Checker(), scan.Checker{},
 	}, lopts.Checkers...)
 	if lopts.Logger == nil {
 		lopts.Logger = k.opts.Logger
@@ -348,16 +374,23 @@ func (k *Kit) skillEnv(ctx context.Context, l *loader.Loader) func(skillName, va
 }
 
 // Doctor returns every diagnostic, sorted: the scan's (collisions, invalid
-// skills, limits) and those of the checks run now (fingerprints changed
+// skills, limits), those of the checks run now (fingerprints changed
 // since install, required secrets not configured, runtimes, virtual
-// environments, node_modules and system programs missing). The error is
-// ctx's, or a failure to settle the skills folder.
+// environments, node_modules and system programs missing), and, for a
+// replica of several (Options.Packages), REPLICA_BEHIND for each replica
+// whose last sync left it lagging what the registry records. The error is
+// ctx's, or a failure to settle the skills folder or to read the
+// replicas.
 func (k *Kit) Doctor(ctx context.Context) (diagnostics.List, error) {
 	l, err := k.load(ctx)
 	if err != nil {
 		return nil, err
 	}
-	return l.Doctor(ctx), nil
+	replicas, err := k.replicaDiagnostics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(l.Doctor(ctx), replicas...).Sorted(), nil
 }
 
 // EnvFor returns the environment a host's shell tool should add for a
@@ -424,7 +457,7 @@ func (k *Kit) Rescan(ctx context.Context) (loader.Changes, error) {
 func (k *Kit) Install(ctx context.Context, src installer.Source, opts *installer.InstallOptions) (*installer.Result, error) {
 	res, err := k.installer.Install(ctx, src, opts)
 	if err == nil {
-		res.Notes = k.depsNotes(ctx, res.Name, deps.State{})
+		res.Notes = k.depsNotes(ctx, res.Name, deps.State{}, false)
 	}
 	return res, k.rescanAfter(ctx, err)
 }
@@ -440,7 +473,7 @@ func (k *Kit) Update(ctx context.Context, name string, opts *installer.UpdateOpt
 	before, _ := k.deps.State(ctx, name)
 	res, err := k.installer.Update(ctx, name, opts)
 	if err == nil && !res.UpToDate {
-		res.Notes = k.depsNotes(ctx, name, before)
+		res.Notes = k.depsNotes(ctx, name, before, false)
 	}
 	return res, k.rescanAfter(ctx, err)
 }
@@ -459,16 +492,16 @@ func (k *Kit) UpdateAll(ctx context.Context, opts *installer.UpdateOptions) ([]i
 	res, err := k.installer.UpdateAll(ctx, opts)
 	for i, r := range res {
 		if r.Err == nil && r.Result != nil && !r.Result.UpToDate {
-			res[i].Result.Notes = k.depsNotes(ctx, r.Name, before[r.Name])
+			res[i].Result.Notes = k.depsNotes(ctx, r.Name, before[r.Name], false)
 		}
 	}
 	return res, k.rescanAfter(ctx, err)
 }
 
 // depsNotes rebuilds, after skill name changed, the dependencies that
-// were built before (before) and are stale now, and says in words what its
-// dependencies need.
-func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State) []string {
+// were built before (before) and are stale now — with all, every missing
+// one — and says in words what its dependencies need.
+func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all bool) []string {
 	now, err := k.deps.State(ctx, name)
 	if err != nil {
 		return nil
@@ -476,15 +509,19 @@ func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State) []s
 	var notes []string
 	stale := 0
 	for _, s := range now.Missing() {
-		if slices.Contains(before.Built, s) {
+		if all || slices.Contains(before.Built, s) {
 			stale++
 		}
 	}
 	if stale > 0 {
 		res, err := k.deps.Install(ctx, name, nil)
 		for _, s := range resultSteps(res) {
-			if s.Status == deps.Installed {
+			switch {
+			case s.Status != deps.Installed:
+			case slices.Contains(before.Built, s.Step):
 				notes = append(notes, fmt.Sprintf("rebuilt %s dependencies for the new version: %s", s.Step, s.Detail))
+			default:
+				notes = append(notes, fmt.Sprintf("installed %s dependencies: %s", s.Step, s.Detail))
 			}
 		}
 		if err != nil {

@@ -831,9 +831,12 @@ func scriptCommand(script string, cfg config) (string, []string) {
 }
 
 // accounted runs a step that writes into the skill folder on purpose (a
-// setup script's downloads). When the folder matched its recorded
-// fingerprint before, the record takes the new one, so these writes do not
-// look like a person's edits (FINGERPRINT_CHANGED, ErrModified on update).
+// setup script's downloads). When the folder matched the fingerprint of
+// the version placed before, that fingerprint follows the writes, so they
+// do not look like a person's edits (FINGERPRINT_CHANGED, ErrModified on
+// update): on a single host the record takes the new one; on a replica
+// sharing its registry, whose record is every replica's, only this
+// replica's note of what it placed does.
 func (d *Installer) accounted(ctx context.Context, name string, run func() error) error {
 	rec, err := d.dir.Record(ctx, name)
 	if err != nil {
@@ -841,17 +844,22 @@ func (d *Installer) accounted(ctx context.Context, name string, run func() error
 	}
 	matched := false
 	if rec != nil && strings.HasPrefix(rec.Fingerprint, registry.FingerprintPrefix) {
-		fp, err := d.dir.Fingerprint(ctx, name)
-		matched = err == nil && fp == rec.Fingerprint
+		modified, err := d.dir.Modified(ctx, *rec)
+		matched = err == nil && !modified
 	}
 	runErr := run()
 	if !matched {
 		return runErr
 	}
-	fp, err := d.dir.Fingerprint(context.WithoutCancel(ctx), name)
-	if err == nil && fp != rec.Fingerprint {
-		rec.Fingerprint = fp
-		err = d.dir.Registry().Put(context.WithoutCancel(ctx), *rec)
+	ctx = context.WithoutCancel(ctx)
+	fp, err := d.dir.Fingerprint(ctx, name)
+	if err == nil {
+		if d.dir.Packages() != nil {
+			err = d.dir.MarkPlaced(name, fp)
+		} else if fp != rec.Fingerprint {
+			rec.Fingerprint = fp
+			err = d.dir.Registry().Put(ctx, *rec)
+		}
 	}
 	if err != nil {
 		err = fmt.Errorf("deps: recording the fingerprint after %s changed its files: %w", name, err)

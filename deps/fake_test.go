@@ -486,6 +486,34 @@ func TestSetupScripts(t *testing.T) {
 		t.Error("the record does not account for what the setup script wrote")
 	}
 
+	// On a replica sharing its registry, the record is every replica's: the
+	// setup's writes move only this replica's note of what it placed, and
+	// the files still count as unedited.
+	fleetDir := filepath.Join(t.TempDir(), "skills")
+	shared := &registry.MemStore{}
+	d, err := skillsdir.Open(fleetDir, shared, &skillsdir.Options{Packages: &registry.MemPackages{}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { d.Close() })
+	replica := &folder{Installer: New(d, nil), dir: d, install: installer.New(d, nil)}
+	if _, err := replica.add(ctx, installer.Source{ZipFile: writeZip(t, files)}); err != nil {
+		t.Fatal(err)
+	}
+	recorded, _ := shared.Get(ctx, "setupper")
+	if _, err := replica.Install(ctx, "setupper", &InstallOptions{Setup: true}); err != nil {
+		t.Fatal(err)
+	}
+	after, _ := shared.Get(ctx, "setupper")
+	placed, err := d.Placed("setupper")
+	if err != nil || !after.Equal(recorded) || placed != fixture.Fingerprint(t, filepath.Join(fleetDir, "setupper")) || placed == recorded.Fingerprint {
+		t.Errorf("on a replica: record %s (was %s), placed %s, files %s (%v)", after.Fingerprint, recorded.Fingerprint, placed,
+			fixture.Fingerprint(t, filepath.Join(fleetDir, "setupper")), err)
+	}
+	if modified, err := d.Modified(ctx, after); err != nil || modified {
+		t.Errorf("the setup's writes count as an edit on the replica: %v %v", modified, err)
+	}
+
 	// The same skill copied from a local folder: refused, before anything runs.
 	src := skillFolder(t, "localsetup", "x", map[string]string{"skill.config.yaml": files["skill.config.yaml"], "scripts/setup.sh": files["scripts/setup.sh"]})
 	inLocal, localDir := newTestInstaller(t, &Options{Runner: failRunner(t)})

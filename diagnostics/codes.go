@@ -124,6 +124,12 @@ const (
 	// server's skill entry, a discovery index entry) is malformed, over a
 	// limit, or cannot be verified; it is not loaded. Detail: uri or url.
 	RemoteInvalid Code = "REMOTE_INVALID"
+	// ReplicaBehind [warning]: a replica sharing the registry does not hold
+	// what the registry records (it lacks enabled skills, holds other
+	// versions, or still holds skills uninstalled elsewhere), or its last
+	// sync failed. Detail: replica, host, dir, synced_at, missing, stale,
+	// removed, error.
+	ReplicaBehind Code = "REPLICA_BEHIND"
 )
 
 // CodeInfo documents one code.
@@ -169,6 +175,7 @@ var codeTable = []CodeInfo{
 	{ScanFinding, Warning, "the security scan matched a rule; the level follows the finding's severity"},
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
 	{RemoteInvalid, Error, "a skill a remote source publishes is malformed, over a limit or unverifiable; not loaded"},
+	{ReplicaBehind, Warning, "a replica sharing the registry lags what it records, or its last sync failed"},
 }
 
 // Codes returns the documentation of every code, in a fixed order.

@@ -165,6 +165,39 @@
 // with the one recorded at install, so a commit elsewhere in the
 // repository is no update.
 //
+// # Replicas
+//
+// When the skills folder is one replica of several sharing a registry
+// (skillkit.Options.Packages, docs/fleet.md), every swap first stores the
+// staged files in the package store, keyed by their fingerprint, and the
+// folder notes in .skillhub/placed/<name> the version it placed.
+// [Installer.Sync] brings the folder to what the shared registry records:
+//
+//   - an enabled skill whose record has a fingerprint that the folder
+//     lacks, or holds at another version than the record's, is fetched from
+//     the package store (at most the archive limit) and staged through the
+//     install's flow above as a ZIP (fetch, check, validate, fingerprint,
+//     scan); its fingerprint must be the recorded one
+//     ([ErrFingerprintMismatch]) and it must name the recorded skill
+//     ([ErrInvalidSkill]); the trust policy's block stands
+//     ([ErrScanRejected]), its ask counts as confirmed (a person confirmed
+//     the install that wrote the record);
+//   - the swap writes no record (the record is the registry's, and is
+//     checked under the skill's lock to still name the fetched version):
+//     the commit point is the rename of the new version into place, and
+//     recovery of a sync only finishes or undoes the renames;
+//   - a folder that already holds the recorded version is noted as placed;
+//     a folder this replica did not place is replaced only with
+//     SyncOptions.Force ([ErrExists]), and so is a placed one whose files
+//     changed since ([ErrModified]);
+//   - a skill it placed whose record is gone is removed (its secrets are
+//     not purged: they are the registry's);
+//   - disabled skills and records without a fingerprint are not fetched.
+//
+// Updates and installs that replace a skill compare its files with the
+// version this replica placed rather than with the record, which may be
+// ahead of it until the next sync ([ErrModified]).
+//
 // # Names
 //
 // An install's skill must have a name that follows the specification

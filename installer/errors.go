@@ -41,7 +41,9 @@ var (
 	ErrNeedsConfirmation = errors.New("installer: the security scan asks for a person's confirmation")
 	// ErrFingerprintMismatch: InstallOptions.Fingerprint or
 	// UpdateOptions.Fingerprint was set and the fetched files have another
-	// fingerprint (the source changed since it was looked at).
+	// fingerprint (the source changed since it was looked at); or a package
+	// Sync fetched holds files whose fingerprint is not the one it is
+	// stored and recorded under (its bytes were changed in the store).
 	ErrFingerprintMismatch = errors.New("installer: the fetched files are not the ones expected")
 	// ErrExists: a skill of that name is installed from another origin (or
 	// was placed by hand) and the install was not forced.
@@ -56,6 +58,9 @@ var (
 	// ErrNotUpdatable: the record names no origin that can be fetched again
 	// (an agent-written skill, a ZIP given as a reader, a hand-placed skill).
 	ErrNotUpdatable = errors.New("installer: no origin to update from")
+	// ErrNoPackages: Sync on a skills folder that shares no package store
+	// (skillkit.Options.Packages).
+	ErrNoPackages = errors.New("installer: the skills folder shares no package store")
 	// ErrGit: git failed; the error is a [*GitError].
 	ErrGit = errors.New("installer: git failed")
 )

@@ -32,4 +32,5 @@ const (
 	OpInstall   = skillsdir.OpInstall
 	OpUpdate    = skillsdir.OpUpdate
 	OpUninstall = skillsdir.OpUninstall
+	OpSync      = skillsdir.OpSync // a replica placing or removing a skill as the shared registry says
 )

@@ -141,16 +141,7 @@ func (in *Installer) begin(ctx context.Context, src Source, rep *skillsdir.Repor
 	if err != nil {
 		return nil, nil, err
 	}
-	t, err := in.dir.Begin(ctx)
-	if err != nil {
-		return nil, nil, err
-	}
-	c, err := in.stage(ctx, t, plan, rep)
-	if err != nil {
-		t.End()
-		return nil, nil, err
-	}
-	return t, c, nil
+	return in.staged(ctx, plan, rep)
 }
 
 // swap swaps the staged candidate in, when rules allow replacing what is
@@ -162,8 +153,13 @@ func (in *Installer) swap(ctx context.Context, t *skillsdir.Txn, c *candidate, r
 	if err != nil {
 		return nil, err
 	}
+	return c.result(sw), nil
+}
+
+// result is what swapping c in did.
+func (c *candidate) result(sw *skillsdir.Swapped) *Result {
 	return &Result{Name: sw.Record.Name, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Omitted: c.omitted,
-		Diagnostics: c.diags, Scan: &c.scan}, nil
+		Diagnostics: c.diags, Scan: &c.scan}
 }
 
 // fetchPlan is what installing a source will do, decided before anything
@@ -238,6 +234,21 @@ func (c *candidate) admitted(confirmed bool, fingerprint string) error {
 		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report}
 	}
 	return nil
+}
+
+// staged begins a transaction and stages plan in it; the caller ends the
+// transaction.
+func (in *Installer) staged(ctx context.Context, plan fetchPlan, rep *skillsdir.Reporter) (*skillsdir.Txn, *candidate, error) {
+	t, err := in.dir.Begin(ctx)
+	if err != nil {
+		return nil, nil, err
+	}
+	c, err := in.stage(ctx, t, plan, rep)
+	if err != nil {
+		t.End()
+		return nil, nil, err
+	}
+	return t, c, nil
 }
 
 // stage carries out plan in transaction t: fetch into staging, check,

@@ -44,6 +44,18 @@
 // of its cases is also a function of its own. registrytest.FailingStore
 // wraps a store and fails chosen calls, before or after their write.
 //
+// # Packages and replicas
+//
+// Replicas of a host that share a registry also share the files of what
+// is installed: a [PackageStore] keeps one archive per fingerprint
+// (ValidateFingerprint checks the key), stored once, returned up to the
+// size the caller accepts ([ErrPackageTooLarge]); it does not look inside
+// what it keeps, so whoever reads an archive checks it against its
+// fingerprint (skillkit's Sync does). A store may also be a
+// [ReplicaStore], which keeps each [Replica]'s last sync: what it holds
+// and what failed. [MemPackages] is both, in memory; its zero value is
+// ready. registrytest.TestPackages is their conformance suite.
+//
 // # Install ids
 //
 // [Record.InstallID] names one install of a skill. Secrets are sealed for

@@ -21,6 +21,10 @@ func TestMem(t *testing.T) {
 	registrytest.TestStore(t, func(*testing.T) registry.Store { return new(registry.MemStore) })
 }
 
+func TestMemPackages(t *testing.T) {
+	registrytest.TestPackages(t, func(*testing.T) registry.PackageStore { return &registry.MemPackages{} })
+}
+
 func TestFS(t *testing.T) {
 	registrytest.TestStore(t, func(t *testing.T) registry.Store { return registry.NewFSStore(t.TempDir()) })
 }

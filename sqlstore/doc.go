@@ -1,6 +1,6 @@
-// Package sqlstore keeps skillkit's registry and secrets in a SQL database,
-// so that several replicas of a host share what is installed, enabled and
-// configured. It speaks PostgreSQL and SQLite through database/sql and
+// Package sqlstore keeps skillkit's registry, secrets and the packages of
+// installed skills in a SQL database, so that several replicas of a host
+// share what is installed, enabled and configured (docs/fleet.md). It speaks PostgreSQL and SQLite through database/sql and
 // imports no driver: the host opens the *sql.DB with the driver it chose
 // (github.com/jackc/pgx/v5/stdlib, modernc.org/sqlite, ...) and passes it
 // with its [Dialect] to [Open].
@@ -19,6 +19,14 @@
 //     and implement the compare-and-swap capability of their package, so
 //     registry.Update and the secrets vault's Rotate and Adopt lose no
 //     concurrent write, across replicas.
+//   - [Packages] is a registry.PackageStore in skillkit_packages (one ZIP
+//     archive per fingerprint: the files of every installed version, for
+//     replicas to fetch) and a registry.ReplicaStore in skillkit_replicas
+//     (what each replica holds after its last sync); both pass
+//     registrytest.TestPackages. [Packages.Prune] deletes the packages no
+//     record names any more. On PostgreSQL every change of a registry row
+//     is announced with NOTIFY on [NotifyChannel], so that replicas can
+//     sync at once (docs/fleet.md).
 //   - The secrets table holds sealed values only; the vault seals them
 //     before they reach it, and the key never touches the database.
 //   - Concurrency control is optimistic. A registry row carries a revision

@@ -16,50 +16,44 @@ import (
 	"github.com/skillkit-go/skillkit/sqlstore"
 )
 
-// backend opens pools on one fresh database of a dialect.
-type backend struct {
-	name    string
-	dialect sqlstore.Dialect
-	driver  string
-	dsn     func(testing.TB) string
-}
+// backend is a kind of database; backends are both.
+type backend = testdb.Backend
 
-var backends = []backend{
-	{"postgres", sqlstore.PostgreSQL, testdb.PostgresDriver, testdb.PostgresDSN},
-	{"sqlite", sqlstore.SQLite, testdb.SQLiteDriver, testdb.SQLiteDSN},
-}
+var backends = testdb.Backends()
 
-// open returns n clients (each its own *sql.DB pool, as n replicas have) of
-// one fresh database, migrated.
-func (b backend) open(t *testing.T, n int) []*sqlstore.DB {
+// openN returns n clients (each its own *sql.DB pool, as n replicas have)
+// of one fresh database, migrated.
+func openN(t *testing.T, b backend, n int) []*sqlstore.DB {
 	t.Helper()
-	dsn := b.dsn(t)
+	dsn := b.DSN(t)
 	out := make([]*sqlstore.DB, n)
 	for i := range out {
-		db, err := sqlstore.Open(t.Context(), testdb.Open(t, b.driver, dsn), b.dialect)
-		if err != nil {
-			t.Fatal(err)
-		}
-		out[i] = db
+		out[i] = b.Store(t, dsn)
 	}
 	return out
 }
 
 func forEach(t *testing.T, test func(t *testing.T, b backend)) {
 	for _, b := range backends {
-		t.Run(b.name, func(t *testing.T) { test(t, b) })
+		t.Run(b.Name, func(t *testing.T) { test(t, b) })
 	}
 }
 
 func TestRegistryConformance(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		registrytest.TestStore(t, func(t *testing.T) registry.Store { return b.open(t, 1)[0].Registry() })
+		registrytest.TestStore(t, func(t *testing.T) registry.Store { return openN(t, b, 1)[0].Registry() })
+	})
+}
+
+func TestPackagesConformance(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		registrytest.TestPackages(t, func(t *testing.T) registry.PackageStore { return openN(t, b, 1)[0].Packages() })
 	})
 }
 
 func TestSecretsConformance(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		secretstest.TestStore(t, func(t *testing.T) secrets.Store { return b.open(t, 1)[0].Secrets() })
+		secretstest.TestStore(t, func(t *testing.T) secrets.Store { return openN(t, b, 1)[0].Secrets() })
 	})
 }
 
@@ -67,7 +61,7 @@ func TestSecretsConformance(t *testing.T) {
 // registry record and one secret at the same time: no update is lost.
 func TestTwentyWritersOnTwoPools(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dbs := b.open(t, 2)
+		dbs := openN(t, b, 2)
 		registrytest.ConcurrentUpdates(t, []registry.Store{dbs[0].Registry(), dbs[1].Registry()}, 20, 5)
 		secretstest.ConcurrentSwaps(t, []secrets.Store{dbs[0].Secrets(), dbs[1].Secrets()}, 20, 5)
 	})
@@ -76,7 +70,7 @@ func TestTwentyWritersOnTwoPools(t *testing.T) {
 // One replica rotates the key while another saves values: none is lost.
 func TestRotationAcrossReplicas(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dbs := b.open(t, 2)
+		dbs := openN(t, b, 2)
 		secretstest.RotateWhileSaving(t, dbs[0].Secrets(), func() error {
 			return secretstest.SaveNewValues(t.Context(), dbs[1].Secrets())
 		})
@@ -88,15 +82,15 @@ func TestRotationAcrossReplicas(t *testing.T) {
 // version of the program adds one).
 func TestMigrationRunsOnce(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dsn := b.dsn(t)
-		pool := testdb.Open(t, b.driver, dsn)
+		dsn := b.DSN(t)
+		pool := testdb.Open(t, b.Driver, dsn)
 		openTogether := func() {
 			const replicas = 6
 			var wg sync.WaitGroup
 			errs := make(chan error, replicas)
 			for range replicas {
 				wg.Go(func() {
-					_, err := sqlstore.Open(t.Context(), testdb.Open(t, b.driver, dsn), b.dialect)
+					_, err := sqlstore.Open(t.Context(), testdb.Open(t, b.Driver, dsn), b.Dialect)
 					errs <- err
 				})
 			}
@@ -111,29 +105,44 @@ func TestMigrationRunsOnce(t *testing.T) {
 			if err := pool.QueryRowContext(t.Context(), "SELECT COUNT(*), MAX(version) FROM skillkit_schema_migrations").Scan(&rows, &max); err != nil {
 				t.Fatal(err)
 			}
-			if rows != 1 || max != 1 {
-				t.Fatalf("skillkit_schema_migrations holds %d rows up to version %d, want one", rows, max)
+			if rows != sqlstore.Migrations || max != sqlstore.Migrations {
+				t.Fatalf("skillkit_schema_migrations holds %d rows up to version %d, want %d", rows, max, sqlstore.Migrations)
 			}
 		}
 		openTogether()
-		for _, stmt := range []string{"DROP TABLE skillkit_registry", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+		// As if the database had been made by a version before the fleet
+		// tables: the second migration runs once.
+		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DELETE FROM skillkit_schema_migrations WHERE version = 2"}
+		if b.Dialect == sqlstore.PostgreSQL {
+			drop = append(drop, "DROP FUNCTION skillkit_registry_notify CASCADE")
+		}
+		for _, stmt := range drop {
 			if _, err := pool.ExecContext(t.Context(), stmt); err != nil {
 				t.Fatal(err)
 			}
 		}
 		openTogether()
-		db, err := sqlstore.Open(t.Context(), pool, b.dialect)
+		for _, stmt := range []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_registry CASCADE", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+			if b.Dialect == sqlstore.SQLite {
+				stmt = strings.TrimSuffix(stmt, " CASCADE")
+			}
+			if _, err := pool.ExecContext(t.Context(), stmt); err != nil {
+				t.Fatal(err)
+			}
+		}
+		openTogether()
+		db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
 		if err != nil {
 			t.Fatal(err)
 		}
-		if v, err := db.SchemaVersion(t.Context()); err != nil || v != 1 {
+		if v, err := db.SchemaVersion(t.Context()); err != nil || v != sqlstore.Migrations {
 			t.Fatalf("SchemaVersion = %d, %v", v, err)
 		}
 		// A newer program migrated this database: this one refuses it.
 		if _, err := pool.ExecContext(t.Context(), "INSERT INTO skillkit_schema_migrations (version, name) VALUES (99, 'future')"); err != nil {
 			t.Fatal(err)
 		}
-		if _, err := sqlstore.Open(t.Context(), pool, b.dialect); !errors.Is(err, sqlstore.ErrSchemaTooNew) {
+		if _, err := sqlstore.Open(t.Context(), pool, b.Dialect); !errors.Is(err, sqlstore.ErrSchemaTooNew) {
 			t.Fatalf("a schema from the future: %v", err)
 		}
 	})
@@ -149,9 +158,9 @@ func TestOpenRefusesAnUnknownDialect(t *testing.T) {
 // The secrets table holds sealed values only: the plaintext is in no cell.
 func TestSecretsTableHoldsSealedValuesOnly(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dsn := b.dsn(t)
-		pool := testdb.Open(t, b.driver, dsn)
-		db, err := sqlstore.Open(t.Context(), pool, b.dialect)
+		dsn := b.DSN(t)
+		pool := testdb.Open(t, b.Driver, dsn)
+		db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
 		if err != nil {
 			t.Fatal(err)
 		}

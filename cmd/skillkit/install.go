@@ -42,7 +42,7 @@ func (f *installerFlags) register(fs *flag.FlagSet, git bool) {
 // installerHelp documents the flags common to the installing commands.
 const installerHelp = `
 The skills folder is --dir, else $SKILLKIT_DIR, else ./skills; skillkit keeps
-its records in its .skillhub/ folder.`
+its records in its .skillhub/ folder.` + dbHelp
 
 // skillsDir returns the skills folder the flags name.
 func (f *installerFlags) skillsDir(c *cli) string { return resolveDir(c, f.dir) }
@@ -70,7 +70,7 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 	if tune != nil {
 		tune(&opts)
 	}
-	return skillkit.Open(ctx, opts)
+	return c.open(ctx, opts)
 }
 
 type installOptions struct {

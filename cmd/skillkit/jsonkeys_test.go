@@ -110,6 +110,9 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	commit(map[string]string{"skills/notes/SKILL.md": md("notes", "v1")})
 	url := "file://" + filepath.ToSlash(repo)
 	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes"}
+	// Two replicas sharing a database: sync places on B what A installed.
+	replicaA, replicaB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+	db := "sqlite:" + filepath.Join(t.TempDir(), "fleet.db")
 
 	type step struct {
 		args []string
@@ -137,6 +140,8 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"run", "--json", "--dir", skills, "calc", "--input", `[]`}, exitFailure},
 		{[]string{"deps", "--json", "--dir", skills, "calc"}, exitOK},
 		{[]string{"deps", "--json", "--dir", skills, "nosuch"}, exitFailure},
+		{[]string{"install", "--json", "--dir", replicaA, "--db", db, filepath.Join(src, "plain")}, exitOK},
+		{[]string{"sync", "--json", "--dir", replicaB, "--db", db}, exitOK},
 		{[]string{"pin", "--json", "--dir", skills, "plain"}, exitOK},
 		{[]string{"unpin", "--json", "--dir", skills, "plain"}, exitOK},
 		{[]string{"disable", "--json", "--dir", skills, "plain"}, exitOK},

@@ -42,6 +42,10 @@ type cli struct {
 	quiet bool
 	// verbose (--verbose) adds the library's debug lines on stderr.
 	verbose bool
+	// db is the --db flag of the command (db.go); closers close what the
+	// command opened.
+	db      string
+	closers []func()
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -69,6 +73,7 @@ func commands() []*command {
 		depsCommand(),
 		uninstallCommand(),
 		updateCommand(),
+		syncCommand(),
 		outdatedCommand(),
 		pinCommand(),
 		unpinCommand(),
@@ -139,6 +144,8 @@ func run(ctx context.Context, args []string, c *cli) int {
 	if cmd.flags != nil {
 		opts = cmd.flags(fs)
 	}
+	addDBFlag(fs, &c.db)
+	defer c.closeAll()
 	rest, err := parseArgs(fs, append(global, args[1:]...))
 	if errors.Is(err, flag.ErrHelp) {
 		commandUsage(c.stdout, cmd)
@@ -218,6 +225,7 @@ func commandUsage(w io.Writer, cmd *command) {
 	fs := newFlagSet(cmd, &cli{})
 	if cmd.flags != nil {
 		cmd.flags(fs)
+		addDBFlag(fs, new(string))
 	}
 	fmt.Fprintln(w, "\nFlags:")
 	printFlags(w, fs)

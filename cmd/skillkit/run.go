@@ -66,7 +66,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
 		return exitFailure
 	}
-	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
+	kit, err := c.open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
 		return c.fail("run", err)
 	}

@@ -102,7 +102,7 @@ func runSecrets(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit secrets: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", o.dir)
 		return exitFailure
 	}
-	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: o.dir, Getenv: c.getenv, Logger: c.logger})
+	kit, err := c.open(ctx, skillkit.Options{Dir: o.dir, Getenv: c.getenv, Logger: c.logger})
 	if err != nil {
 		return c.fail("secrets", err)
 	}

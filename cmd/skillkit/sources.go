@@ -53,7 +53,7 @@ order (the first that defines a name wins). Without one, $SKILLKIT_DIR, else
 The registry (.skillhub/) of the first DIR says which skills are disabled
 and what their files looked like at install. The limits are the loader's:
 skills past --max-skills, folders past --max-dirs and files over
---max-file-bytes are left out with a diagnostic that names them.`
+--max-file-bytes are left out with a diagnostic that names them.` + dbHelp
 
 // openKit opens the skills of dirs (or the default folder) as a host does,
 // through skillkit.Open: the first folder is the Kit's skills folder (its
@@ -89,7 +89,7 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 			sources = append(sources, loader.Source{Name: d, Dir: d})
 		}
 	}
-	return skillkit.Open(ctx, skillkit.Options{
+	return c.open(ctx, skillkit.Options{
 		Dir:     dirs[0],
 		DirName: dirs[0],
 		Sources: sources,

@@ -61,6 +61,11 @@ type Options struct {
 	// AllowDangerous turns a block into an ask: a person may confirm a skill
 	// the policy blocks. Without it nothing lets a blocked skill in.
 	AllowDangerous bool
+	// Packages, when set, makes the folder one replica of several sharing
+	// the registry: every swap stores the skill's files there, by
+	// fingerprint, before it writes the record, and notes in PlacedDir the
+	// version this replica placed. Nil: a single host.
+	Packages registry.PackageStore
 }
 
 // Dir is one skills folder and the transactions on it. Every package that
@@ -80,6 +85,7 @@ type Dir struct {
 	// trusted are the trusted origins; allowDangerous turns blocks into asks.
 	trusted        []string
 	allowDangerous bool
+	packages       registry.PackageStore // nil: the folder shares no packages
 	names          nameLocks
 	// Fault, set by tests, is called at each named point of a transaction;
 	// an error fails the transaction there, and ErrSimulatedCrash stops it
@@ -114,6 +120,7 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 	if opts != nil {
 		d.purge, d.log, d.limits, d.keep = opts.Purge, opts.Logger, opts.Limits, opts.Keep
 		d.trusted, d.allowDangerous = slices.Clone(opts.Trusted), opts.AllowDangerous
+		d.packages = opts.Packages
 		if opts.Policy != nil {
 			d.policy = opts.Policy
 		}
@@ -193,17 +200,27 @@ func (d *Dir) Fingerprint(ctx context.Context, name string) (string, error) {
 }
 
 // Modified reports whether the installed files of rec's skill differ from
-// its recorded fingerprint. A record without a fingerprint of ours (the
-// older installers' bare hex, or none) is never taken as modified.
+// the fingerprint of the version placed: the one this replica noted
+// (PlacedDir) when the folder shares its registry, else the recorded one.
+// A record without a fingerprint of ours (the older installers' bare hex,
+// or none) is never taken as modified.
 func (d *Dir) Modified(ctx context.Context, rec registry.Record) (bool, error) {
-	if !strings.HasPrefix(rec.Fingerprint, registry.FingerprintPrefix) {
+	want := rec.Fingerprint
+	placed, err := d.Placed(rec.Name)
+	if err != nil {
+		return false, err
+	}
+	if placed != "" {
+		want = placed
+	}
+	if !strings.HasPrefix(want, registry.FingerprintPrefix) {
 		return false, nil
 	}
 	fp, err := d.Fingerprint(ctx, rec.Name)
 	if err != nil {
 		return false, err
 	}
-	return fp != rec.Fingerprint, nil
+	return fp != want, nil
 }
 
 // Move renames from to to (slash paths in the skills folder) and makes the

@@ -43,6 +43,7 @@ const (
 	OpCreate    Op = "create" // an agent's new skill
 	OpEdit      Op = "edit"   // an agent's change to a skill
 	OpDelete    Op = "delete" // an agent removing a skill
+	OpSync      Op = "sync"   // a replica placing or removing a skill as the shared registry says
 )
 
 // Event is one step of an operation, for a host to show: it forwards the

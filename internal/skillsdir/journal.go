@@ -19,7 +19,7 @@ import (
 // anything outside it, so that recovery knows what the operation was.
 type journal struct {
 	Version  int              `json:"version"`
-	Op       string           `json:"op"` // "install" (updates too) or "uninstall"
+	Op       string           `json:"op"` // "install" (updates too), "sync" (a version the registry records, placed) or "uninstall"
 	Name     string           `json:"name"`
 	Record   *registry.Record `json:"record,omitempty"`   // install: the record written at the commit point
 	Previous *registry.Record `json:"previous,omitempty"` // the record before, if any
@@ -48,7 +48,7 @@ func (d *Dir) readJournal(t *Txn) (*journal, error) {
 	}
 	var j journal
 	if err := json.Unmarshal(data, &j); err != nil || j.Version != journalVersion || skill.ValidateKey(j.Name) != nil ||
-		j.Op != string(OpInstall) && j.Op != string(OpUninstall) || j.Op == string(OpInstall) && j.Record == nil {
+		j.Op != string(OpInstall) && j.Op != string(OpSync) && j.Op != string(OpUninstall) || j.Op != string(OpUninstall) && j.Record == nil {
 		return nil, fmt.Errorf("skillkit: the journal of operation %s is not one skillkit wrote", t.id)
 	}
 	return &j, nil
@@ -227,6 +227,7 @@ func (d *Dir) removeLeftovers(t *Txn) error {
 // if the journal's record was written); once it is in place, the
 // swap is finished (its record written) — provided the folder in place is
 // the one the journal fingerprinted and no one wrote another record since.
+// A sync's swap writes no record: it is undone or finished on disk alone.
 func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 	staged, err := d.Exists(t.Staging(TreeName))
 	if err != nil {
@@ -246,6 +247,9 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 		// effect although the store reported a failure, and the process
 		// died undoing the swap. The journal's record is this operation's
 		// own (its times are unique), so the previous one goes back.
+		if j.Op == string(OpSync) {
+			return nil // a sync writes no record
+		}
 		cur, err := d.Record(ctx, j.Name)
 		if err != nil {
 			return err
@@ -255,7 +259,7 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 		}
 		return nil
 	}
-	if !present {
+	if !present || j.Op == string(OpSync) {
 		return nil
 	}
 	fp, err := d.Fingerprint(ctx, j.Name)

@@ -25,24 +25,51 @@ type Swapped struct {
 // (t.Staging(TreeName)), whose lock the caller holds, once check allows it.
 // Enabled, pinned and the first install time carry over from the previous
 // record, and so does its install id when the new version comes from the
-// same origin (see installID). The staged files must be synced (SyncTree). A journal is written,
-// the old version is renamed to the trash, the staged one into place, the
-// record written (the commit point), the trash removed. Until the commit
-// point every failure puts back what was there; after it the install has
-// happened, and a failure to empty the trash is only logged.
+// same origin (see installID). The staged files must be synced (SyncTree).
+// When the folder shares packages, the staged files are stored as rec's
+// package first. A journal is written, the old version is renamed to the
+// trash, the staged one into place, the record written (the commit point),
+// the trash removed. Until the commit point every failure puts back what
+// was there; after it the install has happened, and a failure to empty the
+// trash is only logged.
 func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check, rep *Reporter) (*Swapped, error) {
+	return d.swap(ctx, t, rec, check, rep, false)
+}
+
+// Place is Swap for a version the registry already records (Sync on a
+// replica): the staged tree replaces the skill's folder and no record is
+// written, so the commit point is the rename of the new version into place.
+// check must make sure the record still describes the staged files (it is
+// the registry's, and another replica may change it meanwhile); the
+// returned Swapped.Record is the record check allowed.
+func (d *Dir) Place(ctx context.Context, t *Txn, rec registry.Record, check Check, rep *Reporter) (*Swapped, error) {
+	return d.swap(ctx, t, rec, check, rep, true)
+}
+
+func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check, rep *Reporter, placing bool) (*Swapped, error) {
 	name := rec.Name
 	prev, present, err := d.checkReplace(ctx, name, check)
 	if err != nil {
 		return nil, err
 	}
-	rec.InstallID = installID(prev, present, rec)
-	now := time.Now().UTC()
-	rec.Enabled, rec.InstalledAt = true, now
-	if prev != nil {
-		rec.Enabled, rec.Pinned, rec.InstalledAt, rec.UpdatedAt = prev.Enabled, prev.Pinned, prev.InstalledAt, now
-		if rec.InstalledAt.IsZero() {
-			rec.InstalledAt = now
+	op := OpInstall
+	if placing {
+		if prev == nil {
+			return nil, fmt.Errorf("skillkit: %s has no record to place", name)
+		}
+		op, rec = OpSync, *prev
+	} else {
+		rec.InstallID = installID(prev, present, rec)
+		now := time.Now().UTC()
+		rec.Enabled, rec.InstalledAt = true, now
+		if prev != nil {
+			rec.Enabled, rec.Pinned, rec.InstalledAt, rec.UpdatedAt = prev.Enabled, prev.Pinned, prev.InstalledAt, now
+			if rec.InstalledAt.IsZero() {
+				rec.InstalledAt = now
+			}
+		}
+		if err := d.publish(ctx, t, rec); err != nil {
+			return nil, err
 		}
 	}
 	msg := "installing"
@@ -55,7 +82,7 @@ func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	}
 	rep.Step(StepSwap, 85, "%s %s", msg, name)
 
-	j := &journal{Op: string(OpInstall), Name: name, Record: &rec, Previous: prev, HadOld: present}
+	j := &journal{Op: string(op), Name: name, Record: &rec, Previous: prev, HadOld: present}
 	if err := d.writeJournal(t, j); err != nil {
 		return nil, err
 	}
@@ -84,11 +111,16 @@ func (d *Dir) Swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	if err := t.Fault("new-moved"); err != nil {
 		return fail(err)
 	}
-	putTried = true
-	if err := d.reg.Put(ctx, rec); err != nil {
-		return fail(fmt.Errorf("skillkit: writing the record: %w", err))
+	if !placing {
+		putTried = true
+		if err := d.reg.Put(ctx, rec); err != nil {
+			return fail(fmt.Errorf("skillkit: writing the record: %w", err))
+		}
 	}
 	// Committed: the new version is installed whatever happens next.
+	if err := d.MarkPlaced(name, rec.Fingerprint); err != nil {
+		d.Warn(ctx, "%v", err)
+	}
 	if err := t.Fault("recorded"); err != nil {
 		if t.crashed {
 			return nil, err
@@ -177,6 +209,9 @@ func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, 
 	// Committed: the skill is removed.
 	if prev != nil {
 		d.Audit(ctx, auditMessage(rep.Op()), *prev)
+	}
+	if err := d.Unmark(name); err != nil {
+		d.Warn(ctx, "%v", err)
 	}
 	if err := t.Fault("u-unrecorded"); err != nil {
 		if t.crashed {
@@ -287,6 +322,8 @@ func auditMessage(op Op) string {
 		return "skill edited by an agent"
 	case OpDelete:
 		return "skill deleted by an agent"
+	case OpSync:
+		return "skill synced"
 	}
 	return "skill installed"
 }

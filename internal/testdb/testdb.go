@@ -1,7 +1,8 @@
 // Package testdb gives tests databases of their own: a fresh schema on the
 // PostgreSQL server that SKILLKIT_TEST_POSTGRES names (.ci/run starts one),
-// or a fresh SQLite file. It is the one place that imports the drivers, and
-// only tests import it.
+// or a fresh SQLite file, and the skillkit stores on them. It is the one
+// place of the library's tests that imports the drivers, and only tests
+// import it.
 //
 // Without SKILLKIT_TEST_POSTGRES the PostgreSQL tests skip, unless CI=true,
 // where they fail: CI must not pass by skipping them.
@@ -19,6 +20,8 @@ import (
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver
 	_ "modernc.org/sqlite"             // the "sqlite" driver
+
+	"github.com/skillkit-go/skillkit/sqlstore"
 )
 
 // EnvPostgres names the variable that holds the DSN of a PostgreSQL server
@@ -30,6 +33,35 @@ const (
 	PostgresDriver = "pgx"
 	SQLiteDriver   = "sqlite"
 )
+
+// Backend is a kind of database the SQL tests run on.
+type Backend struct {
+	Name    string
+	Dialect sqlstore.Dialect
+	Driver  string
+	// DSN returns the DSN of a fresh, empty database of this kind for the
+	// test.
+	DSN func(testing.TB) string
+}
+
+// Backends returns PostgreSQL and SQLite, in that order.
+func Backends() []Backend {
+	return []Backend{
+		{"postgres", sqlstore.PostgreSQL, PostgresDriver, PostgresDSN},
+		{"sqlite", sqlstore.SQLite, SQLiteDriver, SQLiteDSN},
+	}
+}
+
+// Store opens a pool of its own on dsn, as one replica does, and the
+// skillkit stores on it, migrated.
+func (b Backend) Store(t testing.TB, dsn string) *sqlstore.DB {
+	t.Helper()
+	db, err := sqlstore.Open(t.Context(), Open(t, b.Driver, dsn), b.Dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return db
+}
 
 // PostgresDSN creates a schema of its own for the test and returns a DSN
 // whose connections use it; the schema is dropped when the test ends.

@@ -14,6 +14,11 @@
 // read-change-write cycles through [registry.Update] must lose no change.
 // Each case needs a new, empty store and leaves what it wrote in it.
 //
+// [TestPackages] is the suite of a [registry.PackageStore] (round trips,
+// an archive stored once, the size limit, keys that are not fingerprints,
+// concurrent writers) and, when it implements it, of
+// [registry.ReplicaStore].
+//
 // [FailingStore] wraps a store and makes chosen calls fail, before or after
 // their write took effect, so that crash and failure paths of an installer
 // or a host are tested through the public API.

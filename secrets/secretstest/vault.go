@@ -87,10 +87,38 @@ func keyIDs(t testing.TB, store secrets.Store) map[uint32]int {
 // TestRotationResumes: a Vault.Rotate over the store that dies at its sixth
 // of twelve writes (FailingStore) leaves every value readable with both
 // keys, and a second Rotate by a restarted process finishes the job; a
-// third has nothing to do.
+// third has nothing to do (see [RotationResumes]).
 func TestRotationResumes(t *testing.T, newStore NewStore) {
+	RotationResumes(t, newStore(t), func(ctx context.Context, store secrets.Store) {
+		write := "Put"
+		if _, ok := store.(secrets.CompareAndSwapper); ok {
+			write = "CompareAndSwap"
+		}
+		v := vault(FailingStore(store, Fault{Method: write, Call: 6}), Keyring(t, OldSecret))
+		stats, err := v.Rotate(ctx, Keyring(t, NewSecret))
+		if !errors.Is(err, ErrInjected) || stats.Resealed != 5 {
+			t.Fatalf("first run: %+v, %v", stats, err)
+		}
+		// The vault that crashed still reads everything: it holds both keys.
+		for i := range 3 {
+			if _, err := v.ResolveEnv(ctx, fmt.Sprint("skill-", i), nil); err != nil {
+				t.Fatalf("skill-%d after the crash: %v", i, err)
+			}
+		}
+	})
+}
+
+// RotationResumes saves twelve values under the key of [OldSecret] in
+// store, calls crash, which must rotate them to the key of [NewSecret]
+// with a Vault holding the old key and die before its sixth write (a
+// FailingStore, or a process killed), and checks what a crashed rotation
+// must leave: five values under the new key and seven under the old, all
+// readable with both keys and not with the new one alone; a second Rotate
+// by a restarted process reseals the seven, a third finds nothing to do,
+// and the new key alone then reads every value.
+func RotationResumes(t *testing.T, store secrets.Store, crash func(ctx context.Context, store secrets.Store)) {
+	t.Helper()
 	ctx := t.Context()
-	store := newStore(t)
 	oldRing, next := Keyring(t, OldSecret), Keyring(t, NewSecret)
 	oldID, newID := oldRing.Primary().ID(), next.Primary().ID()
 	want := map[string]map[string]string{}
@@ -104,32 +132,23 @@ func TestRotationResumes(t *testing.T, newStore NewStore) {
 			t.Fatal(err)
 		}
 	}
-	write := "Put"
-	if _, ok := store.(secrets.CompareAndSwapper); ok {
-		write = "CompareAndSwap"
-	}
-	crash := FailingStore(store, Fault{Method: write, Call: 6})
-	v := vault(crash, Keyring(t, OldSecret))
-	stats, err := v.Rotate(ctx, next)
-	if !errors.Is(err, ErrInjected) || stats.Resealed != 5 {
-		t.Fatalf("first run: %+v, %v", stats, err)
-	}
+	crash(ctx, store)
 	if ids := keyIDs(t, store); ids[newID] != 5 || ids[oldID] != 7 {
 		t.Fatalf("after the crash: %v", ids)
 	}
-	// The vault that crashed still reads everything (it holds both keys)...
+	both := vault(store, Keyring(t, NewSecret, OldSecret))
 	for s, vals := range want {
-		if got, err := v.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
-			t.Fatalf("%s after the crash: %v", s, err)
+		if got, err := both.ResolveEnv(ctx, s, nil); err != nil || !maps.Equal(got, vals) {
+			t.Fatalf("%s with both keys after the crash: %v", s, err)
 		}
 	}
-	// ...and a restarted process with only the new key does not.
+	// A restarted process with only the new key cannot read them all...
 	if _, err := vault(store, next).ResolveEnv(ctx, "skill-2", nil); !errors.Is(err, secrets.ErrCannotOpen) {
 		t.Fatalf("new key alone before the resume: %v", err)
 	}
-	// The restarted process (old key from its environment) runs it again.
+	// ...one with the old key from its environment runs the rotation again.
 	restarted := vault(store, Keyring(t, OldSecret))
-	stats, err = restarted.Rotate(ctx, next)
+	stats, err := restarted.Rotate(ctx, next)
 	if err != nil || stats != (secrets.RotateStats{Resealed: 7, Unchanged: 5}) {
 		t.Fatalf("second run: %+v, %v", stats, err)
 	}

@@ -1,0 +1,134 @@
+package skillsdir
+
+import (
+	"bytes"
+	"context"
+	"errors"
+	"fmt"
+	"io/fs"
+	"os"
+	"path"
+	"slices"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/atomicfile"
+	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// PlacedDir holds, when the folder shares its registry with other
+// replicas (Options.Packages), one file per skill this replica placed from
+// the registry: placed/<name> holds the fingerprint of the version placed.
+// The registry is the fleet's; these files are this replica's own copy of
+// what a lock file says on a single host.
+const PlacedDir = ".skillhub/placed"
+
+// Packages returns the store of installed skills' archives; nil when the
+// folder shares nothing with other replicas.
+func (d *Dir) Packages() registry.PackageStore { return d.packages }
+
+// Placed returns the fingerprint of the version of skill name this replica
+// placed, "" when it placed none (or the folder shares no packages).
+func (d *Dir) Placed(name string) (string, error) {
+	if d.packages == nil {
+		return "", nil
+	}
+	data, err := d.root.ReadFile(path.Join(PlacedDir, name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return "", nil
+	}
+	if err != nil {
+		return "", fmt.Errorf("skillkit: %w", err)
+	}
+	fp := strings.TrimSpace(string(data))
+	if err := registry.ValidateFingerprint(fp); err != nil {
+		return "", fmt.Errorf("skillkit: %s: %w", path.Join(PlacedDir, name), err)
+	}
+	return fp, nil
+}
+
+// MarkPlaced notes that this replica holds skill name at fingerprint fp.
+func (d *Dir) MarkPlaced(name, fp string) error {
+	if d.packages == nil {
+		return nil
+	}
+	if err := d.root.MkdirAll(PlacedDir, DirPerm); err != nil {
+		return fmt.Errorf("skillkit: %w", err)
+	}
+	if err := atomicfile.WriteFile(d.root, path.Join(PlacedDir, name), []byte(fp+"\n"), 0o644); err != nil {
+		return fmt.Errorf("skillkit: noting that %s is placed: %w", name, err)
+	}
+	return nil
+}
+
+// Unmark forgets that this replica placed skill name.
+func (d *Dir) Unmark(name string) error {
+	if d.packages == nil {
+		return nil
+	}
+	if err := d.root.Remove(path.Join(PlacedDir, name)); err != nil && !errors.Is(err, fs.ErrNotExist) {
+		return fmt.Errorf("skillkit: %w", err)
+	}
+	return nil
+}
+
+// PlacedNames returns the skills this replica placed, sorted.
+func (d *Dir) PlacedNames() ([]string, error) {
+	if d.packages == nil {
+		return nil, nil
+	}
+	entries, err := fs.ReadDir(d.root.FS(), PlacedDir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	var names []string
+	for _, e := range entries {
+		if e.Type().IsRegular() && skill.ValidateKey(e.Name()) == nil {
+			names = append(names, e.Name())
+		}
+	}
+	slices.Sort(names)
+	return names, nil
+}
+
+// publish stores the files staged in t as the package of rec, before the
+// swap makes rec the registry's: a replica that reads the record finds its
+// files. Nothing is stored when the folder shares no packages, or when rec
+// does not describe the staged files (an agent's edit of an installed skill
+// keeps the installed record). A package over the archive limit cannot be
+// fetched by any replica: the install fails.
+func (d *Dir) publish(ctx context.Context, t *Txn, rec registry.Record) error {
+	if d.packages == nil || rec.Fingerprint == "" {
+		return nil
+	}
+	tree := t.StagingOS(TreeName)
+	fp, err := registry.Fingerprint(ctx, os.DirFS(tree), ".")
+	if err != nil || fp != rec.Fingerprint {
+		return err
+	}
+	var buf bytes.Buffer
+	if err := archive.Pack(ctx, &buf, tree); err != nil {
+		return fmt.Errorf("skillkit: the package of %s: %w", rec.Name, err)
+	}
+	if max := d.limits.Effective().MaxArchiveBytes; int64(buf.Len()) > max {
+		return fmt.Errorf("skillkit: the package of %s is %d bytes, over the archive limit of %d, so no replica could fetch it", rec.Name, buf.Len(), max)
+	}
+	if err := d.packages.PutPackage(ctx, fp, buf.Bytes()); err != nil {
+		return fmt.Errorf("skillkit: storing the package of %s: %w", rec.Name, err)
+	}
+	return nil
+}
+
+// FetchPackage returns the archive of the version of a skill with
+// fingerprint fp from the package store, refusing one over the archive
+// limit.
+func (d *Dir) FetchPackage(ctx context.Context, fp string) ([]byte, error) {
+	if d.packages == nil {
+		return nil, errors.New("skillkit: the skills folder shares no package store")
+	}
+	return d.packages.GetPackage(ctx, fp, d.limits.Effective().MaxArchiveBytes)
+}
