@@ -5,7 +5,10 @@ import (
 	"os/exec"
 	"path/filepath"
 	"regexp"
+	"strconv"
 	"testing"
+
+	"github.com/skillkit-go/skillkit/diagnostics"
 )
 
 // TestREADMECodeCompiles builds every Go code block of the README, so the
@@ -37,5 +40,21 @@ func TestREADMECodeCompiles(t *testing.T) {
 		if out, err := cmd.CombinedOutput(); err != nil {
 			t.Errorf("README code block %d does not build: %v\n%s\n%s", i+1, err, out, b[1])
 		}
+	}
+}
+
+// TestREADMECountsEveryCode: the comparison table's count of documented
+// diagnostic codes is the number the diagnostics package documents.
+func TestREADMECountsEveryCode(t *testing.T) {
+	readme, err := os.ReadFile("README.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	m := regexp.MustCompile(`yes \((\d+) documented codes\)`).FindSubmatch(readme)
+	if m == nil {
+		t.Fatal("the README no longer counts the documented codes")
+	}
+	if want := strconv.Itoa(len(diagnostics.Codes())); string(m[1]) != want {
+		t.Errorf("the README says %s documented codes; diagnostics documents %s", m[1], want)
 	}
 }
