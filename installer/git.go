@@ -5,101 +5,21 @@ import (
 	"bytes"
 	"context"
 	"fmt"
-	"os"
-	"runtime"
-	"strconv"
 	"strings"
 
-	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/internal/gitcmd"
 )
-
-// gitConfig is passed with -c to every git command: no hooks, no
-// credential helpers, no file system monitor, no redirects to other hosts,
-// objects checked as they arrive.
-func gitConfig() []string {
-	return []string{
-		"core.hooksPath=" + os.DevNull,
-		"core.fsmonitor=false",
-		"credential.helper=",
-		"http.followRedirects=false",
-		"transfer.fsckObjects=true",
-		"submodule.recurse=false",
-		"protocol.allow=never",
-		"protocol.https.allow=always",
-		"advice.detachedHead=false",
-		"init.templateDir=",
-	}
-}
-
-// gitArgs returns the -c options followed by args.
-func (in *Installer) gitArgs(args ...string) []string {
-	config := gitConfig()
-	out := make([]string, 0, 2*len(config)+2+len(args))
-	for _, c := range config {
-		out = append(out, "-c", c)
-	}
-	if in.opt.allowFile {
-		out = append(out, "-c", "protocol.file.allow=always")
-	}
-	return append(out, args...)
-}
-
-// gitEnv is git's whole environment: the host's PATH (or GitEnv's), the
-// host's extra variables, and ours, which win. home is an empty folder of
-// the operation, so no ~/.gitconfig or credentials are read.
-func (in *Installer) gitEnv(home string) map[string]string {
-	env := map[string]string{}
-	if p := os.Getenv("PATH"); p != "" {
-		env["PATH"] = p
-	}
-	if runtime.GOOS == "windows" {
-		for _, k := range []string{"SystemRoot", "TEMP", "TMP"} {
-			if v := os.Getenv(k); v != "" {
-				env[k] = v
-			}
-		}
-	}
-	for k, v := range in.opt.gitEnv {
-		env[k] = v
-	}
-	protocols := "https"
-	if in.opt.allowFile {
-		protocols = "https:file"
-	}
-	for k, v := range map[string]string{
-		"HOME":                   home,
-		"XDG_CONFIG_HOME":        home,
-		"GIT_CONFIG_NOSYSTEM":    "1",
-		"GIT_CONFIG_GLOBAL":      os.DevNull,
-		"GIT_TERMINAL_PROMPT":    "0",
-		"GIT_ASKPASS":            "",
-		"SSH_ASKPASS":            "",
-		"GIT_ALLOW_PROTOCOL":     protocols,
-		"GIT_PROTOCOL_FROM_USER": "0",
-		"GIT_LFS_SKIP_SMUDGE":    "1",
-		"LC_ALL":                 "C",
-	} {
-		env[k] = v
-	}
-	return env
-}
 
 // runGit runs git through the Runner. A non-zero exit or a timeout is a
 // *GitError; an error of the Runner (git not found, ctx done) is returned
 // as it is.
 func (in *Installer) runGit(ctx context.Context, op, url, dir, home string, args ...string) ([]byte, error) {
-	res, err := in.opt.runner.Run(ctx, executor.Command{
-		Path:    in.opt.git,
-		Args:    in.gitArgs(args...),
-		Dir:     dir,
-		Env:     in.gitEnv(home),
-		Timeout: in.opt.gitTimeout,
-	})
+	res, err := in.opt.runner.Run(ctx, gitcmd.Command(in.opt.git, dir, home, args...))
 	if err != nil {
 		return nil, fmt.Errorf("git %s %s: %w", op, url, err)
 	}
 	if res.ExitCode != 0 || res.TimedOut {
-		return nil, &GitError{Op: op, URL: url, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Stderr: lastLines(res.Stderr, 5)}
+		return nil, &GitError{Op: op, URL: url, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Stderr: gitcmd.LastLines(res.Stderr, 5)}
 	}
 	return res.Stdout, nil
 }
@@ -134,7 +54,7 @@ func (in *Installer) revParse(ctx context.Context, g gitSource, dir, home, rev s
 		return "", err
 	}
 	id := strings.TrimSpace(string(out))
-	if !isCommitID(id) {
+	if !gitcmd.IsCommitID(id) {
 		return "", fmt.Errorf("installer: git rev-parse %s %s: unexpected output %q", g.url, rev, id)
 	}
 	return id, nil
@@ -157,7 +77,7 @@ func (in *Installer) lsRemote(ctx context.Context, g gitSource, home string) (st
 	sc := bufio.NewScanner(bytes.NewReader(out))
 	for sc.Scan() {
 		id, ref, ok := strings.Cut(sc.Text(), "\t")
-		if ok && isCommitID(id) {
+		if ok && gitcmd.IsCommitID(id) {
 			found[ref] = id
 		}
 	}
@@ -171,32 +91,4 @@ func (in *Installer) lsRemote(ctx context.Context, g gitSource, home string) (st
 		what = "the ref " + g.ref
 	}
 	return "", fmt.Errorf("%w: git ls-remote %s: %s not found", ErrGit, g.url, what)
-}
-
-// isCommitID reports whether s is a full SHA-1 or SHA-256 object id.
-func isCommitID(s string) bool {
-	if len(s) != 40 && len(s) != 64 {
-		return false
-	}
-	for i := 0; i < len(s); i++ {
-		c := s[i]
-		if !(c >= '0' && c <= '9' || c >= 'a' && c <= 'f') {
-			return false
-		}
-	}
-	return true
-}
-
-// lastLines returns the last n non-empty lines of out, with control
-// characters escaped so remote text cannot drive a terminal.
-func lastLines(out []byte, n int) string {
-	lines := strings.Split(strings.TrimSpace(string(out)), "\n")
-	if len(lines) > n {
-		lines = lines[len(lines)-n:]
-	}
-	for i, l := range lines {
-		q := strconv.Quote(strings.TrimRight(l, "\r"))
-		lines[i] = q[1 : len(q)-1]
-	}
-	return strings.Join(lines, " / ")
 }

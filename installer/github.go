@@ -10,6 +10,8 @@ import (
 	"path"
 	"strings"
 	"time"
+
+	"github.com/skillkit-go/skillkit/internal/gitcmd"
 )
 
 // defaultGitHubAPI is the GitHub REST API's base URL.
@@ -44,8 +46,8 @@ func (c *GitHubClient) latestCommit(ctx context.Context, owner, repo, ref string
 		return "", fmt.Errorf("%w (ref %s)", err, ref)
 	}
 	sha := strings.TrimSpace(string(body))
-	if !isCommitID(sha) {
-		return "", fmt.Errorf("installer: GitHub API %s/%s@%s: not a commit id: %q", owner, repo, ref, lastLines(body, 1))
+	if !gitcmd.IsCommitID(sha) {
+		return "", fmt.Errorf("installer: GitHub API %s/%s@%s: not a commit id: %q", owner, repo, ref, gitcmd.LastLines(body, 1))
 	}
 	return sha, nil
 }
@@ -65,7 +67,7 @@ func (c *GitHubClient) treeAt(ctx context.Context, owner, repo, commit, subdir s
 				SHA string `json:"sha"`
 			} `json:"tree"`
 		}
-		if err := json.Unmarshal(body, &doc); err != nil || !isCommitID(doc.Tree.SHA) {
+		if err := json.Unmarshal(body, &doc); err != nil || !gitcmd.IsCommitID(doc.Tree.SHA) {
 			return "", fmt.Errorf("installer: GitHub API %s/%s: commit %s has no tree id", owner, repo, commit)
 		}
 		return doc.Tree.SHA, nil
@@ -91,7 +93,7 @@ func (c *GitHubClient) treeAt(ctx context.Context, owner, repo, commit, subdir s
 		return "", fmt.Errorf("installer: GitHub API %s/%s: listing %s: %w", owner, repo, parent, err)
 	}
 	for _, e := range entries {
-		if e.Path == subdir && e.Type == "dir" && isCommitID(e.SHA) {
+		if e.Path == subdir && e.Type == "dir" && gitcmd.IsCommitID(e.SHA) {
 			return e.SHA, nil
 		}
 	}
@@ -130,7 +132,7 @@ func (c *GitHubClient) get(ctx context.Context, owner, repo, rest, accept string
 		return nil, fmt.Errorf("installer: GitHub API %s/%s: %w", owner, repo, err)
 	}
 	if resp.StatusCode != http.StatusOK {
-		return nil, fmt.Errorf("installer: GitHub API %s/%s: %s: %s", owner, repo, resp.Status, lastLines(body, 3))
+		return nil, fmt.Errorf("installer: GitHub API %s/%s: %s: %s", owner, repo, resp.Status, gitcmd.LastLines(body, 3))
 	}
 	return body, nil
 }

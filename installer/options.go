@@ -6,6 +6,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/gitcmd"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -73,16 +74,14 @@ type Limits = archive.Limits
 
 // resolved are the options in force.
 type resolved struct {
-	runner     executor.Runner
-	git        string
-	gitEnv     map[string]string
-	gitTimeout time.Duration
-	hosts      []string
-	allowFile  bool
-	progress   func(Event)
-	github     *GitHubClient
-	checkConc  int
-	remote     func(registry.Record) (Remote, error)
+	runner    executor.Runner
+	git       gitcmd.Options
+	hosts     []string
+	allowFile bool
+	progress  func(Event)
+	github    *GitHubClient
+	checkConc int
+	remote    func(registry.Record) (Remote, error)
 }
 
 func (o *Options) resolve() resolved {
@@ -90,21 +89,19 @@ func (o *Options) resolve() resolved {
 		o = &Options{}
 	}
 	r := resolved{
-		runner:     o.Runner,
-		git:        o.Git,
-		gitEnv:     o.GitEnv,
-		gitTimeout: o.GitTimeout,
-		allowFile:  o.AllowFileURLs,
-		progress:   o.Progress,
-		github:     o.GitHub,
-		checkConc:  o.CheckConcurrency,
-		remote:     o.Remote,
+		runner:    o.Runner,
+		git:       gitcmd.Options{Path: o.Git, Env: o.GitEnv, AllowFile: o.AllowFileURLs, Timeout: o.GitTimeout},
+		allowFile: o.AllowFileURLs,
+		progress:  o.Progress,
+		github:    o.GitHub,
+		checkConc: o.CheckConcurrency,
+		remote:    o.Remote,
 	}
-	if r.git == "" {
-		r.git = "git"
+	if r.git.Path == "" {
+		r.git.Path = "git"
 	}
-	if r.gitTimeout <= 0 {
-		r.gitTimeout = defaultGitTimeout
+	if r.git.Timeout <= 0 {
+		r.git.Timeout = defaultGitTimeout
 	}
 	for _, h := range o.AllowedHosts {
 		if h = strings.ToLower(strings.TrimSpace(h)); h != "" {
