@@ -345,6 +345,11 @@ func (c *Client) write(v any) error {
 
 // call sends a request and decodes its result into out.
 func (c *Client) call(ctx context.Context, method string, params, out any) error {
+	// A call whose context is done sends nothing: the select below would
+	// otherwise pick at random between that and a quick answer.
+	if err := ctx.Err(); err != nil {
+		return err
+	}
 	ch := make(chan response, 1)
 	c.mu.Lock()
 	if c.err != nil {

@@ -31,6 +31,10 @@ type fakeServer struct {
 	ping     bool                                 // send a ping request before answering initialize
 	reads    []string                             // URIs resources/read was asked for
 	extraOut string                               // a raw line written before the first answer
+	// unanswered is a method the server never answers; notified, when
+	// set, receives every notification the client sends.
+	unanswered string
+	notified   chan message
 }
 
 func skillFiles(name, body string, extra map[string]string) map[string]string {
@@ -64,7 +68,13 @@ func (f *fakeServer) serve(r io.Reader, w io.Writer) {
 		}
 		var m message
 		if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
+			if f.notified != nil && m.Method != "" {
+				f.notified <- m
+			}
 			continue // notifications and answers to our pings
+		}
+		if m.Method == f.unanswered {
+			continue
 		}
 		f.mu.Lock()
 		res, rpcErr := f.handle(m, w)

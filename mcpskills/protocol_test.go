@@ -2,6 +2,7 @@ package mcpskills
 
 import (
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"os"
@@ -112,6 +113,43 @@ func TestCancel(t *testing.T) {
 		t.Errorf("cancelled: %v", err)
 	}
 	if _, err := c.Get(t.Context(), SkillURI("git-flow")); err != nil {
+		t.Errorf("after a cancelled call: %v", err)
+	}
+}
+
+// A call cancelled while the server works on it returns the context's
+// error, tells the server with notifications/cancelled naming the request,
+// and leaves the session usable.
+func TestCancelInFlight(t *testing.T) {
+	srv := &fakeServer{skills: twoSkills(), unanswered: MethodGet, notified: make(chan message, 8)}
+	c, err := connectFake(t, srv, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	ctx, cancel := context.WithTimeout(t.Context(), 100*time.Millisecond)
+	defer cancel()
+	if _, err := c.Get(ctx, SkillURI("git-flow")); !errors.Is(err, context.DeadlineExceeded) {
+		t.Fatalf("get: %v, want the deadline", err)
+	}
+	timeout := time.After(10 * time.Second)
+	for heard := false; !heard; {
+		select {
+		case m := <-srv.notified:
+			if m.Method != "notifications/cancelled" {
+				continue
+			}
+			var p struct {
+				RequestID json.RawMessage `json:"requestId"`
+			}
+			if err := json.Unmarshal(m.Params, &p); err != nil || len(p.RequestID) == 0 {
+				t.Errorf("notifications/cancelled without a request id: %s", m.Params)
+			}
+			heard = true
+		case <-timeout:
+			t.Fatal("the server was never told the call was cancelled")
+		}
+	}
+	if _, _, err := c.List(t.Context()); err != nil {
 		t.Errorf("after a cancelled call: %v", err)
 	}
 }
