@@ -137,7 +137,7 @@ func (in *Installer) install(ctx context.Context, src Source, rep *skillsdir.Rep
 // begin plans the fetch of src, opens a transaction and stages the source
 // in it; the caller ends the transaction.
 func (in *Installer) begin(ctx context.Context, src Source, rep *skillsdir.Reporter) (*skillsdir.Txn, *candidate, error) {
-	plan, err := planFetch(src, in.opt.hosts, in.opt.allowFile)
+	plan, err := planFetch(src, in.opt.hosts, in.opt.git.AllowFile)
 	if err != nil {
 		return nil, nil, err
 	}

@@ -77,7 +77,6 @@ type resolved struct {
 	runner    executor.Runner
 	git       gitcmd.Options
 	hosts     []string
-	allowFile bool
 	progress  func(Event)
 	github    *GitHubClient
 	checkConc int
@@ -91,7 +90,6 @@ func (o *Options) resolve() resolved {
 	r := resolved{
 		runner:    o.Runner,
 		git:       gitcmd.Options{Path: o.Git, Env: o.GitEnv, AllowFile: o.AllowFileURLs, Timeout: o.GitTimeout},
-		allowFile: o.AllowFileURLs,
 		progress:  o.Progress,
 		github:    o.GitHub,
 		checkConc: o.CheckConcurrency,

@@ -291,7 +291,7 @@ func (in *Installer) remoteState(ctx context.Context, rec registry.Record, git b
 	if latest, err = in.latest(ctx, rec); err != nil || latest == rec.Commit || rec.Tree == "" {
 		return latest, err == nil && latest != rec.Commit, err
 	}
-	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.allowFile)
+	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.git.AllowFile)
 	if err != nil {
 		return "", false, err
 	}
@@ -356,7 +356,7 @@ func (in *Installer) gitScratch(ctx context.Context) (*skillsdir.Txn, error) {
 
 // latest returns the commit rec's remote ref points to now.
 func (in *Installer) latest(ctx context.Context, rec registry.Record) (string, error) {
-	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.allowFile)
+	g, err := parseGit(rec.URL, rec.Ref, rec.Subdir, in.opt.hosts, in.opt.git.AllowFile)
 	if err != nil {
 		return "", err
 	}
