@@ -12,7 +12,7 @@
 // ([BrokenField]); [LocateError] names the first field at fault and
 // [Message] strips the parser's unreliable line numbers. [Decode] turns a
 // tree into Go values, source text kept or YAML 1.2 types resolved, within
-// [MaxNodes] and [MaxDepth] so aliases cannot expand without bound;
+// a budget of nodes and levels, so aliases cannot expand without limit;
 // [DuplicateKeys] and [Lookup] read the tree.
 //
 // Nothing here knows what a skill is: package skill turns these trees and

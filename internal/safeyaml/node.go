@@ -11,14 +11,14 @@ import (
 	"gopkg.in/yaml.v3"
 )
 
-// MaxNodes bounds how many nodes a document may expand to when its aliases
+// maxNodes bounds how many nodes a document may expand to when its aliases
 // are followed, so a "billion laughs" document costs a bounded amount of work.
-const MaxNodes = 100_000
+const maxNodes = 100_000
 
-// MaxDepth bounds nesting when converting a document to Go values.
-const MaxDepth = 64
+// maxDepth bounds nesting when converting a document to Go values.
+const maxDepth = 64
 
-var errYAMLTooLarge = fmt.Errorf("YAML expands to more than %d nodes or %d levels (aliases included)", MaxNodes, MaxDepth)
+var errYAMLTooLarge = fmt.Errorf("YAML expands to more than %d nodes or %d levels (aliases included)", maxNodes, maxDepth)
 
 // ParseMapping parses YAML text whose root must be a mapping. An empty
 // document is an empty mapping. When the text is not valid YAML and repair is
@@ -153,7 +153,7 @@ func expandLeadingTabs(line string) (string, bool) {
 // DuplicateKeys returns, for every mapping in the tree, the keys that occur
 // more than once, as "path.key" strings in document order.
 func DuplicateKeys(n *yaml.Node, prefix string, depth int, out *[]string) {
-	if n == nil || depth > MaxDepth {
+	if n == nil || depth > maxDepth {
 		return
 	}
 	switch n.Kind {
@@ -208,19 +208,19 @@ type converter struct {
 }
 
 // Decode turns the tree under n into plain Go values (map[string]any,
-// []any and scalars), following aliases within a budget of MaxNodes nodes
-// and MaxDepth levels. typed resolves scalars to their YAML 1.2 types
+// []any and scalars), following aliases within a budget of 100,000 nodes
+// and 64 levels. typed resolves scalars to their YAML 1.2 types
 // (int64, float64, bool, nil, string), as a JSON Schema needs; untyped, every
 // scalar keeps its source text (only null becomes nil), so "version: 1.0"
 // stays "1.0".
 func Decode(n *yaml.Node, typed bool) (any, error) {
-	c := &converter{budget: MaxNodes, typed: typed}
+	c := &converter{budget: maxNodes, typed: typed}
 	return c.value(n, 0)
 }
 
 func (c *converter) value(n *yaml.Node, depth int) (any, error) {
 	c.budget--
-	if c.budget < 0 || depth > MaxDepth {
+	if c.budget < 0 || depth > maxDepth {
 		return nil, errYAMLTooLarge
 	}
 	switch n.Kind {

@@ -90,7 +90,7 @@ func RecoverFields(text []byte) (root *yaml.Node, repaired bool, broken []Broken
 // from. Aliases point at nodes already in the tree, so walking Content alone
 // visits each node once.
 func shiftLines(n *yaml.Node, by, depth int) {
-	if depth > MaxDepth {
+	if depth > maxDepth {
 		return
 	}
 	n.Line += by
