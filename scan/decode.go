@@ -308,7 +308,7 @@ func isOctal(s string) bool {
 }
 
 var (
-	charCodeList = regexp.MustCompile(`(?:fromcharcode|bytes|bytearray|string\.char|pack\s*\(\s*["']c\*["'])\s*\(\s*\[?\s*((?:0x[0-9a-f]{1,2}|[0-9]{1,3})(?:\s*,\s*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})){3,})`)
+	charCodeList = regexp.MustCompile(`(?:(?:fromcharcode|bytes|bytearray|string\.char)\s*\(|pack\s*\(\s*["']c\*["']\s*,)\s*\[?\s*((?:0x[0-9a-f]{1,2}|[0-9]{1,3})(?:\s*,\s*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})){3,})`)
 	charCodeCall = regexp.MustCompile(`(?:\bchr|\[char\]|\bchar)\s*\(?\s*(0x[0-9a-f]{1,2}|[0-9]{1,3})\s*\)?`)
 	byteArray    = regexp.MustCompile(`(?:0x[0-9a-f]{2}\s*,\s*){7,}0x[0-9a-f]{2}`)
 )

@@ -258,6 +258,17 @@ func TestDecoders(t *testing.T) {
 	if got := charCodes("string.fromcharcode(99, 117, 114, 108)"); got != "curl" {
 		t.Errorf("fromCharCode = %q", got)
 	}
+	// Each function that takes a list of codes (lower-cased, as lines are).
+	for _, line := range []string{
+		"x = bytes([99, 117, 114, 108])",
+		"x = bytearray([99, 117, 114, 108])",
+		"local s = string.char(99, 117, 114, 108)",
+		"$s = pack('c*', 99, 117, 114, 108);",
+	} {
+		if got := charCodes(line); got != "curl" {
+			t.Errorf("charCodes(%q) = %q, want curl", line, got)
+		}
+	}
 	if got := charCodes("s = chr(99)+chr(117)+chr(114)+chr(108)"); got != "curl" {
 		t.Errorf("chr chain = %q", got)
 	}
