@@ -189,6 +189,7 @@ type walker struct {
 	diags    diagnostics.List
 	skipped  []NotLoaded        // skill folders found and not loaded: dot folders, escaping links
 	prev     map[string]dirMemo // the previous scan's listings; read only
+	trusts   trust              // the prev listings notifications vouch for
 	slots    chan struct{}      // listings in flight; nil: each folder is listed when reached
 	started  int                // listings started, at most maxDirs
 	next     *listings          // this scan's listings, for the loads and the next scan
@@ -477,9 +478,10 @@ func (w *walker) nameHidden(p pending, entries []fs.DirEntry) {
 }
 
 // list returns a folder's entries and stamp: the previous scan's entries
-// when its stamp proves them unchanged, else a fresh listing.
+// when notifications vouch for the folder or its stamp proves them
+// unchanged, else a fresh listing.
 func (w *walker) list(dir string) ([]fs.DirEntry, fileStamp, error) {
-	if m, ok := w.prev[dir]; ok && m.stat.proves() && w.fsys.stamp(dir).same(m.stat) {
+	if m, ok := w.prev[dir]; ok && (w.trusts.vouches(dir) || m.stat.proves() && w.fsys.stamp(dir).same(m.stat)) {
 		w.next.put(dir, m)
 		return m.entries, m.stat, nil
 	}

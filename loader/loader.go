@@ -104,9 +104,15 @@ func (l *Loader) Doctor(ctx context.Context) diagnostics.List {
 func (l *Loader) Rescan(ctx context.Context) (Changes, error) {
 	l.scanMu.Lock()
 	defer l.scanMu.Unlock()
+	return l.rescan(ctx, nil)
+}
+
+// rescan is Rescan, trusting what trusted vouches for (per source; nil
+// entries, or a nil slice, vouch for nothing). The caller holds scanMu.
+func (l *Loader) rescan(ctx context.Context, trusted []trust) (Changes, error) {
 	start := time.Now()
 	prev := l.Snapshot()
-	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano()}
+	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano(), trusted: trusted}
 	for _, src := range l.sources {
 		sc.fsys = append(sc.fsys, openScanFS(src))
 	}
@@ -159,6 +165,15 @@ type scan struct {
 	// the loads'
 	listings []*listings
 	reused   int
+	trusted  []trust // per source, or nil
+}
+
+// trusts returns what notifications vouch for in a source.
+func (sc *scan) trusts(source int) trust {
+	if source < len(sc.trusted) {
+		return sc.trusted[source]
+	}
+	return nil
 }
 
 func (sc *scan) close() {
@@ -193,6 +208,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			prev = sc.prev.dirs[i]
 		}
 		walks[i] = newWalker(src, sc.fsys[i], opts, prev, sc.settled)
+		walks[i].trusts = sc.trusts(i)
 	}
 	sc.listings = make([]*listings, len(walks))
 	for i, w := range walks {
@@ -335,7 +351,7 @@ func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
 func (sc *scan) load(source int, f Found) *loaded {
 	src := sc.l.sources[source]
 	prev, hadPrev := sc.prev.cache[cacheKey{source, f.Dir}]
-	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(sc.fsys[source], &f) {
+	if hadPrev && prev.found.File == f.File && prev.stamp.unchanged(sc.fsys[source], &f, sc.trusts(source)) {
 		r := *prev
 		r.reused = true
 		return &r

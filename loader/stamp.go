@@ -2,6 +2,7 @@ package loader
 
 import (
 	"io/fs"
+	"path"
 	"time"
 )
 
@@ -99,13 +100,50 @@ func (st *stamp) proves() bool {
 
 // unchanged reports whether the found folder still matches the stamp,
 // looking at no more than the stamp recorded: one stat per file and
-// sub-folder (the folder's own stamp is discovery's, in f).
-func (st *stamp) unchanged(fsys scanFS, f *Found) bool {
-	if !st.proves() || !f.stat.same(st.dir) {
+// sub-folder (the folder's own stamp is discovery's, in f), none when
+// change notifications vouch for every folder the stamp covers.
+func (st *stamp) unchanged(fsys scanFS, f *Found, trusts trust) bool {
+	if !f.stat.same(st.dir) {
+		return false
+	}
+	if st.vouched(trusts, f.Dir) {
+		return true
+	}
+	if !st.proves() {
 		return false
 	}
 	for _, p := range st.paths {
 		if !fsys.stamp(p.path).same(p.fileStamp) {
+			return false
+		}
+	}
+	return true
+}
+
+// trust tells a scan which folders of its source change notifications
+// vouch for: watched since before the previous scan looked at them, with no
+// notification since. Such a folder holds the listing the previous scan
+// saw and its files keep their stamps, so the scan neither lists nor stats
+// it. A nil trust vouches for nothing.
+type trust func(dir string) bool
+
+func (t trust) vouches(dir string) bool { return t != nil && t(dir) }
+
+// vouched reports whether notifications vouch for the skill folder and for
+// the folder of every path the stamp covers (a sub-folder for itself, a file
+// for the folder holding it). It proves the skill unchanged even when the
+// stamps themselves could not (taken too close to a change): they were
+// taken while the folders were watched, so any later change was notified.
+func (st *stamp) vouched(trusts trust, skillDir string) bool {
+	if trusts == nil || st.tooMany || !trusts(skillDir) {
+		return false
+	}
+	for _, p := range st.paths {
+		dir := p.path
+		if !p.mode.IsDir() {
+			dir = path.Dir(p.path)
+		}
+		if !trusts(dir) {
 			return false
 		}
 	}

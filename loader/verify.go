@@ -22,13 +22,17 @@ func (sc *scan) unchanged(ctx context.Context) bool {
 		return st.proves() && fsys.stamp(p).same(st)
 	}
 	for i, dirs := range prev.dirs {
+		trusts := sc.trusts(i)
 		for dir, m := range dirs {
-			if !same(sc.fsys[i], dir, m.stat) {
+			if !trusts.vouches(dir) && !same(sc.fsys[i], dir, m.stat) {
 				return false
 			}
 		}
 	}
 	for _, r := range prev.cache {
+		if r.stamp.vouched(sc.trusts(r.source), r.found.Dir) {
+			continue
+		}
 		if !r.stamp.proves() {
 			return false
 		}
