@@ -118,10 +118,12 @@ type Options struct {
 	// no core dumps, and no debugger attaches without privileges
 	// (docs/security.md).
 	HostDumpable bool
-	// Watch, when positive, rescans the sources at this interval in the
-	// background until Close, so skills added or edited by hand appear
-	// without a restart; it implies ScanOnOpen. Zero means no watching:
-	// call Rescan.
+	// Watch, when positive, keeps the skills current in the background
+	// until Close ([loader.Loader.Watch]), so skills added or edited by
+	// hand appear without a restart; it implies ScanOnOpen. On Linux the
+	// folders on local disks are rescanned when the kernel notifies a change
+	// (within about 50 ms); what notifications cannot cover is polled at
+	// this interval. Zero means no watching: call Rescan.
 	Watch time.Duration
 	// OnChange is called (from the watching goroutine) after a background
 	// rescan that changed something.

@@ -68,9 +68,12 @@
 // folders are listed and its skills read on every rescan. A change that keeps
 // a file's size and modification time (possible on file systems with coarse
 // timestamps, or with a clock set back) is not seen until the next change to
-// it. [Loader.Watch] rescans
-// on an interval: polling, not file system notifications; see
-// docs/decisions.md.
+// it. [Loader.Watch] keeps the snapshot current: on Linux it rescans when
+// the kernel notifies a change (inotify, a watch per folder), and a rescan
+// then looks only at the folders notified, so while nothing changes it does
+// no work; what notifications cannot cover (sources not on disk, network and
+// FUSE file systems, folders past the watch limit) is polled on an interval;
+// see docs/decisions.md.
 //
 // # Visibility
 //

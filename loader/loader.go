@@ -107,12 +107,12 @@ func (l *Loader) Rescan(ctx context.Context) (Changes, error) {
 	return l.rescan(ctx, nil)
 }
 
-// rescan is Rescan, trusting what trusted vouches for (per source; nil
-// entries, or a nil slice, vouch for nothing). The caller holds scanMu.
-func (l *Loader) rescan(ctx context.Context, trusted []trust) (Changes, error) {
+// rescan is Rescan, trusting what notifications vouch for (nil: nothing).
+// The caller holds scanMu.
+func (l *Loader) rescan(ctx context.Context, nt *notified) (Changes, error) {
 	start := time.Now()
 	prev := l.Snapshot()
-	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano(), trusted: trusted}
+	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano(), notified: nt}
 	for _, src := range l.sources {
 		sc.fsys = append(sc.fsys, openScanFS(src))
 	}
@@ -165,13 +165,22 @@ type scan struct {
 	// the loads'
 	listings []*listings
 	reused   int
-	trusted  []trust // per source, or nil
+	notified *notified // what notifications vouch for, or nil
+}
+
+// notified is what change notifications tell a rescan.
+type notified struct {
+	trusted []trust // per source; a nil entry vouches for nothing
+	// only: every folder the previous snapshot read is watched, and dirs
+	// are those notified since, the only ones that can differ
+	only bool
+	dirs []dirRef
 }
 
 // trusts returns what notifications vouch for in a source.
 func (sc *scan) trusts(source int) trust {
-	if source < len(sc.trusted) {
-		return sc.trusted[source]
+	if nt := sc.notified; nt != nil && source < len(nt.trusted) {
+		return nt.trusted[source]
 	}
 	return nil
 }

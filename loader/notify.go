@@ -169,10 +169,9 @@ func (n *notifier) isComplete() bool {
 }
 
 // begin starts a round: it takes the folders notified since the last one
-// and returns what the round may trust, per source. idle is true when
-// nothing was notified and everything is watched: the round has nothing to
-// do.
-func (n *notifier) begin() (trusted []trust, idle bool) {
+// and returns what the round may trust. idle is true when nothing was
+// notified and everything is watched: the round has nothing to do.
+func (n *notifier) begin() (nt *notified, idle bool) {
 	n.mu.Lock()
 	defer n.mu.Unlock()
 	if n.all {
@@ -185,18 +184,31 @@ func (n *notifier) begin() (trusted []trust, idle bool) {
 	}
 	dirty := n.dirty
 	n.dirty = map[dirRef]bool{}
-	trusted = make([]trust, len(n.roots))
+	nt = &notified{trusted: make([]trust, len(n.roots)), only: n.complete}
+	if nt.only {
+		for ref := range dirty {
+			nt.dirs = append(nt.dirs, ref)
+		}
+	}
 	for i, root := range n.roots {
 		if root == "" {
 			continue
 		}
-		trusted[i] = func(dir string) bool {
+		nt.trusted[i] = func(dir string) bool {
 			ref := dirRef{i, dir}
 			_, watched := n.byRef[ref]
 			return watched && !dirty[ref]
 		}
 	}
-	return trusted, false
+	return nt, false
+}
+
+// moved reports whether a watched folder was moved or removed since the
+// last follow.
+func (n *notifier) moved() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.lost) > 0
 }
 
 // follow watches the folders of snap it does not watch yet, and stops

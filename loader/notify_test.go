@@ -32,23 +32,39 @@ func TestRescanTrusts(t *testing.T) {
 	}
 	writeTestSkill(t, filepath.Join(root, "group", "a"), "After, and longer.")
 	writeTestSkill(t, filepath.Join(root, "group", "b"), "New.")
-	all := []trust{func(string) bool { return true }}
+	// Trusting all but the group folder: the new folder is seen, the edit
+	// in the trusted skill folder is not.
+	notGroup := &notified{trusted: []trust{func(dir string) bool { return dir != "group" }}}
 	l.scanMu.Lock()
-	ch, err := l.rescan(t.Context(), all)
+	ch, err := l.rescan(t.Context(), notGroup)
+	l.scanMu.Unlock()
+	if err != nil || len(ch.Added) != 1 || len(ch.Modified) != 0 {
+		t.Fatalf("a rescan trusting all but group: %+v, %v", ch, err)
+	}
+	if err := os.RemoveAll(filepath.Join(root, "group", "b")); err != nil {
+		t.Fatal(err)
+	}
+	all := &notified{trusted: []trust{func(string) bool { return true }}}
+	before := l.Snapshot()
+	l.scanMu.Lock()
+	ch, err = l.rescan(t.Context(), all)
 	l.scanMu.Unlock()
 	if err != nil || !ch.Empty() {
 		t.Fatalf("a rescan trusting every folder: %+v, %v", ch, err)
 	}
-	// Trusting all but the skill folder: the edit is seen, the new folder
-	// (in the trusted group folder) is not.
-	notA := []trust{func(dir string) bool { return dir != "group/a" }}
+	if l.Snapshot() != before {
+		t.Error("a rescan trusting every folder scanned: it should keep the snapshot without looking")
+	}
+	// Trusting all but the skill folder: the edit is seen, the removed
+	// folder (in the trusted group folder) is not.
+	notA := &notified{trusted: []trust{func(dir string) bool { return dir != "group/a" }}}
 	l.scanMu.Lock()
 	ch, err = l.rescan(t.Context(), notA)
 	l.scanMu.Unlock()
 	if err != nil || len(ch.Modified) != 1 || len(ch.Added) != 0 {
 		t.Fatalf("a rescan trusting all but group/a: %+v, %v", ch, err)
 	}
-	if ch, err := l.Rescan(t.Context()); err != nil || len(ch.Added) != 1 {
+	if ch, err := l.Rescan(t.Context()); err != nil || len(ch.Removed) != 1 {
 		t.Fatalf("a rescan trusting nothing: %+v, %v", ch, err)
 	}
 }
@@ -75,16 +91,16 @@ func TestNotifierRounds(t *testing.T) {
 	n.mu.Lock()
 	n.dirty = map[dirRef]bool{}
 	n.mu.Unlock()
-	if trusted, idle := n.begin(); !idle || trusted != nil {
-		t.Fatalf("nothing notified: idle %v, trusted %v", idle, trusted)
+	if nt, idle := n.begin(); !idle || nt != nil {
+		t.Fatalf("nothing notified: idle %v, trusted %v", idle, nt)
 	}
 	n.failed(t.Context(), fsnotify.ErrEventOverflow)
-	if trusted, idle := n.begin(); idle || trusted != nil {
-		t.Fatalf("after an overflow: idle %v, trusted %v; want a round trusting nothing", idle, trusted)
+	if nt, idle := n.begin(); idle || nt != nil {
+		t.Fatalf("after an overflow: idle %v, trusted %v; want a round trusting nothing", idle, nt)
 	}
 	n.notice(fsnotify.Event{Name: filepath.Join(root, "a", "SKILL.md"), Op: fsnotify.Write})
-	trusted, idle := n.begin()
-	if idle || trusted[0] == nil || trusted[0]("a") || !trusted[0](".") {
+	nt, idle := n.begin()
+	if idle || nt.trusted[0] == nil || nt.trusted[0]("a") || !nt.trusted[0](".") || !nt.only || len(nt.dirs) != 1 {
 		t.Fatalf("after a write in a: idle %v; want a round trusting the root, not a", idle)
 	}
 }

@@ -78,7 +78,9 @@ type Options struct {
 	Concurrency int
 	// Checkers add diagnostics that need outside state; see [Checker].
 	Checkers []Checker
-	// Logger receives one debug line per scan. Nil discards.
+	// Logger receives one debug line per scan, and Watch's warnings
+	// (change notifications unavailable, folders past the watch limit).
+	// Nil discards.
 	Logger *slog.Logger
 }
 

@@ -32,6 +32,30 @@ type Snapshot struct {
 	// exact: the stamps and probes cover everything the scan read, so a
 	// rescan that finds them all unchanged keeps this snapshot
 	exact bool
+	// deps indexes cache by the folders each stamp covers, for Watch's
+	// rounds; built on first use
+	depsOnce sync.Once
+	deps     map[dirRef][]*loaded
+}
+
+// dependents returns the loads whose stamps cover each folder: the skill
+// folder, its sub-folders and the folders of its files.
+func (s *Snapshot) dependents() map[dirRef][]*loaded {
+	s.depsOnce.Do(func() {
+		s.deps = make(map[dirRef][]*loaded, len(s.cache))
+		add := func(ref dirRef, r *loaded) {
+			if deps := s.deps[ref]; len(deps) == 0 || deps[len(deps)-1] != r {
+				s.deps[ref] = append(deps, r)
+			}
+		}
+		for _, r := range s.cache {
+			add(dirRef{r.source, r.found.Dir}, r)
+			for _, p := range r.stamp.paths {
+				add(dirRef{r.source, p.folder()}, r)
+			}
+		}
+	})
+	return s.deps
 }
 
 // cacheKey names a found folder across scans.

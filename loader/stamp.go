@@ -139,13 +139,18 @@ func (st *stamp) vouched(trusts trust, skillDir string) bool {
 		return false
 	}
 	for _, p := range st.paths {
-		dir := p.path
-		if !p.mode.IsDir() {
-			dir = path.Dir(p.path)
-		}
-		if !trusts(dir) {
+		if !trusts(p.folder()) {
 			return false
 		}
 	}
 	return true
+}
+
+// folder is the folder whose notifications cover the path: the path itself
+// when it is a folder, else the folder holding it.
+func (p pathStamp) folder() string {
+	if p.mode.IsDir() {
+		return p.path
+	}
+	return path.Dir(p.path)
 }

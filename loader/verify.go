@@ -7,7 +7,10 @@ import "context"
 // sub-folder a load read still has its stamp, and every probe of discovery
 // (links, conventional skill folders) has the same answer. It costs one
 // stat per folder and file and nothing per skill besides; when it cannot
-// tell, or something changed, the scan runs and reuses what it can.
+// tell, or something changed, the scan runs and reuses what it can. With
+// notifications, what they vouch for is not stat'ed; when they cover
+// everything, only the folders notified and the skills depending on them
+// are.
 func (sc *scan) unchanged(ctx context.Context) bool {
 	prev := sc.prev
 	if !prev.exact || len(prev.dirs) != len(sc.fsys) {
@@ -21,23 +24,44 @@ func (sc *scan) unchanged(ctx context.Context) bool {
 		}
 		return st.proves() && fsys.stamp(p).same(st)
 	}
-	for i, dirs := range prev.dirs {
-		trusts := sc.trusts(i)
-		for dir, m := range dirs {
-			if !trusts.vouches(dir) && !same(sc.fsys[i], dir, m.stat) {
-				return false
-			}
-		}
-	}
-	for _, r := range prev.cache {
-		if r.stamp.vouched(sc.trusts(r.source), r.found.Dir) {
-			continue
-		}
+	skillSame := func(r *loaded) bool {
 		if !r.stamp.proves() {
 			return false
 		}
 		for _, p := range r.stamp.paths {
 			if !same(sc.fsys[r.source], p.path, p.fileStamp) {
+				return false
+			}
+		}
+		return true
+	}
+	if nt := sc.notified; nt != nil && nt.only {
+		// Everything is watched: only the folders notified can differ.
+		deps := prev.dependents()
+		for _, ref := range nt.dirs {
+			if ref.source >= len(prev.dirs) {
+				continue
+			}
+			if m, ok := prev.dirs[ref.source][ref.dir]; ok && !same(sc.fsys[ref.source], ref.dir, m.stat) {
+				return false
+			}
+			for _, r := range deps[ref] {
+				if !skillSame(r) {
+					return false
+				}
+			}
+		}
+	} else {
+		for i, dirs := range prev.dirs {
+			trusts := sc.trusts(i)
+			for dir, m := range dirs {
+				if !trusts.vouches(dir) && !same(sc.fsys[i], dir, m.stat) {
+					return false
+				}
+			}
+		}
+		for _, r := range prev.cache {
+			if !r.stamp.vouched(sc.trusts(r.source), r.found.Dir) && !skillSame(r) {
 				return false
 			}
 		}

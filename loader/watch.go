@@ -91,12 +91,16 @@ func (l *Loader) watchRound(ctx context.Context, n *notifier) (ch Changes, more 
 		ch, err = l.rescan(ctx, nil)
 		return ch, false, err
 	}
-	trusted, idle := n.begin()
+	nt, idle := n.begin()
 	if idle {
 		return Changes{}, false, nil
 	}
-	if ch, err = l.rescan(ctx, trusted); err != nil {
+	prev := l.Snapshot()
+	if ch, err = l.rescan(ctx, nt); err != nil {
 		return ch, false, err
+	}
+	if l.Snapshot() == prev && !n.moved() {
+		return ch, false, nil // the same folders as before: the same watches
 	}
 	return ch, n.follow(ctx, l.Snapshot()), nil
 }
