@@ -114,3 +114,19 @@ func TestMain(m *testing.M) {
 	}
 	os.Exit(code)
 }
+
+// BenchmarkLoadAllCorpusStrict is `skillkit validate --strict` of the
+// corpus without printing: every folder found, nested skills included,
+// loaded strictly from discovery's listings.
+func BenchmarkLoadAllCorpusStrict(b *testing.B) {
+	root := testcorpus.Dir(b)
+	opts := noLimits()
+	opts.NestedSkills, opts.Strict = true, true
+	b.ReportAllocs()
+	for b.Loop() {
+		_, skills, _ := loader.LoadAll(b.Context(), loader.Source{Name: "corpus", Dir: root}, opts)
+		if len(skills) < 250 {
+			b.Fatal(len(skills))
+		}
+	}
+}

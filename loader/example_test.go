@@ -3,6 +3,8 @@ package loader_test
 import (
 	"context"
 	"fmt"
+	"os"
+	"path/filepath"
 	"testing/fstest"
 
 	"github.com/skillkit-go/skillkit/loader"
@@ -83,4 +85,33 @@ func ExampleLoadAll() {
 	// b/pdf: Fill PDF forms, again.
 	// broken: not loaded
 	// DESC_MISSING broken/SKILL.md
+}
+
+func ExampleLoader_Watch() {
+	dir, err := os.MkdirTemp("", "skills-")
+	if err != nil {
+		panic(err)
+	}
+	defer os.RemoveAll(dir)
+	ctx, cancel := context.WithCancel(context.Background())
+	defer cancel()
+	l, err := loader.New(ctx, []loader.Source{{Name: "user", Dir: dir}}, nil, nil)
+	if err != nil {
+		panic(err)
+	}
+	changes := make(chan loader.Changes, 1)
+	go l.Watch(ctx, nil, func(c loader.Changes) { changes <- c })
+
+	// A skill written by hand appears without a call to Rescan.
+	md := "---\nname: notes\ndescription: Keep meeting notes.\n---\nWrite them down.\n"
+	if err := os.MkdirAll(filepath.Join(dir, "notes"), 0o755); err != nil {
+		panic(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "notes", "SKILL.md"), []byte(md), 0o644); err != nil {
+		panic(err)
+	}
+	c := <-changes
+	fmt.Println("added:", c.Added)
+	// Output:
+	// added: [notes]
 }
