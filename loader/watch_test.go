@@ -118,7 +118,9 @@ func skillIs(root, name, dir, description string, files ...string) func(*loader.
 }
 
 // Every kind of change is seen through notifications alone: the interval
-// is an hour, so no round polls.
+// is an hour, so no round polls. The test looks at the snapshot rather than
+// at the changes reported: a round may read a file while the test writes
+// it (and report the skill removed, then added again).
 func TestWatchNotifies(t *testing.T) {
 	needNotifications(t)
 	root := t.TempDir()
@@ -130,10 +132,10 @@ func TestWatchNotifies(t *testing.T) {
 
 	// An edit in place: the folder's listing does not change.
 	writeFile(t, filepath.Join(root, "a", "SKILL.md"), edited("a"))
-	w.expect("skill file edited", nil, nil, []string{"a"})
+	w.until("skill file edited", l, skillIs(root, "a", "a", "Edited.", "references/one.md"))
 	// A file added to a sub-folder.
 	writeFile(t, filepath.Join(root, "a", "references", "two.md"), "two")
-	w.expect("file added to a sub-folder", nil, nil, []string{"a"})
+	w.until("file added to a sub-folder", l, skillIs(root, "a", "a", "Edited.", "references/one.md", "references/two.md"))
 	// A new folder, then at once an edit inside it: the edit may come
 	// before its folder is watched.
 	writeSkill(t, root, "fresh/c", "c")
@@ -180,7 +182,11 @@ func TestWatchIdleDoesNothing(t *testing.T) {
 	l := newLoader(t, &loader.Options{Logger: slog.New(&counted)}, loader.Source{Name: "s", Dir: root})
 	w := startWatch(t, l, &loader.WatchOptions{Interval: 5 * time.Millisecond})
 	// The first round checks what was read before the watches existed.
-	for counted.n.Load() < 2 {
+	deadline := time.Now().Add(10 * time.Second)
+	for counted.n.Load() < 2 { // New's scan, then the first round's
+		if time.Now().After(deadline) {
+			t.Fatal("Watch's first round did not check what was read before the watches existed")
+		}
 		time.Sleep(time.Millisecond)
 	}
 	time.Sleep(50 * time.Millisecond)
