@@ -113,8 +113,12 @@ func (l *Loader) rescan(ctx context.Context, nt *notified) (Changes, error) {
 	start := time.Now()
 	prev := l.Snapshot()
 	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano(), notified: nt}
+	open := openScanFS
+	if l.opts.OneShot {
+		open = openUnstampedFS
+	}
 	for _, src := range l.sources {
-		sc.fsys = append(sc.fsys, openScanFS(src))
+		sc.fsys = append(sc.fsys, open(src))
 	}
 	defer sc.close()
 	if sc.unchanged(ctx) {
@@ -143,7 +147,9 @@ func diff(prev, next *Snapshot) Changes {
 		switch {
 		case !ok:
 			ch.Added = append(ch.Added, s.Name)
-		case old != s:
+		// A scan that kept nothing for the next one (Options.OneShot)
+		// reloaded every skill: compare them, not their pointers.
+		case old != s && (prev.cache != nil || !sameSkill(old, s)):
 			ch.Modified = append(ch.Modified, s.Name)
 		}
 	}
@@ -317,13 +323,18 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
+	if opts.OneShot {
+		cache = nil
+	}
 	snap := newSnapshot(order, diags, cache, l.registry)
-	snap.dirs = make([]map[string]dirMemo, len(walks))
-	snap.exact = true
-	for i, w := range walks {
-		snap.dirs[i] = w.next.m
-		snap.probes = append(snap.probes, w.probes)
-		snap.exact = snap.exact && w.exact
+	if !opts.OneShot {
+		snap.dirs = make([]map[string]dirMemo, len(walks))
+		snap.exact = true
+		for i, w := range walks {
+			snap.dirs[i] = w.next.m
+			snap.probes = append(snap.probes, w.probes)
+			snap.exact = snap.exact && w.exact
+		}
 	}
 	slices.SortStableFunc(skipped, func(a, b NotLoaded) int { return strings.Compare(a.Path, b.Path) })
 	snap.skipped = skipped
@@ -372,7 +383,10 @@ func (sc *scan) load(source int, f Found) *loaded {
 	if s != nil {
 		files = len(s.Files)
 	}
-	r := &loaded{found: f, source: source, stamp: memo.stamp(&f, files)}
+	r := &loaded{found: f, source: source}
+	if !sc.l.opts.OneShot {
+		r.stamp = memo.stamp(&f, files)
+	}
 	memo.seal()
 	for i := range diags {
 		diags[i] = diags[i].With("source", src.Name)

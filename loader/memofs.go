@@ -128,11 +128,13 @@ func (m *memoFS) file(name string) *memoFile {
 	return nil
 }
 
-// seal ends the memo.
+// seal ends the memo. The skill keeps it as its FS, so it lets go of what
+// only the load and its stamp needed, the scan's listings included: the
+// snapshot keeps those only for a rescan.
 func (m *memoFS) seal() {
 	m.sealed.Store(true)
 	m.mu.Lock()
-	m.dirs, m.index = nil, nil
+	m.dirs, m.index, m.shared, m.files = nil, nil, nil, [2]memoFile{}
 	m.mu.Unlock()
 }
 

@@ -93,9 +93,11 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 		Dir:     dirs[0],
 		DirName: dirs[0],
 		Sources: sources,
-		Loader:  &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes},
-		Getenv:  c.getenv,
-		Logger:  c.logger,
+		// The commands read the skills once and exit: nothing is kept
+		// for a rescan.
+		Loader: &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes, OneShot: true},
+		Getenv: c.getenv,
+		Logger: c.logger,
 		// Every command opening the Kit this way reads the skills at once.
 		ScanOnOpen: true,
 	})
