@@ -37,7 +37,7 @@ func LoadAll(ctx context.Context, src Source, opts *Options) ([]Found, []*skill.
 	var found []Found
 	w.run(ctx, func(f Found) { found = append(found, f) })
 	diags := w.diags
-	lopts := &skill.LoadOptions{Strict: opts != nil && opts.Strict, DiskRoot: src.Dir}
+	lopts := &skill.LoadOptions{Strict: opts != nil && opts.Strict, DiskRoot: src.Dir, KeepFS: prepared.FS}
 	if opts != nil {
 		lopts.MaxFileBytes = opts.MaxFileBytes
 	}

@@ -228,6 +228,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	sc.listings = make([]*listings, len(walks))
 	for i, w := range walks {
 		sc.listings[i] = w.next
+		w.next.forget = opts.OneShot
 	}
 	found := make(chan job, 256)
 	go func() {
@@ -354,6 +355,9 @@ func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
 			for j := range queue {
 				if ctx.Err() == nil {
 					j.result = sc.load(j.source, j.found)
+					if sc.l.opts.OneShot {
+						j.found.entries = nil
+					}
 				}
 			}
 			return nil
@@ -377,14 +381,16 @@ func (sc *scan) load(source int, f Found) *loaded {
 		return &r
 	}
 	memo := newMemoFS(sc.fsys[source], src.FS, sc.listings[source], sc.settled, &f)
-	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir}
+	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir, KeepFS: src.FS}
 	s, diags := skill.Load(memo, f.Dir, opts)
 	files := 0
 	if s != nil {
 		files = len(s.Files)
 	}
 	r := &loaded{found: f, source: source}
-	if !sc.l.opts.OneShot {
+	if sc.l.opts.OneShot {
+		r.found.entries = nil // only the stamp reads them
+	} else {
 		r.stamp = memo.stamp(&f, files)
 	}
 	memo.seal()
