@@ -133,23 +133,24 @@ func (l *Loader) rescan(ctx context.Context, nt *notified) (Changes, error) {
 		return Changes{}, err
 	}
 	l.cur.Store(next)
-	ch := diff(prev, next)
+	ch := diff(prev, next, l.opts.OneShot)
 	l.opts.logger().DebugContext(ctx, "skills scanned", "skills", next.Len(), "reused", sc.reused,
 		"diagnostics", len(next.diags), "added", len(ch.Added), "removed", len(ch.Removed),
 		"modified", len(ch.Modified), "elapsed", time.Since(start))
 	return ch, nil
 }
 
-func diff(prev, next *Snapshot) Changes {
+// diff says what changed from prev to next. A skill the scan reused is the
+// same *Skill; reloaded says every skill was read again (Options.OneShot),
+// so skills are compared instead.
+func diff(prev, next *Snapshot, reloaded bool) Changes {
 	var ch Changes
 	for _, s := range next.skills {
 		old, ok := prev.byName[s.Name]
 		switch {
 		case !ok:
 			ch.Added = append(ch.Added, s.Name)
-		// A scan that kept nothing for the next one (Options.OneShot)
-		// reloaded every skill: compare them, not their pointers.
-		case old != s && (prev.cache != nil || !sameSkill(old, s)):
+		case old != s && (!reloaded || !sameSkill(old, s)):
 			ch.Modified = append(ch.Modified, s.Name)
 		}
 	}
@@ -265,7 +266,10 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		skipped = append(skipped, walkSkipped[i]...)
 	}
 
-	cache := make(map[cacheKey]*loaded, len(jobs))
+	var cache map[cacheKey]*loaded // what the next rescan may reuse
+	if !opts.OneShot {
+		cache = make(map[cacheKey]*loaded, len(jobs))
+	}
 	winners := map[string]*loaded{}
 	var order []*loaded
 	next := 0
@@ -285,7 +289,9 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		}
 		for _, j := range batch {
 			r := j.result
-			cache[cacheKey{r.source, r.found.Dir}] = r
+			if cache != nil {
+				cache[cacheKey{r.source, r.found.Dir}] = r
+			}
 			if r.reused {
 				sc.reused++
 			}
@@ -323,9 +329,6 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", "",
 			"more than %d skills: these %d skill folders were not loaded: %s", maxSkills, len(left), sample(left)).
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
-	}
-	if opts.OneShot {
-		cache = nil
 	}
 	snap := newSnapshot(order, diags, cache, l.registry)
 	if !opts.OneShot {

@@ -97,11 +97,14 @@ func writeJSON(c *cli, v any) error {
 	return nil
 }
 
-// jsonObject writes a JSON object exactly as writeJSON would, one member
-// at a time and a list one element at a time, so that a listing of
-// thousands of skills is never held whole as JSON (encoding/json builds
-// its whole output, then an indented copy of it). Errors stick: after the
-// first, nothing more is written, and close reports it.
+// jsonObject writes a JSON object as writeJSON would, one member at a
+// time and a list one element at a time, so that a listing of thousands
+// of skills is never held whole as JSON (encoding/json builds its whole
+// output, then an indented copy of it). The one difference: a list whose
+// type marshals itself (diagnostics.List, which escapes <, > and &) is
+// written element by element, so its text is left unescaped like the
+// rest. Errors stick: after the first, nothing more is written, and close
+// reports it.
 type jsonObject struct {
 	c       *cli
 	w       *bufio.Writer
