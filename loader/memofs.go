@@ -142,15 +142,15 @@ func (m *memoFS) file(name string) *memoFile {
 	return nil
 }
 
-// seal ends the memo, letting go of what only the load and its stamp
-// needed.
+// seal ends the memo; a one-shot scan's listings that the load used are
+// dropped.
 func (m *memoFS) seal() {
 	m.sealed.Store(true)
 	m.mu.Lock()
 	if m.shared != nil && m.shared.forget {
 		m.shared.drop(m.dirs)
 	}
-	m.dirs, m.index, m.shared, m.files = nil, nil, nil, [2]memoFile{}
+	m.dirs, m.index = nil, nil
 	m.mu.Unlock()
 }
 
