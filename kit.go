@@ -43,6 +43,10 @@ type Options struct {
 	// a user folder, skills bundled into the binary with embed.FS, ...
 	Sources []loader.Source
 	// Loader tunes discovery (limits, strictness, extra checkers).
+	// Loader.OneShot suits a Kit that reads its skills once and exits (the
+	// command line's list, prompt, doctor and read): it holds less memory,
+	// and every later Rescan, installs' and agents' writes included, costs
+	// a full scan. Watch refuses it.
 	Loader *loader.Options
 	// Registry records what is installed; nil means the .skillhub/ files in
 	// Dir (registry.NewFSStore).
@@ -176,6 +180,9 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	}
 	if opts.Packages != nil && opts.Registry == nil {
 		return nil, errors.New("skillkit: Options.Packages needs Options.Registry, the registry the replicas share")
+	}
+	if opts.Watch > 0 && opts.Loader != nil && opts.Loader.OneShot {
+		return nil, errors.New("skillkit: Options.Watch needs a loader that keeps what rescans reuse, not Loader.OneShot")
 	}
 	if opts.Replica != "" {
 		if err := registry.ValidateReplicaID(opts.Replica); err != nil {

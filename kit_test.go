@@ -195,6 +195,36 @@ func TestOpenNeedsDir(t *testing.T) {
 	}
 }
 
+func TestOpenRefusesWatchingAOneShotLoader(t *testing.T) {
+	_, err := skillkit.Open(t.Context(), skillkit.Options{Dir: t.TempDir(), Watch: time.Second, Loader: &loader.Options{OneShot: true}})
+	if err == nil || !strings.Contains(err.Error(), "OneShot") {
+		t.Errorf("Open with Watch and a one-shot loader: %v", err)
+	}
+}
+
+// A one-shot Kit still sees what it installs: its rescans read every skill
+// again.
+func TestOneShotKitSeesItsInstall(t *testing.T) {
+	ctx := t.Context()
+	src := t.TempDir()
+	write(t, src, "SKILL.md", "---\nname: greeter\ndescription: Greets.\n---\nSay hello.\n")
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: copyExamples(t), ScanOnOpen: true, Loader: &loader.Options{OneShot: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	if _, err := kit.Install(ctx, installer.Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	l, err := kit.Loader(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, ok := l.Get("greeter"); !ok {
+		t.Error("the installed skill is not in the one-shot Kit's snapshot")
+	}
+}
+
 func TestKitInstallUninstall(t *testing.T) {
 	ctx := context.Background()
 	dir := t.TempDir()

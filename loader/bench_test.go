@@ -107,6 +107,31 @@ func BenchmarkRescan10kUnchanged(b *testing.B) {
 	}
 }
 
+// BenchmarkRetained10k reports the live heap a loader of 10,000 generated
+// skills holds, per skill: with the state rescans reuse, and one-shot
+// (Options.OneShot, what the command line's list and prompt use).
+func BenchmarkRetained10k(b *testing.B) {
+	dir, err := generated10k.get()
+	if err != nil {
+		b.Fatal(err)
+	}
+	for _, oneShot := range []bool{false, true} {
+		name := "rescannable"
+		if oneShot {
+			name = "one-shot"
+		}
+		b.Run(name, func(b *testing.B) {
+			opts := noLimits()
+			opts.OneShot = oneShot
+			var perSkill float64
+			for b.Loop() {
+				perSkill = retainedPerSkill(b, dir, 10_000, opts)
+			}
+			b.ReportMetric(perSkill, "retained-B/skill")
+		})
+	}
+}
+
 func TestMain(m *testing.M) {
 	code := m.Run()
 	if generated10k.dir != "" {

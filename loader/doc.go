@@ -75,6 +75,10 @@
 // FUSE file systems, folders past the watch limit) is polled on an interval;
 // see docs/decisions.md.
 //
+// What a rescan reuses costs memory (about a third of a loader's). A
+// program that scans once and exits sets Options.OneShot: the snapshot then
+// holds only the skills, and each later rescan reads every skill again.
+//
 // # Visibility
 //
 // [Snapshot.Filter] takes an [Env] (the agent's tools, toolsets and skill

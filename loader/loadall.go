@@ -27,11 +27,8 @@ func LoadAll(ctx context.Context, src Source, opts *Options) ([]Found, []*skill.
 		return nil, nil, diagnostics.List{diagnostics.New(diagnostics.ReadError, "", src.Dir, "%v", err)}
 	}
 	prepared := srcs[0]
-	fsys := openScanFS(prepared)
+	fsys := openUnstampedFS(prepared)
 	defer fsys.close()
-	if d, ok := fsys.(*dirFS); ok {
-		d.unstamped = true
-	}
 	settled := time.Now().UnixNano()
 	w := newWalker(prepared, fsys, opts, nil, settled)
 	// Listed when reached, on this goroutine: loading follows discovery,
@@ -40,7 +37,7 @@ func LoadAll(ctx context.Context, src Source, opts *Options) ([]Found, []*skill.
 	var found []Found
 	w.run(ctx, func(f Found) { found = append(found, f) })
 	diags := w.diags
-	lopts := &skill.LoadOptions{Strict: opts != nil && opts.Strict, DiskRoot: src.Dir}
+	lopts := &skill.LoadOptions{Strict: opts != nil && opts.Strict, DiskRoot: src.Dir, KeepFS: prepared.FS}
 	if opts != nil {
 		lopts.MaxFileBytes = opts.MaxFileBytes
 	}

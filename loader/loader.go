@@ -113,8 +113,12 @@ func (l *Loader) rescan(ctx context.Context, nt *notified) (Changes, error) {
 	start := time.Now()
 	prev := l.Snapshot()
 	sc := &scan{l: l, prev: prev, settled: start.Add(-l.racy).UnixNano(), notified: nt}
+	open := openScanFS
+	if l.opts.OneShot {
+		open = openUnstampedFS
+	}
 	for _, src := range l.sources {
-		sc.fsys = append(sc.fsys, openScanFS(src))
+		sc.fsys = append(sc.fsys, open(src))
 	}
 	defer sc.close()
 	if sc.unchanged(ctx) {
@@ -129,21 +133,24 @@ func (l *Loader) rescan(ctx context.Context, nt *notified) (Changes, error) {
 		return Changes{}, err
 	}
 	l.cur.Store(next)
-	ch := diff(prev, next)
+	ch := diff(prev, next, l.opts.OneShot)
 	l.opts.logger().DebugContext(ctx, "skills scanned", "skills", next.Len(), "reused", sc.reused,
 		"diagnostics", len(next.diags), "added", len(ch.Added), "removed", len(ch.Removed),
 		"modified", len(ch.Modified), "elapsed", time.Since(start))
 	return ch, nil
 }
 
-func diff(prev, next *Snapshot) Changes {
+// diff says what changed from prev to next. A skill the scan reused is the
+// same *Skill; reloaded says every skill was read again (Options.OneShot),
+// so skills are compared instead.
+func diff(prev, next *Snapshot, reloaded bool) Changes {
 	var ch Changes
 	for _, s := range next.skills {
 		old, ok := prev.byName[s.Name]
 		switch {
 		case !ok:
 			ch.Added = append(ch.Added, s.Name)
-		case old != s:
+		case old != s && (!reloaded || !sameSkill(old, s)):
 			ch.Modified = append(ch.Modified, s.Name)
 		}
 	}
@@ -222,6 +229,7 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 	sc.listings = make([]*listings, len(walks))
 	for i, w := range walks {
 		sc.listings[i] = w.next
+		w.next.forget = opts.OneShot
 	}
 	found := make(chan job, 256)
 	go func() {
@@ -258,7 +266,10 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		skipped = append(skipped, walkSkipped[i]...)
 	}
 
-	cache := make(map[cacheKey]*loaded, len(jobs))
+	var cache map[cacheKey]*loaded // what the next rescan may reuse
+	if !opts.OneShot {
+		cache = make(map[cacheKey]*loaded, len(jobs))
+	}
 	winners := map[string]*loaded{}
 	var order []*loaded
 	next := 0
@@ -278,7 +289,9 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 		}
 		for _, j := range batch {
 			r := j.result
-			cache[cacheKey{r.source, r.found.Dir}] = r
+			if cache != nil {
+				cache[cacheKey{r.source, r.found.Dir}] = r
+			}
 			if r.reused {
 				sc.reused++
 			}
@@ -318,12 +331,14 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			With("limit", "max_skills").With("value", maxSkills).With("skipped", left))
 	}
 	snap := newSnapshot(order, diags, cache, l.registry)
-	snap.dirs = make([]map[string]dirMemo, len(walks))
-	snap.exact = true
-	for i, w := range walks {
-		snap.dirs[i] = w.next.m
-		snap.probes = append(snap.probes, w.probes)
-		snap.exact = snap.exact && w.exact
+	if !opts.OneShot {
+		snap.dirs = make([]map[string]dirMemo, len(walks))
+		snap.exact = true
+		for i, w := range walks {
+			snap.dirs[i] = w.next.m
+			snap.probes = append(snap.probes, w.probes)
+			snap.exact = snap.exact && w.exact
+		}
 	}
 	slices.SortStableFunc(skipped, func(a, b NotLoaded) int { return strings.Compare(a.Path, b.Path) })
 	snap.skipped = skipped
@@ -343,6 +358,9 @@ func (sc *scan) workers(ctx context.Context) (chan<- *job, <-chan struct{}) {
 			for j := range queue {
 				if ctx.Err() == nil {
 					j.result = sc.load(j.source, j.found)
+					if sc.l.opts.OneShot {
+						j.found.entries = nil
+					}
 				}
 			}
 			return nil
@@ -366,13 +384,18 @@ func (sc *scan) load(source int, f Found) *loaded {
 		return &r
 	}
 	memo := newMemoFS(sc.fsys[source], src.FS, sc.listings[source], sc.settled, &f)
-	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir}
+	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir, KeepFS: src.FS}
 	s, diags := skill.Load(memo, f.Dir, opts)
 	files := 0
 	if s != nil {
 		files = len(s.Files)
 	}
-	r := &loaded{found: f, source: source, stamp: memo.stamp(&f, files)}
+	r := &loaded{found: f, source: source}
+	if sc.l.opts.OneShot {
+		r.found.entries = nil // only the stamp reads them
+	} else {
+		r.stamp = memo.stamp(&f, files)
+	}
 	memo.seal()
 	for i := range diags {
 		diags[i] = diags[i].With("source", src.Name)

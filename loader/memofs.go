@@ -19,9 +19,9 @@ import (
 // skill.config.yaml when they are opened), so the rescan stamp costs no
 // system call of its own.
 //
-// The loaded Skill keeps the FS it was loaded from, so once the load is
-// done the memo is sealed: from then on every call goes to the source's
-// own FS (base), and the listings are dropped.
+// The loaded Skill keeps the source's own FS (base), not the memo
+// (skill.LoadOptions.KeepFS); once the load is done the memo is sealed:
+// from then on every call goes to base, and the listings are dropped.
 type memoFS struct {
 	dir     string // the skill folder
 	scan    scanFS // the scan's reader, until sealed
@@ -61,6 +61,11 @@ var (
 type listings struct {
 	mu sync.Mutex
 	m  map[string]dirMemo
+	// forget: a load, once done, drops the listings it used, so a scan
+	// that keeps nothing for a rescan (Options.OneShot) does not hold
+	// every listing until it ends. A later load that needs one (a nested
+	// skill's) lists the folder again.
+	forget bool
 }
 
 func newListings() *listings { return &listings{m: map[string]dirMemo{}} }
@@ -75,6 +80,15 @@ func (l *listings) get(dir string) (dirMemo, bool) {
 func (l *listings) put(dir string, m dirMemo) {
 	l.mu.Lock()
 	l.m[dir] = m
+	l.mu.Unlock()
+}
+
+// drop forgets the listings of dirs.
+func (l *listings) drop(dirs []memoDir) {
+	l.mu.Lock()
+	for _, d := range dirs {
+		delete(l.m, d.dir)
+	}
 	l.mu.Unlock()
 }
 
@@ -128,10 +142,14 @@ func (m *memoFS) file(name string) *memoFile {
 	return nil
 }
 
-// seal ends the memo.
+// seal ends the memo; a one-shot scan's listings that the load used are
+// dropped.
 func (m *memoFS) seal() {
 	m.sealed.Store(true)
 	m.mu.Lock()
+	if m.shared != nil && m.shared.forget {
+		m.shared.drop(m.dirs)
+	}
 	m.dirs, m.index = nil, nil
 	m.mu.Unlock()
 }

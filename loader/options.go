@@ -82,6 +82,14 @@ type Options struct {
 	// (change notifications unavailable, folders past the watch limit).
 	// Nil discards.
 	Logger *slog.Logger
+	// OneShot keeps nothing for a rescan: no folder listings, stamps or
+	// per-folder results stay in the snapshot, and the scan takes no stamp
+	// of its own, so a program that scans once and exits (a command-line
+	// listing) holds only its skills. The cost is every later scan:
+	// Rescan then reads and parses every skill again, as the first scan
+	// did, and compares each with the previous one to report what changed.
+	// Leave it off for a loader that rescans or watches.
+	OneShot bool
 }
 
 func limit(v, def int) int {

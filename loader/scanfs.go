@@ -30,6 +30,16 @@ func openScanFS(src Source) scanFS {
 	return plainFS{src.FS}
 }
 
+// openUnstampedFS opens a source for a scan that keeps nothing for a
+// rescan (LoadAll, Options.OneShot): listing a folder takes no stamp.
+func openUnstampedFS(src Source) scanFS {
+	fsys := openScanFS(src)
+	if d, ok := fsys.(*dirFS); ok {
+		d.unstamped = true
+	}
+	return fsys
+}
+
 // plainFS reads a source through its FS.
 type plainFS struct{ fsys fs.FS }
 

@@ -42,6 +42,11 @@ type LoadOptions struct {
 	// DiskRoot is where fsys's root is on disk, when it is on disk. It makes
 	// Skill.DiskDir and diagnostic paths OS paths under it, spelled as given.
 	DiskRoot string
+	// KeepFS is the FS the Skill keeps to read its files later (Skill.FS,
+	// Skill.Open), with the same root as fsys, when fsys serves only the
+	// load (a loader's reader that remembers what one scan listed). Nil
+	// means fsys.
+	KeepFS fs.FS
 }
 
 func (o *LoadOptions) maxFileBytes() int64 {
@@ -282,6 +287,9 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		Frontmatter: fm,
 		Class:       ClassPrompt,
 		fsys:        fsys,
+	}
+	if opts != nil && opts.KeepFS != nil {
+		s.fsys = opts.KeepFS
 	}
 	if opts != nil && opts.DiskRoot != "" {
 		s.DiskDir = displayPath(opts, dir)

@@ -525,3 +525,25 @@ func TestStrictStillReadsDialects(t *testing.T) {
 		t.Errorf("diagnostics (-want +got):\n%s", diff)
 	}
 }
+
+// A Skill reads its files later through LoadOptions.KeepFS, not through the
+// FS it was loaded from.
+func TestLoadKeepFS(t *testing.T) {
+	md := []byte("---\nname: kept\ndescription: Kept.\n---\nBody.\n")
+	loadFS := fstest.MapFS{"kept/SKILL.md": {Data: md}, "kept/notes.md": {Data: []byte("read during the load")}}
+	keep := fstest.MapFS{"kept/SKILL.md": {Data: md}, "kept/notes.md": {Data: []byte("read later")}}
+	s, diags := skill.Load(loadFS, "kept", &skill.LoadOptions{KeepFS: keep})
+	if s == nil {
+		t.Fatal(diags)
+	}
+	f, err := s.Open("notes.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	buf := make([]byte, 64)
+	n, _ := f.Read(buf)
+	if got := string(buf[:n]); got != "read later" {
+		t.Errorf("Open read %q, want the kept FS's file", got)
+	}
+}

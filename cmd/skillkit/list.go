@@ -88,35 +88,37 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		skills, hidden = v.Catalog, v.Hidden
 	}
-	listed := make([]listedSkill, 0, len(skills))
-	for _, s := range skills {
-		listed = append(listed, listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name]})
-	}
 	diags := snap.Diagnostics()
 	if o.json {
-		if hidden == nil {
-			hidden = []loader.Hidden{}
-		}
-		out := struct {
-			Skills      []listedSkill      `json:"skills"`
-			Hidden      []loader.Hidden    `json:"hidden"`
-			NotLoaded   []loader.NotLoaded `json:"not_loaded"`
-			Diagnostics diagnostics.List   `json:"diagnostics"`
-		}{listed, hidden, nonNil(snap.NotLoaded()), diags}
-		if writeJSON(c, out) != nil {
+		// Streamed, each skill as it is written: the listing of thousands
+		// of skills is never held whole.
+		out := newJSONObject(c)
+		jsonList(out, "skills", skills, func(s *skill.Skill) any {
+			return listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name]}
+		})
+		jsonList(out, "hidden", hidden, nil)
+		jsonList(out, "not_loaded", snap.NotLoaded(), nil)
+		jsonList(out, "diagnostics", diags, nil)
+		if out.close() != nil {
 			return exitFailure
 		}
 		return exitOK
 	}
-	rows := [][]string{{"NAME", "CLASS", "SOURCE", "DESCRIPTION"}}
-	for _, s := range listed {
+	header := []string{"NAME", "CLASS", "SOURCE", "DESCRIPTION"}
+	row := make([]string, len(header))
+	err = writeRows(c.stdout, c.width(), len(skills)+1, func(i int) []string {
+		if i == 0 {
+			return header
+		}
+		s := skills[i-1]
 		name := s.Name
-		if !s.Enabled {
+		if disabled[s.Name] {
 			name += " (disabled)"
 		}
-		rows = append(rows, []string{safeText(name), string(s.Class), safeText(s.Source), safeText(oneLine(s.Description))})
-	}
-	if err := writeTable(c.stdout, c.width(), rows); err != nil {
+		row[0], row[1], row[2], row[3] = safeText(name), string(s.Class), safeText(s.Source), safeText(oneLine(s.Description))
+		return row
+	})
+	if err != nil {
 		return c.fail("list", err)
 	}
 	if len(hidden) > 0 {
@@ -129,7 +131,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 			fmt.Fprintf(c.stdout, "  %s: %s\n", safeText(h.Name), safeText(strings.Join(why, "; ")))
 		}
 	}
-	summary := plural(len(listed), "skill")
+	summary := plural(len(skills), "skill")
 	if len(hidden) > 0 {
 		summary += fmt.Sprintf(", %d hidden", len(hidden))
 	}

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"fmt"
 	"io"
 	"os"
@@ -92,12 +94,21 @@ const minLastColumn = 20
 // apart, in display width (a wide character counts two). The last column
 // is cut with "…" so a line fits width characters.
 func writeTable(w io.Writer, width int, rows [][]string) error {
-	if len(rows) == 0 {
+	return writeRows(w, width, len(rows), func(i int) []string { return rows[i] })
+}
+
+// writeRows is writeTable for n rows made on demand by row, so that a
+// table of thousands of skills is never held whole: row is called twice
+// for each, to measure the columns and then to write it, and may reuse
+// the slice it returns.
+func writeRows(w io.Writer, width, n int, row func(int) []string) error {
+	if n == 0 {
 		return nil
 	}
-	cols := len(rows[0])
+	cols := len(row(0))
 	widths := make([]int, cols)
-	for _, r := range rows {
+	for k := range n {
+		r := row(k)
 		for i := 0; i < cols-1 && i < len(r); i++ {
 			widths[i] = max(widths[i], displayWidth(r[i]))
 		}
@@ -107,23 +118,27 @@ func writeTable(w io.Writer, width int, rows [][]string) error {
 		last -= cw + 2
 	}
 	last = max(last, minLastColumn)
-	var b strings.Builder
-	for _, r := range rows {
+	bw := bufio.NewWriter(w)
+	var line []byte
+	for k := range n {
+		r := row(k)
+		line = line[:0]
 		for i := 0; i < cols && i < len(r); i++ {
 			if i == cols-1 {
-				b.WriteString(cut(r[i], last))
+				line = append(line, cut(r[i], last)...)
 				break
 			}
-			b.WriteString(r[i])
-			b.WriteString(strings.Repeat(" ", widths[i]-displayWidth(r[i])+2))
+			line = append(line, r[i]...)
+			for range widths[i] - displayWidth(r[i]) + 2 {
+				line = append(line, ' ')
+			}
 		}
-		line := strings.TrimRight(b.String(), " ")
-		b.Reset()
-		if _, err := fmt.Fprintln(w, line); err != nil {
+		line = append(bytes.TrimRight(line, " "), '\n')
+		if _, err := bw.Write(line); err != nil {
 			return err
 		}
 	}
-	return nil
+	return bw.Flush()
 }
 
 // displayWidth is how many columns s takes on a terminal: two for East
@@ -167,7 +182,24 @@ func cut(s string, n int) string {
 // oneLine puts s on one line: every run of white space, newlines
 // included, becomes one space.
 func oneLine(s string) string {
+	if isOneLine(s) {
+		return s
+	}
 	return strings.Join(strings.Fields(s), " ")
+}
+
+// isOneLine reports whether s is already on one line (white space only
+// as single spaces between words), so oneLine need not copy it.
+func isOneLine(s string) bool {
+	space := true // at the start, a space would be leading
+	for _, r := range s {
+		isSpace := unicode.IsSpace(r)
+		if isSpace && (r != ' ' || space) {
+			return false
+		}
+		space = isSpace
+	}
+	return s == "" || !space
 }
 
 // plural writes n and the noun, with an s unless n is one: "1 skill",

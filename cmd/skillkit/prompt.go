@@ -5,8 +5,6 @@ import (
 	"flag"
 	"fmt"
 
-	"github.com/skillkit-go/skillkit/diagnostics"
-	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/tools"
 )
@@ -97,19 +95,17 @@ func runPrompt(ctx context.Context, c *cli, opts any, args []string) int {
 	cat := ts.Catalog
 	hidden := nonNil(ts.Visibility.Hidden)
 	if o.json {
-		out := struct {
-			Prompt      string             `json:"prompt"`
-			Listed      []string           `json:"listed"`
-			Omitted     []string           `json:"omitted"`
-			Compaction  prompt.Compaction  `json:"compaction"`
-			Shortened   []string           `json:"shortened"`
-			Hidden      []loader.Hidden    `json:"hidden"`
-			NotLoaded   []loader.NotLoaded `json:"not_loaded"`
-			Warnings    []string           `json:"warnings"`
-			Diagnostics diagnostics.List   `json:"diagnostics"`
-		}{ts.Prompt, nonNil(cat.Listed), nonNil(cat.Omitted), cat.Compaction, nonNil(cat.Shortened), hidden,
-			nonNil(snap.NotLoaded()), ts.Warnings, ts.Diagnostics}
-		if writeJSON(c, out) != nil {
+		out := newJSONObject(c)
+		out.member("prompt", ts.Prompt)
+		jsonList(out, "listed", cat.Listed, nil)
+		jsonList(out, "omitted", cat.Omitted, nil)
+		out.member("compaction", cat.Compaction)
+		jsonList(out, "shortened", cat.Shortened, nil)
+		jsonList(out, "hidden", hidden, nil)
+		jsonList(out, "not_loaded", snap.NotLoaded(), nil)
+		jsonList(out, "warnings", ts.Warnings, nil)
+		jsonList(out, "diagnostics", ts.Diagnostics, nil)
+		if out.close() != nil {
 			return exitFailure
 		}
 		return exitOK

@@ -5,6 +5,7 @@ import (
 	"flag"
 	"fmt"
 	"os"
+	"runtime"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/loader"
@@ -89,14 +90,21 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 			sources = append(sources, loader.Source{Name: d, Dir: d})
 		}
 	}
-	return c.open(ctx, skillkit.Options{
+	kit, err := c.open(ctx, skillkit.Options{
 		Dir:     dirs[0],
 		DirName: dirs[0],
 		Sources: sources,
-		Loader:  &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes},
-		Getenv:  c.getenv,
-		Logger:  c.logger,
+		// The commands read the skills once and exit: nothing is kept
+		// for a rescan.
+		Loader: &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes, OneShot: true},
+		Getenv: c.getenv,
+		Logger: c.logger,
 		// Every command opening the Kit this way reads the skills at once.
 		ScanOnOpen: true,
 	})
+	// The scan's garbage goes before the command builds its output: left
+	// to the pacer, the output's allocations meet it and lift the peak
+	// (docs/decisions.md).
+	runtime.GC()
+	return kit, err
 }

@@ -1,6 +1,8 @@
 package main
 
 import (
+	"bufio"
+	"bytes"
 	"context"
 	"encoding/json"
 	"flag"
@@ -93,4 +95,96 @@ func writeJSON(c *cli, v any) error {
 		return err
 	}
 	return nil
+}
+
+// jsonObject writes a JSON object as writeJSON would, one member at a
+// time and a list one element at a time, so that a listing of thousands
+// of skills is never held whole as JSON (encoding/json builds its whole
+// output, then an indented copy of it). The one difference: a list whose
+// type marshals itself (diagnostics.List, which escapes <, > and &) is
+// written element by element, so its text is left unescaped like the
+// rest. Errors stick: after the first, nothing more is written, and close
+// reports it.
+type jsonObject struct {
+	c       *cli
+	w       *bufio.Writer
+	buf     bytes.Buffer
+	enc     *json.Encoder
+	members int
+	err     error
+}
+
+func newJSONObject(c *cli) *jsonObject {
+	o := &jsonObject{c: c, w: bufio.NewWriter(c.stdout)}
+	o.enc = json.NewEncoder(&o.buf)
+	o.enc.SetEscapeHTML(false)
+	o.w.WriteString("{")
+	return o
+}
+
+// encode writes v indented as the value of a member (prefix "  ") or of
+// an element of a member's list (prefix "    ").
+func (o *jsonObject) encode(v any, prefix string) {
+	if o.err != nil {
+		return
+	}
+	o.buf.Reset()
+	o.enc.SetIndent(prefix, "  ")
+	if o.err = o.enc.Encode(v); o.err == nil {
+		o.w.Write(bytes.TrimSuffix(o.buf.Bytes(), []byte("\n")))
+	}
+}
+
+func (o *jsonObject) key(k string) {
+	if o.members > 0 {
+		o.w.WriteString(",")
+	}
+	o.members++
+	o.w.WriteString("\n  ")
+	o.encode(k, "")
+	o.w.WriteString(": ")
+}
+
+// member writes one member.
+func (o *jsonObject) member(k string, v any) {
+	o.key(k)
+	o.encode(v, "  ")
+}
+
+// close ends the object and reports the first error, as writeJSON does.
+func (o *jsonObject) close() error {
+	if o.members > 0 {
+		o.w.WriteString("\n")
+	}
+	o.w.WriteString("}\n")
+	if o.err == nil {
+		o.err = o.w.Flush()
+	}
+	if o.err != nil {
+		fmt.Fprintf(o.c.stderr, "skillkit: writing JSON: %v\n", o.err)
+	}
+	return o.err
+}
+
+// jsonList writes the member k, a list: each item as show gives it, or
+// as it is when show is nil. A nil list is written as an empty one.
+func jsonList[T any](o *jsonObject, k string, items []T, show func(T) any) {
+	o.key(k)
+	if len(items) == 0 {
+		o.w.WriteString("[]")
+		return
+	}
+	o.w.WriteString("[")
+	for i, it := range items {
+		if i > 0 {
+			o.w.WriteString(",")
+		}
+		o.w.WriteString("\n    ")
+		if show != nil {
+			o.encode(show(it), "    ")
+		} else {
+			o.encode(it, "    ")
+		}
+	}
+	o.w.WriteString("\n  ]")
 }

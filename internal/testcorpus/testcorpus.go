@@ -7,6 +7,7 @@ import (
 	"math/rand/v2"
 	"os"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"strings"
 	"testing"
@@ -230,4 +231,22 @@ func Baseline(fsys fs.FS) (int, error) {
 		return nil
 	})
 	return n, err
+}
+
+// LiveHeap returns the bytes of live heap: the smallest HeapAlloc of a few
+// readings, each right after a full collection, so that what another
+// goroutine allocated between a collection and its reading does not count.
+// Tests of what a structure retains compare two readings, with the
+// structure kept alive (runtime.KeepAlive) past the second.
+func LiveHeap() uint64 {
+	var least uint64
+	for i := range 3 {
+		runtime.GC()
+		var ms runtime.MemStats
+		runtime.ReadMemStats(&ms)
+		if i == 0 || ms.HeapAlloc < least {
+			least = ms.HeapAlloc
+		}
+	}
+	return least
 }
