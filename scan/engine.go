@@ -59,16 +59,19 @@ type pat struct {
 	words []string
 	lits  []string
 	re    *regexp.Regexp
+	need  need
 }
 
 // p makes a pattern triggered by the space-separated words.
 func p(words, expr string) pat {
-	return pat{words: strings.Fields(words), re: regexp.MustCompile(expr)}
+	re := regexp.MustCompile(expr)
+	return pat{words: strings.Fields(words), re: re, need: needOf(re)}
 }
 
 // pl makes a pattern triggered by literal substrings.
 func pl(lits []string, expr string) pat {
-	return pat{lits: lits, re: regexp.MustCompile(expr)}
+	re := regexp.MustCompile(expr)
+	return pat{lits: lits, re: re, need: needOf(re)}
 }
 
 // hit is one match of a rule on a line.
@@ -92,7 +95,14 @@ type ruleSet struct {
 	pats   []indexedPat
 	byWord map[string]patBits
 	lits   []int // patterns triggered by literals
+	bloom  wordBloom
+	// unfiltered runs every triggered pattern's expression, without the
+	// literal prefilters: the tests compare the two.
+	unfiltered bool
 }
+
+// maxWordLen is the longest word looked up as a trigger.
+const maxWordLen = 40
 
 type indexedPat struct {
 	pat
@@ -112,6 +122,14 @@ func (b *patBits) or(o *patBits) {
 	}
 }
 
+func (b *patBits) and(o *patBits) {
+	for i := range b {
+		b[i] &= o[i]
+	}
+}
+
+func (b *patBits) empty() bool { return *b == patBits{} }
+
 func newRuleSet(rules []*rule) *ruleSet {
 	rs := &ruleSet{rules: rules, byWord: map[string]patBits{}}
 	for _, r := range rules {
@@ -125,6 +143,10 @@ func newRuleSet(rules []*rule) *ruleSet {
 			}
 			rs.pats = append(rs.pats, indexedPat{pt, r})
 			for _, w := range pt.words {
+				if len(w) > maxWordLen {
+					panic("scan: trigger word " + w + " is longer than maxWordLen")
+				}
+				rs.bloom.add(wordHash(w))
 				b := rs.byWord[w]
 				b.set(i)
 				rs.byWord[w] = b
@@ -140,21 +162,56 @@ func newRuleSet(rules []*rule) *ruleSet {
 	return rs
 }
 
+// possible returns the patterns that may match in one of a file's
+// logical lines: triggered, and with the literals they need, somewhere in
+// their text. The rules then run only on files (and lines) where
+// something may match, and the file's text is searched once for each
+// pattern's literals rather than every line for them. It holds for lines
+// no longer than a window, whose words are whole.
+func (rs *ruleSet) possible(lines []line, ctxs []Context) patBits {
+	size := 0
+	for _, l := range lines {
+		size += len(l.lower) + 1
+	}
+	var b strings.Builder
+	b.Grow(size)
+	for _, l := range lines {
+		b.WriteString(l.lower)
+		b.WriteByte('\n')
+	}
+	text := b.String()
+	var c patBits
+	if !rs.candidates(text, ctxs, &c) {
+		return c
+	}
+	for w := range c {
+		for word := c[w]; word != 0; word &= word - 1 {
+			i := w*64 + bits.TrailingZeros64(word)
+			if !rs.pats[i].need.mayMatch(text) {
+				c[w] &^= 1 << (i % 64)
+			}
+		}
+	}
+	return c
+}
+
 // candidates sets in c the patterns whose trigger occurs in the
 // lower-cased line, and reports whether there is any. Literal triggers of
-// rules that do not apply in ctx are not searched.
-func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
+// rules that apply in none of ctxs are not searched.
+func (rs *ruleSet) candidates(lower string, ctxs []Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {
-		if !wordByte(lower[i]) {
+		if !wordBytes[lower[i]] {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(lower) && wordByte(lower[j]) {
+		j := i
+		h := uint32(0)
+		for j < len(lower) && wordBytes[lower[j]] {
+			h = h*31 + uint32(lower[j])
 			j++
 		}
-		if j-i <= 40 {
+		if j-i <= maxWordLen && rs.bloom.has(h) {
 			if b, ok := rs.byWord[lower[i:j]]; ok {
 				c.or(&b)
 				any = true
@@ -163,7 +220,7 @@ func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 		i = j
 	}
 	for _, i := range rs.lits {
-		if only := rs.pats[i].rule.only; only != nil && !slices.Contains(only, ctx) {
+		if only := rs.pats[i].rule.only; only != nil && !slices.ContainsFunc(ctxs, func(x Context) bool { return slices.Contains(only, x) }) {
 			continue // a literal search costs a pass over the line
 		}
 		for _, lit := range rs.pats[i].lits {
@@ -176,6 +233,42 @@ func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 	}
 	return any
 }
+
+// wordBloom is a Bloom filter of the trigger words, by the hash
+// candidates computes as it reads a word: most words of a text are no
+// trigger, and one lookup in it says so before the map's hash.
+type wordBloom [1 << 13 / 64]uint64
+
+func wordHash(w string) uint32 {
+	h := uint32(0)
+	for i := 0; i < len(w); i++ {
+		h = h*31 + uint32(w[i])
+	}
+	return h
+}
+
+func (b *wordBloom) bit(h uint32) (int, uint64) {
+	i := (h * 0x9e3779b1) >> (32 - 13)
+	return int(i / 64), 1 << (i % 64)
+}
+
+func (b *wordBloom) add(h uint32) {
+	w, m := b.bit(h)
+	b[w] |= m
+}
+
+func (b *wordBloom) has(h uint32) bool {
+	w, m := b.bit(h)
+	return b[w]&m != 0
+}
+
+// wordBytes: a table, since candidates asks of every byte.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = wordByte(byte(c))
+	}
+	return t
+}()
 
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
@@ -217,6 +310,9 @@ type line struct {
 	// winStart and winEnd bound the window the rules run on; checks look
 	// no further.
 	winStart, winEnd int
+	// possible, when set, holds the patterns that may match anywhere in
+	// the line's file (see ruleSet.possible); nil for decoded text.
+	possible *patBits
 }
 
 // win is the lower-cased text of the current window.
@@ -233,6 +329,15 @@ const (
 // run applies every candidate pattern to the line; a rule reports at most
 // once per line.
 func (l *line) run(rs *ruleSet) {
+	if l.possible != nil && len(l.lower) > window {
+		// A window cuts words at its edges, and a piece of a word may
+		// trigger what the whole word does not: the file's set does not
+		// hold for it.
+		l.possible = nil
+	}
+	if l.possible != nil && l.possible.empty() {
+		return
+	}
 	var reported []*rule
 	for start := 0; ; start += window - windowOverlap {
 		end := min(start+window, len(l.lower))
@@ -247,14 +352,18 @@ func (l *line) run(rs *ruleSet) {
 func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 	l.winStart, l.winEnd = start, end
 	var c patBits
-	if !rs.candidates(l.lower[start:end], l.ctx, &c) {
+	if !rs.candidates(l.lower[start:end], []Context{l.ctx}, &c) {
 		return
+	}
+	if l.possible != nil {
+		c.and(l.possible)
 	}
 	for w := range c {
 		for word := c[w]; word != 0; word &= word - 1 {
 			ip := &rs.pats[w*64+bits.TrailingZeros64(word)]
 			r := ip.rule
-			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) {
+			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) ||
+				!rs.unfiltered && !ip.need.mayMatch(l.lower[start:end]) {
 				continue
 			}
 			// The first match, then (only when the check rejects it) the
