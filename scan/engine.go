@@ -122,14 +122,6 @@ func (b *patBits) or(o *patBits) {
 	}
 }
 
-func (b *patBits) and(o *patBits) {
-	for i := range b {
-		b[i] &= o[i]
-	}
-}
-
-func (b *patBits) empty() bool { return *b == patBits{} }
-
 func newRuleSet(rules []*rule) *ruleSet {
 	rs := &ruleSet{rules: rules, byWord: map[string]patBits{}}
 	for _, r := range rules {
@@ -160,39 +152,6 @@ func newRuleSet(rules []*rule) *ruleSet {
 		}
 	}
 	return rs
-}
-
-// possible returns the patterns that may match in one of a file's
-// logical lines: triggered, and with the literals they need, somewhere in
-// their text. The rules then run only on files (and lines) where
-// something may match, and the file's text is searched once for each
-// pattern's literals rather than every line for them. It holds for lines
-// no longer than a window, whose words are whole.
-func (rs *ruleSet) possible(lines []line, ctxs []Context) patBits {
-	size := 0
-	for _, l := range lines {
-		size += len(l.lower) + 1
-	}
-	var b strings.Builder
-	b.Grow(size)
-	for _, l := range lines {
-		b.WriteString(l.lower)
-		b.WriteByte('\n')
-	}
-	text := b.String()
-	var c patBits
-	if !rs.candidates(text, ctxs, &c) {
-		return c
-	}
-	for w := range c {
-		for word := c[w]; word != 0; word &= word - 1 {
-			i := w*64 + bits.TrailingZeros64(word)
-			if !rs.pats[i].need.mayMatch(text) {
-				c[w] &^= 1 << (i % 64)
-			}
-		}
-	}
-	return c
 }
 
 // candidates sets in c the patterns whose trigger occurs in the
@@ -310,9 +269,6 @@ type line struct {
 	// winStart and winEnd bound the window the rules run on; checks look
 	// no further.
 	winStart, winEnd int
-	// possible, when set, holds the patterns that may match anywhere in
-	// the line's file (see ruleSet.possible); nil for decoded text.
-	possible *patBits
 }
 
 // win is the lower-cased text of the current window.
@@ -329,15 +285,6 @@ const (
 // run applies every candidate pattern to the line; a rule reports at most
 // once per line.
 func (l *line) run(rs *ruleSet) {
-	if l.possible != nil && len(l.lower) > window {
-		// A window cuts words at its edges, and a piece of a word may
-		// trigger what the whole word does not: the file's set does not
-		// hold for it.
-		l.possible = nil
-	}
-	if l.possible != nil && l.possible.empty() {
-		return
-	}
 	var reported []*rule
 	for start := 0; ; start += window - windowOverlap {
 		end := min(start+window, len(l.lower))
@@ -354,9 +301,6 @@ func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 	var c patBits
 	if !rs.candidates(l.lower[start:end], []Context{l.ctx}, &c) {
 		return
-	}
-	if l.possible != nil {
-		c.and(l.possible)
 	}
 	for w := range c {
 		for word := c[w]; word != 0; word &= word - 1 {

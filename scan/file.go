@@ -188,9 +188,9 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	// slice it per line; one line value serves every line of the file.
 	lower := strings.Split(lowerASCII(strings.Join(lines, "\n")), "\n")
 	ctxs := contexts(kind, lines)
-	logical := make([]line, 0, len(lines))
+	var l line
 	for ll := range logicalLines(lines, ctxs) {
-		l := line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
+		l = line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
 		l.text, l.starts = ll.join(lines)
 		if ll.first == ll.last {
 			l.lower = lower[ll.first]
@@ -200,18 +200,8 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 		if l.ctx == CtxInstructions || l.ctx == CtxDocs || l.ctx == CtxFrontmatter {
 			l.code, l.quotes = proseSpans(l.text)
 		}
-		logical = append(logical, l)
+		sc.scanLine(&l)
 	}
-	var possible *patBits
-	if !sc.rules.unfiltered {
-		p := sc.rules.possible(logical, distinct(ctxs))
-		possible = &p
-	}
-	for i := range logical {
-		logical[i].possible = possible
-		sc.scanLine(&logical[i])
-	}
-	var l line
 	// Hidden characters line by line, after the rules: the line read
 	// without them reports only what the line as written did not.
 	for i, t := range lines {
@@ -227,17 +217,6 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	if kind == kindConfig || kind == kindScript && path.Base(p) == "setup.py" {
 		sc.checkDeps(f, p, text)
 	}
-}
-
-// distinct returns the contexts of a file's lines, each once.
-func distinct(ctxs []Context) []Context {
-	var out []Context
-	for _, c := range ctxs {
-		if !slices.Contains(out, c) {
-			out = append(out, c)
-		}
-	}
-	return out
 }
 
 // scanLine runs the rules on a line, collects its hosts, and unwraps the
