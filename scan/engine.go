@@ -156,8 +156,8 @@ func newRuleSet(rules []*rule) *ruleSet {
 
 // candidates sets in c the patterns whose trigger occurs in the
 // lower-cased line, and reports whether there is any. Literal triggers of
-// rules that apply in none of ctxs are not searched.
-func (rs *ruleSet) candidates(lower string, ctxs []Context, c *patBits) bool {
+// rules that do not apply in ctx are not searched.
+func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {
 		if !wordBytes[lower[i]] {
@@ -179,7 +179,7 @@ func (rs *ruleSet) candidates(lower string, ctxs []Context, c *patBits) bool {
 		i = j
 	}
 	for _, i := range rs.lits {
-		if only := rs.pats[i].rule.only; only != nil && !slices.ContainsFunc(ctxs, func(x Context) bool { return slices.Contains(only, x) }) {
+		if only := rs.pats[i].rule.only; only != nil && !slices.Contains(only, ctx) {
 			continue // a literal search costs a pass over the line
 		}
 		for _, lit := range rs.pats[i].lits {
@@ -299,7 +299,7 @@ func (l *line) run(rs *ruleSet) {
 func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 	l.winStart, l.winEnd = start, end
 	var c patBits
-	if !rs.candidates(l.lower[start:end], []Context{l.ctx}, &c) {
+	if !rs.candidates(l.lower[start:end], l.ctx, &c) {
 		return
 	}
 	for w := range c {

@@ -147,7 +147,7 @@ func TestPlainTextRunsNoExpression(t *testing.T) {
 	rs := defaultRules()
 	for _, ctx := range []Context{CtxDocs, CtxInstructions, CtxScript, CtxData, CtxConfig, CtxCode} {
 		var c patBits
-		rs.candidates(text, []Context{ctx}, &c)
+		rs.candidates(text, ctx, &c)
 		for i, ip := range rs.pats {
 			if c[i/64]&(1<<(i%64)) != 0 && ip.need.mayMatch(text) {
 				t.Errorf("in %s, pattern %s of %s runs", ctx, ip.re, ip.rule.id)
