@@ -32,9 +32,10 @@ const (
 // rule is one thing the scan looks for, written as one or more patterns.
 // A pattern runs on a line only when one of its words (a whole token of
 // letters, digits and underscores) or literals occurs in the lower-cased
-// line; then its expression runs on the lower-cased line, and the rule's
-// check, when set, accepts, refines or rejects each match. A rule reports
-// at most once per line.
+// line, and the line holds the literals every match of its expression
+// needs (its need, derived from the expression); then its expression runs
+// on the lower-cased line, and the rule's check, when set, accepts, refines
+// or rejects each match. A rule reports at most once per line.
 type rule struct {
 	id   string
 	kind ruleKind
@@ -206,18 +207,20 @@ func wordHash(w string) uint32 {
 	return h
 }
 
-func (b *wordBloom) bit(h uint32) (int, uint64) {
+// bloomBit is where hash h goes in a wordBloom: its top 13 bits after a
+// multiplicative mix.
+func bloomBit(h uint32) (int, uint64) {
 	i := (h * 0x9e3779b1) >> (32 - 13)
 	return int(i / 64), 1 << (i % 64)
 }
 
 func (b *wordBloom) add(h uint32) {
-	w, m := b.bit(h)
+	w, m := bloomBit(h)
 	b[w] |= m
 }
 
 func (b *wordBloom) has(h uint32) bool {
-	w, m := b.bit(h)
+	w, m := bloomBit(h)
 	return b[w]&m != 0
 }
 
