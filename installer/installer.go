@@ -295,16 +295,28 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
 
+	// The fingerprint and the scan both only read the staged files: the
+	// fingerprint runs beside the scan, so that an install waits for the
+	// slower of the two rather than for both.
 	treeOS := in.dir.OSPath(tree)
-	if c.rec.Fingerprint, err = registry.Fingerprint(ctx, os.DirFS(treeOS), "."); err != nil {
+	var sum string
+	fingerprinted := make(chan error, 1)
+	go func() {
+		var err error
+		sum, err = registry.Fingerprint(ctx, os.DirFS(treeOS), ".")
+		fingerprinted <- err
+	}()
+	admit, admitErr := in.dir.Admit(ctx, s, c.rec)
+	if err := <-fingerprinted; err != nil {
 		return nil, err
 	}
+	c.rec.Fingerprint = sum
 	if err := t.Fault("fingerprint"); err != nil {
 		return nil, err
 	}
 	rep.Step(skillsdir.StepFingerprint, 65, "%s", c.rec.Fingerprint)
 
-	if c.admit, err = in.dir.Admit(ctx, s, c.rec); err != nil {
+	if c.admit, err = admit, admitErr; err != nil {
 		return nil, err
 	}
 	c.scan = c.admit.Report

@@ -13,6 +13,7 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+	"sync"
 	"unicode"
 	"unicode/utf8"
 )
@@ -48,7 +49,7 @@ func (sc *skillScan) decodeLine(l *line) {
 			sc.scanDecoded(l, t, "percent-encoding")
 		}
 	}
-	if t := charCodes(l.lower); t != "" {
+	if t := charCodes(l.lower, sc.rules.unfiltered); t != "" {
 		sc.scanDecoded(l, t, "character codes")
 	}
 	if codeContext(l.ctx) && strings.ContainsAny(l.text, `"'`) {
@@ -188,9 +189,15 @@ func blobContext(c Context) bool {
 	return false
 }
 
-func base64Byte(c byte) bool {
-	return c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
-}
+func base64Byte(c byte) bool { return base64Bytes[c] }
+
+// base64Bytes: a table, since decodeRuns asks of every byte of a text.
+var base64Bytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
+	}
+	return t
+}()
 
 func isHex(s string) bool {
 	for i := 0; i < len(s); i++ {
@@ -315,18 +322,21 @@ var (
 
 // charCodes decodes character codes on a lower-cased line: lists given to
 // String.fromCharCode, bytes() or string.char, chains of chr() or [char],
-// and arrays of 0xNN bytes. It returns "" when there are none.
-func charCodes(lower string) string {
-	// Each expression is tried only when the line holds what it needs: a
-	// function name, four calls, eight 0x bytes. Prose says "characters"
-	// often, and Go's regexp has no literal prefix to skip to here.
+// and arrays of 0xNN bytes. It returns "" when there are none. Each
+// expression is tried only when the line holds what its matches need (see
+// charCodeGates), unless ungated (for the tests, which compare).
+func charCodes(lower string, ungated bool) string {
+	g := codeGates{list: true, calls: true, bytes: true}
+	if !ungated {
+		g = charCodeGates(lower)
+	}
 	var out []string
-	if strings.Contains(lower, "fromcharcode") || strings.Contains(lower, "bytes") || strings.Contains(lower, "bytearray") || strings.Contains(lower, "string.char") || strings.Contains(lower, "pack") {
+	if g.list {
 		for _, m := range charCodeList.FindAllStringSubmatch(lower, -1) {
 			out = append(out, codesToText(strings.Split(m[1], ",")))
 		}
 	}
-	if strings.Count(lower, "chr")+strings.Count(lower, "char") >= minEscapes {
+	if g.calls {
 		if calls := charCodeCall.FindAllStringSubmatch(lower, -1); len(calls) >= minEscapes {
 			codes := make([]string, len(calls))
 			for i, c := range calls {
@@ -335,7 +345,7 @@ func charCodes(lower string) string {
 			out = append(out, codesToText(codes))
 		}
 	}
-	if strings.Count(lower, "0x") >= 8 {
+	if g.bytes {
 		for _, m := range byteArray.FindAllString(lower, -1) {
 			out = append(out, codesToText(strings.Split(m, ",")))
 		}
@@ -344,6 +354,62 @@ func charCodes(lower string) string {
 		return ""
 	}
 	return strings.Join(slices.DeleteFunc(out, func(s string) bool { return !printable([]byte(s)) }), "\n")
+}
+
+// codeGates says which of charCodes' expressions may match a text.
+type codeGates struct{ list, calls, bytes bool }
+
+// charCodeGates: the literals of a list, four calls, eight 0x bytes.
+// Prose says "characters" and "charts" often, and Go's regexp has no
+// literal prefix to skip to in these expressions.
+func charCodeGates(lower string) codeGates {
+	return codeGates{
+		list:  charCodeListNeed().mayMatch(lower),
+		calls: codeCalls(lower) >= minEscapes,
+		bytes: strings.Count(lower, "0x") >= 8,
+	}
+}
+
+var charCodeListNeed = sync.OnceValue(func() need { return needOf(charCodeList) })
+
+// codeCalls counts the places where a match of charCodeCall may start: chr
+// or char (or char]), then spaces, a parenthesis and spaces at most, then a
+// digit. It counts every match, and more.
+func codeCalls(lower string) int {
+	n := 0
+	for i := 0; ; {
+		j := strings.Index(lower[i:], "ch")
+		if j < 0 {
+			return n
+		}
+		i += j + 2
+		k := i
+		switch {
+		case strings.HasPrefix(lower[k:], "r"):
+			k++
+		case strings.HasPrefix(lower[k:], "ar]"):
+			k += 3
+		case strings.HasPrefix(lower[k:], "ar"):
+			k += 2
+		default:
+			continue
+		}
+		k = skipSpace(lower, k)
+		if k < len(lower) && lower[k] == '(' {
+			k = skipSpace(lower, k+1)
+		}
+		if k < len(lower) && lower[k] >= '0' && lower[k] <= '9' {
+			n++
+		}
+	}
+}
+
+// skipSpace skips what \s matches from i on.
+func skipSpace(s string, i int) int {
+	for i < len(s) && (s[i] == ' ' || s[i] == '\t' || s[i] == '\n' || s[i] == '\f' || s[i] == '\r') {
+		i++
+	}
+	return i
 }
 
 func codesToText(codes []string) string {

@@ -258,8 +258,7 @@ var internalName = regexp.MustCompile(`^[a-z0-9]+-(?:internal|private|corp|intra
 // (insert, delete, substitute, swap) away, the same without separators, or
 // the same after undoing look-alike letters (0/o, 1/l, rn/m, vv/w).
 func lookalike(name string, e *ecosystem) string {
-	squash := func(s string) string { return strings.NewReplacer("-", "", "_", "", ".", "").Replace(s) }
-	glyphs := strings.NewReplacer("0", "o", "1", "l", "rn", "m", "vv", "w", "3", "e", "5", "s")
+	squash := separators.Replace
 	sq, gl := squash(name), glyphs.Replace(name)
 	for _, p := range e.list {
 		if len(p) < 5 || abs(len(p)-len(name)) > 1 && squash(p) != sq {
@@ -271,6 +270,13 @@ func lookalike(name string, e *ecosystem) string {
 	}
 	return ""
 }
+
+// The replacers lookalike uses, built once: building one costs more than
+// using it, and lookalike squashes each popular name it compares.
+var (
+	separators = strings.NewReplacer("-", "", "_", "", ".", "")
+	glyphs     = strings.NewReplacer("0", "o", "1", "l", "rn", "m", "vv", "w", "3", "e", "5", "s")
+)
 
 func abs(n int) int {
 	if n < 0 {

@@ -32,9 +32,10 @@ const (
 // rule is one thing the scan looks for, written as one or more patterns.
 // A pattern runs on a line only when one of its words (a whole token of
 // letters, digits and underscores) or literals occurs in the lower-cased
-// line; then its expression runs on the lower-cased line, and the rule's
-// check, when set, accepts, refines or rejects each match. A rule reports
-// at most once per line.
+// line, and the line holds the literals every match of its expression
+// needs (its need, derived from the expression); then its expression runs
+// on the lower-cased line, and the rule's check, when set, accepts, refines
+// or rejects each match. A rule reports at most once per line.
 type rule struct {
 	id   string
 	kind ruleKind
@@ -59,16 +60,19 @@ type pat struct {
 	words []string
 	lits  []string
 	re    *regexp.Regexp
+	need  need
 }
 
 // p makes a pattern triggered by the space-separated words.
 func p(words, expr string) pat {
-	return pat{words: strings.Fields(words), re: regexp.MustCompile(expr)}
+	re := regexp.MustCompile(expr)
+	return pat{words: strings.Fields(words), re: re, need: needOf(re)}
 }
 
 // pl makes a pattern triggered by literal substrings.
 func pl(lits []string, expr string) pat {
-	return pat{lits: lits, re: regexp.MustCompile(expr)}
+	re := regexp.MustCompile(expr)
+	return pat{lits: lits, re: re, need: needOf(re)}
 }
 
 // hit is one match of a rule on a line.
@@ -92,7 +96,14 @@ type ruleSet struct {
 	pats   []indexedPat
 	byWord map[string]patBits
 	lits   []int // patterns triggered by literals
+	bloom  wordBloom
+	// unfiltered runs every triggered pattern's expression, without the
+	// literal prefilters: the tests compare the two.
+	unfiltered bool
 }
+
+// maxWordLen is the longest word looked up as a trigger.
+const maxWordLen = 40
 
 type indexedPat struct {
 	pat
@@ -125,6 +136,10 @@ func newRuleSet(rules []*rule) *ruleSet {
 			}
 			rs.pats = append(rs.pats, indexedPat{pt, r})
 			for _, w := range pt.words {
+				if len(w) > maxWordLen {
+					panic("scan: trigger word " + w + " is longer than maxWordLen")
+				}
+				rs.bloom.add(wordHash(w))
 				b := rs.byWord[w]
 				b.set(i)
 				rs.byWord[w] = b
@@ -146,15 +161,17 @@ func newRuleSet(rules []*rule) *ruleSet {
 func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {
-		if !wordByte(lower[i]) {
+		if !wordBytes[lower[i]] {
 			i++
 			continue
 		}
-		j := i + 1
-		for j < len(lower) && wordByte(lower[j]) {
+		j := i
+		h := uint32(0)
+		for j < len(lower) && wordBytes[lower[j]] {
+			h = h*31 + uint32(lower[j])
 			j++
 		}
-		if j-i <= 40 {
+		if j-i <= maxWordLen && rs.bloom.has(h) {
 			if b, ok := rs.byWord[lower[i:j]]; ok {
 				c.or(&b)
 				any = true
@@ -176,6 +193,44 @@ func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 	}
 	return any
 }
+
+// wordBloom is a Bloom filter of the trigger words, by the hash
+// candidates computes as it reads a word: most words of a text are no
+// trigger, and one lookup in it says so before the map's hash.
+type wordBloom [1 << 13 / 64]uint64
+
+func wordHash(w string) uint32 {
+	h := uint32(0)
+	for i := 0; i < len(w); i++ {
+		h = h*31 + uint32(w[i])
+	}
+	return h
+}
+
+// bloomBit is where hash h goes in a wordBloom: its top 13 bits after a
+// multiplicative mix.
+func bloomBit(h uint32) (int, uint64) {
+	i := (h * 0x9e3779b1) >> (32 - 13)
+	return int(i / 64), 1 << (i % 64)
+}
+
+func (b *wordBloom) add(h uint32) {
+	w, m := bloomBit(h)
+	b[w] |= m
+}
+
+func (b *wordBloom) has(h uint32) bool {
+	w, m := bloomBit(h)
+	return b[w]&m != 0
+}
+
+// wordBytes: a table, since candidates asks of every byte.
+var wordBytes = func() (t [256]bool) {
+	for c := range 256 {
+		t[c] = wordByte(byte(c))
+	}
+	return t
+}()
 
 func wordByte(c byte) bool {
 	return c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '_'
@@ -254,7 +309,8 @@ func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 		for word := c[w]; word != 0; word &= word - 1 {
 			ip := &rs.pats[w*64+bits.TrailingZeros64(word)]
 			r := ip.rule
-			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) {
+			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) ||
+				!rs.unfiltered && !ip.need.mayMatch(l.lower[start:end]) {
 				continue
 			}
 			// The first match, then (only when the check rejects it) the

@@ -64,7 +64,7 @@ func FuzzDecoders(f *testing.F) {
 		if out, _ := unescape(s); len(out) > 4*len(s) {
 			t.Fatalf("unescape grew %d bytes into %d", len(s), len(out))
 		}
-		_ = charCodes(lowerASCII(s))
+		_ = charCodes(lowerASCII(s), false)
 		sc := newSkillScan(nil, (*Options)(nil).resolved())
 		file := &fileState{path: "x.py", kind: kindScript}
 		l := &line{text: s, lower: lowerASCII(s), num: 1, ctx: CtxScript, file: file, sc: sc}

@@ -255,7 +255,7 @@ func TestDecoders(t *testing.T) {
 	if got, ok := unescape(`"\x63\x75\x72\x6c \u0078 \101"`); !ok || got != `"curl x A"` {
 		t.Errorf("unescape = %q %v", got, ok)
 	}
-	if got := charCodes("string.fromcharcode(99, 117, 114, 108)"); got != "curl" {
+	if got := charCodes("string.fromcharcode(99, 117, 114, 108)", false); got != "curl" {
 		t.Errorf("fromCharCode = %q", got)
 	}
 	// Each function that takes a list of codes (lower-cased, as lines are).
@@ -265,14 +265,14 @@ func TestDecoders(t *testing.T) {
 		"local s = string.char(99, 117, 114, 108)",
 		"$s = pack('c*', 99, 117, 114, 108);",
 	} {
-		if got := charCodes(line); got != "curl" {
+		if got := charCodes(line, false); got != "curl" {
 			t.Errorf("charCodes(%q) = %q, want curl", line, got)
 		}
 	}
-	if got := charCodes("s = chr(99)+chr(117)+chr(114)+chr(108)"); got != "curl" {
+	if got := charCodes("s = chr(99)+chr(117)+chr(114)+chr(108)", false); got != "curl" {
 		t.Errorf("chr chain = %q", got)
 	}
-	if got := charCodes("b = [0x63, 0x75, 0x72, 0x6c, 0x20, 0x68, 0x74, 0x74]"); got != "curl htt" {
+	if got := charCodes("b = [0x63, 0x75, 0x72, 0x6c, 0x20, 0x68, 0x74, 0x74]", false); got != "curl htt" {
 		t.Errorf("byte array = %q", got)
 	}
 	if !mixed("Y3VybCBodHRwOi8vZXhhbXBsZS5jb20=") || mixed("internationalization") || mixed("usr/local/share/doc/pkg/file/name") {
