@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -122,7 +122,7 @@ type gitSource struct {
 // githubName is what GitHub allows in owner and repository names; the
 // length is checked apart (githubNameLen), since a counted repetition
 // such as {1,100} compiles to 100 copies at program start.
-var githubName = regexp.MustCompile(`^[A-Za-z0-9_.-]+$`)
+var githubName = lazyregexp.New(`^[A-Za-z0-9_.-]+$`)
 
 const githubNameLen = 100
 
@@ -206,7 +206,7 @@ func parseGitHub(p, ref, subdir string) (gitSource, error) {
 	}
 	owner, repo := segs[0], strings.TrimSuffix(segs[1], ".git")
 	for _, n := range []string{owner, repo} {
-		if len(n) > githubNameLen || !githubName.MatchString(n) || n == "." || n == ".." {
+		if len(n) > githubNameLen || !githubName().MatchString(n) || n == "." || n == ".." {
 			return bad("%q is not a GitHub owner or repository name", n)
 		}
 	}

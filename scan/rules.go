@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // Rule ids of the rule table. The package documentation lists every rule,
@@ -53,12 +55,12 @@ var defaultRules = sync.OnceValue(func() *ruleSet { return newRuleSet(ruleTable(
 // re compiles alternatives into one expression.
 func re(alts ...string) *regexp.Regexp { return regexp.MustCompile(strings.Join(alts, "|")) }
 
-// lazyRE compiles alternatives into one expression on first use. Compiled
-// at package initialisation, the scanner's expressions cost every program
-// that links the package about 0.7 MB in 4,000 allocations at start, scan
-// or not (docs/decisions.md, "start-up").
+// lazyRE compiles alternatives into one expression on first use (see
+// package lazyregexp): compiled at package initialisation, the scanner's
+// expressions cost every program linking the package 0.7 MB in 4,000
+// allocations at start, whether it scans or not.
 func lazyRE(alts ...string) func() *regexp.Regexp {
-	return sync.OnceValue(func() *regexp.Regexp { return re(alts...) })
+	return lazyregexp.New(strings.Join(alts, "|"))
 }
 
 // negation words: a phrase after one of them in the same sentence says the

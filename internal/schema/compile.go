@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strconv"
 	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // ErrInvalid is wrapped by every error Compile returns.
@@ -25,7 +27,7 @@ const draft2020 = "https://json-schema.org/draft/2020-12/schema"
 var unsupported = []string{"$dynamicAnchor", "$dynamicRef", "$recursiveAnchor", "$recursiveRef"}
 
 // anchorName is the form draft 2020-12 gives $anchor.
-var anchorName = regexp.MustCompile(`^[A-Za-z_][-A-Za-z0-9._]*$`)
+var anchorName = lazyregexp.New(`^[A-Za-z_][-A-Za-z0-9._]*$`)
 
 var jsonTypes = []string{"array", "boolean", "integer", "null", "number", "object", "string"}
 
@@ -235,7 +237,7 @@ func (c *compiler) object(ptr string, s map[string]any, n *node) error {
 	}
 	if v, ok := s["$anchor"]; ok {
 		name, _ := v.(string)
-		if !anchorName.MatchString(name) {
+		if !anchorName().MatchString(name) {
 			return c.invalid(at("$anchor"), "%s is not an anchor name (a letter or _, then letters, digits, -, _ and .)", display(v))
 		}
 		if prev, dup := c.anchors[name]; dup {
