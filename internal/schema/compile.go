@@ -41,6 +41,10 @@ type node struct {
 	types []string
 	enum  []any
 	cnst  *any
+	// enumKeys and cnstKey are the canonical forms of enum's values and
+	// const's, computed once.
+	enumKeys []string
+	cnstKey  string
 
 	multipleOf, maximum, exclusiveMaximum, minimum, exclusiveMinimum *big.Rat
 
@@ -256,9 +260,13 @@ func (c *compiler) object(ptr string, s map[string]any, n *node) error {
 			return c.invalid(at("enum"), "must be an array")
 		}
 		n.enum = arr
+		n.enumKeys = make([]string, len(arr))
+		for i, e := range arr {
+			n.enumKeys[i] = canonical(e)
+		}
 	}
 	if v, ok := s["const"]; ok {
-		n.cnst = &v
+		n.cnst, n.cnstKey = &v, canonical(v)
 	}
 	if v, ok := s["default"]; ok {
 		n.def = &v
@@ -525,6 +533,10 @@ func kindOf(v any) string {
 		return "array"
 	case map[string]any:
 		return "object"
+	case json.Number:
+		if plainInteger(string(v.(json.Number))) {
+			return "integer" // the common case, without parsing
+		}
 	}
 	if n, ok := asNumber(v); ok {
 		if n.isInteger() {

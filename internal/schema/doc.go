@@ -27,9 +27,10 @@
 // Limits: patterns are Go (RE2) regular expressions, which match in linear
 // time but know no back-references. Numbers are compared exactly; a number
 // with a decimal exponent beyond ±1000 in a document is compared as a
-// float64 (so as ±Inf or 0), and one in a schema is refused. Validation
-// costs time in proportion to the document times the schema, except for
-// anyOf/oneOf nested under references, which can multiply.
+// float64 (so as ±Inf or 0), and one in a schema is refused. Validation of
+// one document stops after 4,000,000 schema evaluations (anyOf nested
+// under references can otherwise multiply them) with one problem saying
+// so; a valid 1.5 MB document of 100,000 objects takes a tenth of that.
 //
 // The package has no initialisation cost: programs that link it but never
 // validate (the skillkit command's help, for one) start as fast as without

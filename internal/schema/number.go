@@ -39,6 +39,13 @@ func parseNumber(s string) (number, bool) {
 	return number{exact: r}, true
 }
 
+// plainInteger reports digits with an optional minus sign, a JSON integer
+// whose kind needs no parsing.
+func plainInteger(s string) bool {
+	s = strings.TrimPrefix(s, "-")
+	return s != "" && strings.Trim(s, "0123456789") == ""
+}
+
 func isRange(err error) bool {
 	ne, ok := err.(*strconv.NumError)
 	return ok && ne.Err == strconv.ErrRange

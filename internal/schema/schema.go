@@ -87,7 +87,15 @@ func (s *Schema) ValidateJSON(raw []byte) []Problem {
 // unexpected property is pointed at by its own path. When no branch of an
 // anyOf or oneOf matches, the problems of every branch are listed.
 func (s *Schema) Validate(doc any) []Problem {
-	out, _ := (&validator{annotate: s.annotate}).eval(s.root, doc, nil)
+	return s.validate(doc, maxSteps)
+}
+
+func (s *Schema) validate(doc any, budget int) []Problem {
+	va := &validator{annotate: s.annotate, budget: budget}
+	out, _ := va.eval(s.root, doc, nil)
+	if va.over {
+		return []Problem{{Message: fmt.Sprintf("validation stopped after %d schema evaluations: the schema costs too much for this document", budget)}}
+	}
 	if out == nil {
 		return nil
 	}

@@ -3,6 +3,7 @@ package schema
 import (
 	"encoding/json"
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -170,5 +171,47 @@ func TestApplyDefaults(t *testing.T) {
 	s.ApplyDefaults(v2)
 	if got := v2.(map[string]any)["o"].(map[string]any)["a"].([]any)[0]; got != json.Number("1") {
 		t.Errorf("the schema's default was changed through a document: %v", got)
+	}
+}
+
+// TestValidationIsBounded: a schema whose references multiply the work
+// (each definition an anyOf of two references to the next: 2^40
+// evaluations of one value) is stopped at maxSteps with one problem,
+// while a large ordinary document stays well within the budget.
+func TestValidationIsBounded(t *testing.T) {
+	defs := map[string]any{"d40": map[string]any{"type": "string"}}
+	for i := range 40 {
+		next := map[string]any{"$ref": fmt.Sprintf("#/$defs/d%d", i+1)}
+		defs[fmt.Sprintf("d%d", i)] = map[string]any{"anyOf": []any{next, next}}
+	}
+	raw, err := json.Marshal(map[string]any{"$defs": defs, "$ref": "#/$defs/d0"})
+	if err != nil {
+		t.Fatal(err)
+	}
+	s, err := Compile("exponential", raw)
+	if err != nil {
+		t.Fatal(err)
+	}
+	got := s.ValidateJSON([]byte(`1`))
+	if len(got) != 1 || !strings.Contains(got[0].Message, "validation stopped after 4000000 schema evaluations") {
+		t.Errorf("an exponential schema: %v", got)
+	}
+
+	// 100,000 objects of three properties, about 1.5 MB of JSON.
+	items := make([]string, 100_000)
+	for i := range items {
+		items[i] = fmt.Sprintf(`{"id":%d,"name":"n%d","tags":["a"]}`, i, i)
+	}
+	large := MustCompile("large", `{"type":"array","items":{"type":"object","properties":{"id":{"type":"integer","minimum":0},"name":{"type":"string"},"tags":{"type":"array","items":{"enum":["a","b"]}}},"required":["id","name"],"additionalProperties":false}}`)
+	va := &validator{budget: maxSteps}
+	doc, err := Decode([]byte("[" + strings.Join(items, ",") + "]"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	if p, _ := va.eval(large.root, doc, nil); p != nil || va.over {
+		t.Fatalf("a large valid document: %v", p)
+	}
+	if used := maxSteps - va.budget; used > maxSteps/5 {
+		t.Errorf("a 1.5 MB document took %d of the %d evaluations; the budget is too tight", used, maxSteps)
 	}
 }

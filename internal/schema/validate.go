@@ -85,15 +85,36 @@ func (e *evaluated) merge(o *evaluated) {
 	e.allItems = e.allItems || o.allItems
 }
 
+// maxSteps bounds the (sub)schemas evaluated for one document. Work is
+// otherwise the document's size times the schema's, except that anyOf and
+// oneOf under references can multiply: 30 definitions, each an anyOf of
+// two references to the next, are 2^30 evaluations of one value, and
+// schemas come from skills. A legitimate document of 1 MiB (the
+// executor's limit) has some 100,000 values and needs far fewer.
+const maxSteps = 4_000_000
+
 // validator evaluates one document.
 type validator struct {
 	annotate bool
+	// budget is how many more evaluations may start; over is set once
+	// it ran out, and every evaluation then stops at once.
+	budget int
+	over   bool
 }
 
 // eval returns every way v breaks n (path is where v is in the document)
 // and, when annotating, what n evaluated of v; that is nil when v is not
 // valid, since failed schemas give no annotations.
 func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated) {
+	if va.budget--; va.budget < 0 {
+		va.over = true
+	}
+	if va.over {
+		// Validate reports the budget instead of any result, so every
+		// evaluation now passes: anyOf stops at its first branch and the
+		// recursion unwinds at once.
+		return nil, nil
+	}
 	if n.allow != nil {
 		if *n.allow {
 			return nil, va.none()
@@ -124,7 +145,11 @@ func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated)
 		}
 		add("got %s, want %s", got, strings.Join(n.types, " or "))
 	}
-	if n.enum != nil && !slices.ContainsFunc(n.enum, func(e any) bool { return equal(e, v) }) {
+	var key string // v's canonical form, when enum or const needs it
+	if n.enum != nil || n.cnst != nil {
+		key = canonical(v)
+	}
+	if n.enum != nil && !slices.Contains(n.enumKeys, key) {
 		if len(n.enum) == 1 {
 			add("value must be %s", display(n.enum[0]))
 		} else {
@@ -135,11 +160,13 @@ func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated)
 			add("value must be one of %s", strings.Join(want, ", "))
 		}
 	}
-	if n.cnst != nil && !equal(*n.cnst, v) {
+	if n.cnst != nil && key != n.cnstKey {
 		add("value must be %s", display(*n.cnst))
 	}
-	if num, ok := asNumber(v); ok {
-		out = append(out, n.number(num, path)...)
+	if n.multipleOf != nil || n.maximum != nil || n.exclusiveMaximum != nil || n.minimum != nil || n.exclusiveMinimum != nil {
+		if num, ok := asNumber(v); ok {
+			out = append(out, n.number(num, path)...)
+		}
 	}
 	switch t := v.(type) {
 	case string:
@@ -228,6 +255,10 @@ func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated)
 		out = append(out, va.unevaluated(n, v, path, seen)...)
 	}
 	if out != nil {
+		// The caller copies these problems into its own: that work is
+		// charged too, or failing branches multiplied by nesting would
+		// cost more than the evaluations.
+		va.budget -= len(out)
 		return out, nil
 	}
 	return nil, seen
@@ -432,12 +463,9 @@ func hasType(v any, t string) bool {
 	return k == t || (t == "number" && k == "integer")
 }
 
-// equal is JSON equality: numbers by value (1 equals 1.0), objects
-// whatever their key order.
-func equal(a, b any) bool { return canonical(a) == canonical(b) }
-
-// canonical writes a value so that equal values, and only they, are
-// written alike.
+// canonical writes a value so that equal JSON values, and only they, are
+// written alike: numbers by value (1 equals 1.0), objects whatever their
+// key order.
 func canonical(v any) string {
 	var b strings.Builder
 	writeCanonical(&b, v)
