@@ -30,7 +30,7 @@
 // float64 (so as ±Inf or 0), and one in a schema is refused. Validation of
 // one document stops after 4,000,000 schema evaluations (anyOf nested
 // under references can otherwise multiply them) with one problem saying
-// so; a valid 1.5 MB document of 100,000 objects takes a tenth of that.
+// so; a valid 1.5 MB document of 100,000 objects takes an eighth of that.
 //
 // The package has no initialisation cost: programs that link it but never
 // validate (the skillkit command's help, for one) start as fast as without
