@@ -20,6 +20,9 @@ var fuzzSchemas = []string{
 	`{"patternProperties":{"^x-":{"type":"string"}},"propertyNames":{"pattern":"^[a-z-]+$"},"dependentRequired":{"a":["b"]},"dependentSchemas":{"c":{"minProperties":2}}}`,
 	`{"exclusiveMinimum":0,"exclusiveMaximum":1e3,"type":["number","null"]}`,
 	`true`, `false`, `{"$ref":"#"}`, `{"$ref":"https://example.com/s.json"}`, `{"unevaluatedProperties":false}`,
+	`{"allOf":[{"properties":{"a":true}}],"anyOf":[{"properties":{"b":true}},{"required":["c"]}],"unevaluatedProperties":{"type":"string"}}`,
+	`{"prefixItems":[true],"contains":{"const":2},"unevaluatedItems":false}`,
+	`{"$id":"https://example.com/root.json","$defs":{"s":{"$anchor":"str","type":"string"}},"properties":{"a":{"$ref":"#str"},"b":{"$ref":"root.json#/$defs/s"}}}`,
 }
 
 var fuzzDocs = []string{
