@@ -2,7 +2,6 @@ package main
 
 import (
 	"bytes"
-	"cmp"
 	"errors"
 	"flag"
 	"fmt"
@@ -73,8 +72,7 @@ func run(runs int, bins string, top int, args []string) error {
 		sum := inittrace.Sum(pkgs)
 		fmt.Printf("%s\n  wall %s, CPU %s\n  init: %d packages, %.2f ms clock, %d bytes, %d allocs\n",
 			bin, spread(wall[i]), spread(cpu[i]), len(pkgs), sum.ClockMS, sum.Bytes, sum.Allocs)
-		slices.SortStableFunc(pkgs, func(a, b inittrace.Package) int { return cmp.Compare(b.Bytes, a.Bytes) })
-		for _, p := range pkgs[:min(top, len(pkgs))] {
+		for _, p := range inittrace.Costliest(pkgs, top) {
 			fmt.Printf("    %-55s %7.2f ms %9d bytes %6d allocs\n", p.Name, p.ClockMS, p.Bytes, p.Allocs)
 		}
 	}

@@ -1,12 +1,10 @@
 package main
 
 import (
-	"cmp"
 	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
-	"slices"
 	"strings"
 	"testing"
 
@@ -50,9 +48,8 @@ func TestStartupAllocatesLittle(t *testing.T) {
 			t.Fatal(err)
 		}
 		if total := inittrace.Sum(pkgs); total.Bytes > maxInitBytes {
-			slices.SortFunc(pkgs, func(a, b inittrace.Package) int { return cmp.Compare(b.Bytes, a.Bytes) })
 			var top []string
-			for _, p := range pkgs[:min(5, len(pkgs))] {
+			for _, p := range inittrace.Costliest(pkgs, 5) {
 				top = append(top, fmt.Sprintf("%s %d bytes in %d allocations", p.Name, p.Bytes, p.Allocs))
 			}
 			t.Errorf("skillkit %s: package initialisation allocated %d bytes in %d allocations, over %d; the most:\n%s",

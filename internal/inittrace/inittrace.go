@@ -3,8 +3,10 @@ package inittrace
 import (
 	"bufio"
 	"bytes"
+	"cmp"
 	"errors"
 	"fmt"
+	"slices"
 )
 
 // ErrNoReport means the output held no init line: the program ran without
@@ -55,4 +57,12 @@ func Sum(pkgs []Package) Package {
 		total.Allocs += p.Allocs
 	}
 	return total
+}
+
+// Costliest returns the n packages that allocated the most bytes, most
+// first (ties in the runtime's order).
+func Costliest(pkgs []Package, n int) []Package {
+	sorted := slices.Clone(pkgs)
+	slices.SortStableFunc(sorted, func(a, b Package) int { return cmp.Compare(b.Bytes, a.Bytes) })
+	return sorted[:min(n, len(sorted))]
 }

@@ -27,6 +27,12 @@ func TestParse(t *testing.T) {
 	if diff := cmp.Diff(Package{ClockMS: 14.33, Bytes: 1727056, Allocs: 21564}, Sum(got)); diff != "" {
 		t.Errorf("Sum (-want +got):\n%s", diff)
 	}
+	if diff := cmp.Diff([]Package{want[1], want[2]}, Costliest(got, 2)); diff != "" {
+		t.Errorf("Costliest (-want +got):\n%s", diff)
+	}
+	if got[0].Name != "runtime" {
+		t.Error("Costliest reordered its argument")
+	}
 }
 
 func TestParseRefusesWhatItCannotRead(t *testing.T) {
