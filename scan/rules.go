@@ -52,9 +52,6 @@ const (
 // defaultRules is the rule table, built once.
 var defaultRules = sync.OnceValue(func() *ruleSet { return newRuleSet(ruleTable()) })
 
-// re compiles alternatives into one expression.
-func re(alts ...string) *regexp.Regexp { return regexp.MustCompile(strings.Join(alts, "|")) }
-
 // lazyRE compiles alternatives into one expression on first use (see
 // package lazyregexp): compiled at package initialisation, the scanner's
 // expressions cost every program linking the package 0.7 MB in 4,000

@@ -16,7 +16,7 @@ func TestNew(t *testing.T) {
 		})
 	}
 	wg.Wait()
-	if re() != re() {
+	if first, again := re(), re(); first != again {
 		t.Error("compiled more than once")
 	}
 }

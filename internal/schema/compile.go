@@ -522,7 +522,7 @@ func sortedKeys(m map[string]any) []string {
 
 // kindOf names a decoded JSON value's type as JSON Schema does.
 func kindOf(v any) string {
-	switch v.(type) {
+	switch t := v.(type) {
 	case nil:
 		return "null"
 	case bool:
@@ -534,7 +534,7 @@ func kindOf(v any) string {
 	case map[string]any:
 		return "object"
 	case json.Number:
-		if plainInteger(string(v.(json.Number))) {
+		if plainInteger(string(t)) {
 			return "integer" // the common case, without parsing
 		}
 	}

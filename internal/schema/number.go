@@ -76,14 +76,6 @@ func asNumber(v any) (number, bool) {
 	return number{}, false
 }
 
-func (n number) float() float64 {
-	if n.exact != nil {
-		f, _ := n.exact.Float64()
-		return f
-	}
-	return n.approx
-}
-
 // cmp compares n with a schema's bound, which is always exact.
 func (n number) cmp(bound *big.Rat) int {
 	if n.exact != nil {
