@@ -33,7 +33,7 @@ var jsonTypes = []string{"array", "boolean", "integer", "null", "number", "objec
 
 // node is one compiled (sub)schema. Only keywords that constrain a value or
 // carry a default are kept; annotations (title, description, format,
-// examples, content*) are read and ignored, as draft 2020-12 allows.
+// examples, content*) are ignored, as draft 2020-12 allows.
 type node struct {
 	// allow is set for the boolean schemas true and false.
 	allow *bool
@@ -173,7 +173,7 @@ func (c *compiler) compile(ptr string, v any) (*node, error) {
 func (c *compiler) object(ptr string, s map[string]any, n *node) error {
 	for _, k := range unsupported {
 		if _, ok := s[k]; ok {
-			return c.invalid(ptr+"/"+escape(k), "%s is not supported (see the package documentation)", k)
+			return c.invalid(ptr+"/"+escape(k), "%s is not supported: skillkit implements draft 2020-12 without dynamic references (docs/skill-config.md)", k)
 		}
 	}
 	if v, ok := s["$schema"]; ok {

@@ -81,6 +81,8 @@ func TestProblems(t *testing.T) {
 		{`{"prefixItems":[{"type":"string"}],"items":false}`, `["a",1]`, []Problem{{"/1", "no value is allowed here (the schema is false)"}}},
 		{`{"contains":{"type":"string"},"minContains":2}`, `["a",1]`, []Problem{{"", "minContains: 1 items match the contains schema, want at least 2"}}},
 		{`{"dependentRequired":{"a":["b"]}}`, `{"a":1}`, []Problem{{"/b", "required property is missing (because 'a' is present)"}}},
+		{`{"dependentSchemas":{"a":{"required":["b"]}},"properties":{"a":{"type":"string"}}}`, `{"a":1}`,
+			[]Problem{{"/a", "got number, want string"}, {"/b", "required property is missing"}}},
 		{`{"propertyNames":{"maxLength":1}}`, `{"ab":1}`, []Problem{{"/ab", "property name maxLength: got 2, want 1"}}},
 		{`{"patternProperties":{"^x":{"type":"string"}},"additionalProperties":false}`, `{"xa":1,"y":1}`,
 			[]Problem{{"/xa", "got number, want string"}, {"/y", "property is not allowed"}}},

@@ -126,13 +126,12 @@ func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated)
 	add := func(msg string, args ...any) { out = append(out, at(path, fmt.Sprintf(msg, args...))) }
 	// apply evaluates a subschema on the same value, keeping its problems
 	// and what it evaluated.
-	apply := func(s *node) bool {
+	apply := func(s *node) {
 		p, ev := va.eval(s, v, path)
 		out = append(out, p...)
 		if seen != nil {
 			seen.merge(ev)
 		}
-		return p == nil
 	}
 
 	if n.ref != nil {
@@ -185,7 +184,10 @@ func (va *validator) eval(n *node, v any, path []string) ([]Problem, *evaluated)
 	case []any:
 		out = append(out, va.array(n, t, path, seen)...)
 	case map[string]any:
-		out = append(out, va.object(n, t, path, seen, apply)...)
+		// object applies dependentSchemas through apply, which appends to
+		// out itself: its own problems are appended after it returns.
+		own := va.object(n, t, path, seen, apply)
+		out = append(out, own...)
 	}
 
 	for _, s := range n.allOf {
@@ -389,7 +391,7 @@ func (va *validator) array(n *node, arr []any, path []string, seen *evaluated) [
 	return out
 }
 
-func (va *validator) object(n *node, obj map[string]any, path []string, seen *evaluated, apply func(*node) bool) []Problem {
+func (va *validator) object(n *node, obj map[string]any, path []string, seen *evaluated, apply func(*node)) []Problem {
 	var out []Problem
 	add := func(msg string, args ...any) { out = append(out, at(path, fmt.Sprintf(msg, args...))) }
 	child := func(name string) []string { return append(slices.Clip(path), name) }
