@@ -12,7 +12,6 @@ import (
 	"os/exec"
 	"path"
 	"path/filepath"
-	"regexp"
 	"runtime"
 	"strings"
 	"time"
@@ -22,6 +21,7 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
@@ -698,14 +698,14 @@ func commandLine(cmd executor.Command) string {
 
 // urlUserinfoRE matches a URL's scheme and user info ("https://user:pw@"),
 // up to the last "@" before the host ends.
-var urlUserinfoRE = regexp.MustCompile(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
+var urlUserinfoRE = lazyregexp.New(`([A-Za-z][A-Za-z0-9+.-]*://)[^/?#\s]*@`)
 
 // maskCredentials replaces the user info of every URL in s with "***".
 func maskCredentials(s string) string {
 	if !strings.Contains(s, "@") {
 		return s
 	}
-	return urlUserinfoRE.ReplaceAllString(s, "${1}***@")
+	return urlUserinfoRE().ReplaceAllString(s, "${1}***@")
 }
 
 // isSecretOption reports whether a command-line option carries a secret

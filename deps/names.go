@@ -4,9 +4,10 @@ import (
 	"bufio"
 	"bytes"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode/utf8"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // Limits of the dependency declarations [Installer.Install] reads.
@@ -29,9 +30,9 @@ const (
 // an optional scope and version, and a Python requirement with optional
 // extras and one version clause.
 var (
-	npmPackageRE = regexp.MustCompile(`^(@[a-z0-9._-]+/)?[a-z0-9._-]+(@[a-z0-9^~>=<.*|-]+)?$`)
-	pyRequireRE  = regexp.MustCompile(`(?i)^[a-z0-9][a-z0-9._-]*(\[[a-z0-9,._-]+\])?(([><=!~]=?|===?)[a-z0-9.*_-]+)?$`)
-	pipHashRE    = regexp.MustCompile(`^--hash=(sha256|sha384|sha512):[0-9a-f]{32,128}$`)
+	npmPackageRE = lazyregexp.New(`^(@[a-z0-9._-]+/)?[a-z0-9._-]+(@[a-z0-9^~>=<.*|-]+)?$`)
+	pyRequireRE  = lazyregexp.New(`(?i)^[a-z0-9][a-z0-9._-]*(\[[a-z0-9,._-]+\])?(([><=!~]=?|===?)[a-z0-9.*_-]+)?$`)
+	pipHashRE    = lazyregexp.New(`^--hash=(?:sha256|sha384|sha512):([0-9a-f]+)$`)
 )
 
 // ValidateNpmPackage checks an npm package as a skill declares it in
@@ -51,7 +52,7 @@ func ValidateNpmPackage(pkg string) error {
 		return bad("is empty")
 	case len(pkg) > MaxPackageNameLength:
 		return bad(fmt.Sprintf("is longer than %d bytes", MaxPackageNameLength))
-	case !npmPackageRE.MatchString(pkg):
+	case !npmPackageRE().MatchString(pkg):
 		return bad("does not match ^(@scope/)?name(@version)?$ (lower-case letters, digits and . _ -; a version of digits, letters and ^ ~ > = < . * | -); URLs, paths and git specs are not allowed")
 	}
 	name := pkg
@@ -82,7 +83,7 @@ func ValidatePythonRequirement(req string) error {
 		return fmt.Errorf("%w: empty Python requirement", ErrInvalid)
 	case len(req) > MaxPackageNameLength:
 		return fmt.Errorf("%w: Python requirement %q is longer than %d bytes", ErrInvalid, req, MaxPackageNameLength)
-	case !pyRequireRE.MatchString(req):
+	case !pyRequireRE().MatchString(req):
 		return fmt.Errorf("%w: Python requirement %q does not match name[extras](op version), e.g. httpx>=0.27 or pillow; markers, URLs, paths and options are not allowed", ErrInvalid, req)
 	}
 	return nil
@@ -125,7 +126,7 @@ func ParseRequirements(data []byte) ([]string, error) {
 			return nil, fmt.Errorf("requirements line %d: %w", n, err)
 		}
 		for _, w := range words[1:] {
-			if !pipHashRE.MatchString(w) {
+			if !validPipHash(w) {
 				return nil, fmt.Errorf("%w: requirements line %d: %q is not allowed after a requirement (only --hash=sha256:HEX)", ErrInvalid, n, w)
 			}
 		}
@@ -195,4 +196,12 @@ func isCheckChar(r rune) bool {
 
 func startsAlnum(s string) bool {
 	return s != "" && (s[0] >= 'a' && s[0] <= 'z' || s[0] >= '0' && s[0] <= '9')
+}
+
+// validPipHash: --hash=ALGORITHM:HEX with 32 to 128 hex digits. The length
+// is checked apart from pipHashRE, where {32,128} would compile to 128
+// copies at program start.
+func validPipHash(w string) bool {
+	m := pipHashRE().FindStringSubmatch(w)
+	return m != nil && len(m[1]) >= 32 && len(m[1]) <= 128
 }

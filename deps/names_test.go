@@ -53,12 +53,19 @@ func TestParseRequirements(t *testing.T) {
 		t.Fatal(err)
 	}
 	want := []string{"requests==2.31", "httpx>=0.27", "numpy --hash=sha256:" + hash}
+	for _, digits := range []int{32, 128} {
+		line := "numpy --hash=sha512:" + strings.Repeat("0", digits)
+		if got, err := ParseRequirements([]byte(line)); err != nil || len(got) != 1 || got[0] != line {
+			t.Errorf("a hash of %d digits: %q, %v", digits, got, err)
+		}
+	}
 	if !slices.Equal(got, want) {
 		t.Errorf("got %q, want %q", got, want)
 	}
 	for _, text := range []string{
 		"-r other.txt\n", "--index-url http://evil\n", "--extra-index-url=http://evil\n", "-e git+https://x\n", "--trusted-host evil\n",
 		"https://example.com/x.whl\n", "./local/pkg\n", "pkg ; sys_platform == 'linux'\n", "pkg \\\n  >=1\n", "pkg --hash=md5:abc\n",
+		"pkg --hash=sha256:" + strings.Repeat("0", 31) + "\n", "pkg --hash=sha256:" + strings.Repeat("0", 129) + "\n", "pkg --hash=sha256:" + strings.Repeat("A", 64) + "\n",
 		"pkg --no-deps\n", "pkg==1#x\n", "\xff\n", strings.Repeat("a\n", MaxRequirements+1), strings.Repeat("#", MaxRequirementsBytes+1),
 	} {
 		if _, err := ParseRequirements([]byte(text)); !errors.Is(err, ErrInvalid) {

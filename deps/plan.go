@@ -10,12 +10,12 @@ import (
 	"io"
 	"io/fs"
 	"path"
-	"regexp"
 	"runtime"
 	"slices"
 	"sort"
 	"strings"
 
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -173,12 +173,12 @@ func readSmall(fsys fs.FS, name string, max int64) ([]byte, error) {
 
 // npmRangeRE is a registry version, range or tag as package.json writes it:
 // "^1.2.0", ">=1 <2", "1.x || 2.x", "latest", "*", "".
-var npmRangeRE = regexp.MustCompile(`^[A-Za-z0-9^~>=<.*|+ -]*$`)
+var npmRangeRE = lazyregexp.New(`^[A-Za-z0-9^~>=<.*|+ -]*$`)
 
 // npmFileRE is the path of a file: dependency: plain characters only, so
 // npm reads it as the path we check (no "%2e%2e" that its URL parsing
 // would decode, no "~" for a home folder, no "?", "#", ":" or backslash).
-var npmFileRE = regexp.MustCompile(`^[A-Za-z0-9._@+/-]+$`)
+var npmFileRE = lazyregexp.New(`^[A-Za-z0-9._@+/-]+$`)
 
 // Limits of the package.json files Install follows through file:
 // dependencies.
@@ -405,7 +405,7 @@ func checkNpmSpec(name, spec, dir string, fileOK bool) (target string, err error
 			return "", bad("a file: dependency is not allowed here (in a tarball)")
 		}
 		rel := strings.TrimPrefix(spec, "file:")
-		if !npmFileRE.MatchString(rel) || strings.HasPrefix(rel, "/") {
+		if !npmFileRE().MatchString(rel) || strings.HasPrefix(rel, "/") {
 			return "", bad("a file: dependency must be a relative path of letters, digits and . _ @ + / -")
 		}
 		target := path.Join(dir, rel)
@@ -413,7 +413,7 @@ func checkNpmSpec(name, spec, dir string, fileOK bool) (target string, err error
 			return "", bad("a file: dependency must be a folder or tarball inside the skill folder")
 		}
 		return target, nil
-	case !npmRangeRE.MatchString(spec):
+	case !npmRangeRE().MatchString(spec):
 		return "", bad("only registry versions, ranges and tags, npm: aliases and file: paths inside the skill are allowed (no git, URLs or GitHub shorthands)")
 	}
 	return "", nil

@@ -5,11 +5,11 @@ import (
 	"io"
 	"net/url"
 	"path"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -119,8 +119,12 @@ type gitSource struct {
 	subdir   string          // slash path inside the repository; "" for the top
 }
 
-// githubName is what GitHub allows in owner and repository names.
-var githubName = regexp.MustCompile(`^[A-Za-z0-9_.-]{1,100}$`)
+// githubName is what GitHub allows in owner and repository names; the
+// length is checked apart (githubNameLen), since a counted repetition
+// such as {1,100} compiles to 100 copies at program start.
+var githubName = lazyregexp.New(`^[A-Za-z0-9_.-]+$`)
+
+const githubNameLen = 100
 
 // parseGit checks a git URL with its ref and subfolder options against the
 // allowed hosts. It never touches the network.
@@ -202,7 +206,7 @@ func parseGitHub(p, ref, subdir string) (gitSource, error) {
 	}
 	owner, repo := segs[0], strings.TrimSuffix(segs[1], ".git")
 	for _, n := range []string{owner, repo} {
-		if !githubName.MatchString(n) || n == "." || n == ".." {
+		if len(n) > githubNameLen || !githubName().MatchString(n) || n == "." || n == ".." {
 			return bad("%q is not a GitHub owner or repository name", n)
 		}
 	}

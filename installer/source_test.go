@@ -33,6 +33,8 @@ func TestParseGit(t *testing.T) {
 		{raw: "https://github.com/o/r/blob/main/a/README.md", err: ErrInvalidSource},
 		{raw: "https://github.com/o/r/issues/3", err: ErrInvalidSource},
 		{raw: "https://github.com/o", err: ErrInvalidSource},
+		{raw: "https://github.com/" + strings.Repeat("o", 101) + "/r", err: ErrInvalidSource},
+		{raw: "https://github.com/o/" + strings.Repeat("r", 101), err: ErrInvalidSource},
 		{raw: "https://github.com/../r", err: ErrInvalidSource},
 		{raw: "https://github.com/o/r?x=1", err: ErrInvalidSource},
 		{raw: "https://github.com/o/r#readme", err: ErrInvalidSource},
@@ -70,6 +72,10 @@ func TestParseGit(t *testing.T) {
 		if err != nil || got != tc.want {
 			t.Errorf("%q ref %q subdir %q:\n got %+v, %v\nwant %+v", tc.raw, tc.ref, tc.subdir, got, err, tc.want)
 		}
+	}
+	long := strings.Repeat("o", 100)
+	if got, err := parseGit("https://github.com/"+long+"/"+long, "", "", gh, false); err != nil || got.owner != long || got.repo != long {
+		t.Errorf("names of 100 characters, GitHub's longest: %+v, %v", got, err)
 	}
 	got, err := parseGit("file:///srv/repos/skills/", "", "", gh, true)
 	if err != nil || got.cloneURL != "file:///srv/repos/skills" || got.source != registry.SourceGit {

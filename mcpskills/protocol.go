@@ -8,10 +8,10 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -109,10 +109,9 @@ func Digest(data []byte) string {
 	return "sha256:" + hex.EncodeToString(sum[:])
 }
 
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
-
-// ValidDigest reports whether d has the form Digest returns.
-func ValidDigest(d string) bool { return digestForm.MatchString(d) }
+// ValidDigest reports whether d has the form Digest returns, which is the
+// form of a skill folder's fingerprint.
+func ValidDigest(d string) bool { return registry.ValidateFingerprint(d) == nil }
 
 // SetDigest returns one digest for a whole manifest: the SHA-256 of its
 // URI and digest pairs, sorted by URI. Two manifests have the same set

@@ -9,7 +9,6 @@ import (
 	"fmt"
 	"io"
 	"net/url"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -38,7 +37,7 @@ const ruleEncodedBlob = "encoded-blob"
 func (sc *skillScan) decodeLine(l *line) {
 	sc.decodeRuns(l)
 	if strings.IndexByte(l.text, '\\') >= 0 {
-		if n := strings.Count(l.text, `\x`) + strings.Count(l.text, `\u`) + len(octalEscape.FindAllStringIndex(l.text, minEscapes)); n >= minEscapes {
+		if n := strings.Count(l.text, `\x`) + strings.Count(l.text, `\u`) + len(octalEscape().FindAllStringIndex(l.text, minEscapes)); n >= minEscapes {
 			if t, ok := unescape(l.text); ok && t != l.text {
 				sc.scanDecoded(l, t, "escape sequences")
 			}
@@ -249,7 +248,7 @@ func printable(b []byte) bool {
 	return bad*20 <= n
 }
 
-var octalEscape = regexp.MustCompile(`\\[0-3][0-7]{2}`)
+var octalEscape = lazyRE(`\\[0-3][0-7]{2}`)
 
 // unescape replaces \xNN, \uNNNN, \u{N...}, \UNNNNNNNN and octal escapes.
 func unescape(s string) (string, bool) {
@@ -315,9 +314,9 @@ func isOctal(s string) bool {
 }
 
 var (
-	charCodeList = regexp.MustCompile(`(?:(?:fromcharcode|bytes|bytearray|string\.char)\s*\(|pack\s*\(\s*["']c\*["']\s*,)\s*\[?\s*((?:0x[0-9a-f]{1,2}|[0-9]{1,3})(?:\s*,\s*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})){3,})`)
-	charCodeCall = regexp.MustCompile(`(?:\bchr|\[char\]|\bchar)\s*\(?\s*(0x[0-9a-f]{1,2}|[0-9]{1,3})\s*\)?`)
-	byteArray    = regexp.MustCompile(`(?:0x[0-9a-f]{2}\s*,\s*){7,}0x[0-9a-f]{2}`)
+	charCodeList = lazyRE(`(?:(?:fromcharcode|bytes|bytearray|string\.char)\s*\(|pack\s*\(\s*["']c\*["']\s*,)\s*\[?\s*((?:0x[0-9a-f]{1,2}|[0-9]{1,3})(?:\s*,\s*(?:0x[0-9a-f]{1,2}|[0-9]{1,3})){3,})`)
+	charCodeCall = lazyRE(`(?:\bchr|\[char\]|\bchar)\s*\(?\s*(0x[0-9a-f]{1,2}|[0-9]{1,3})\s*\)?`)
+	byteArray    = lazyRE(`(?:0x[0-9a-f]{2}\s*,\s*){7,}0x[0-9a-f]{2}`)
 )
 
 // charCodes decodes character codes on a lower-cased line: lists given to
@@ -332,12 +331,12 @@ func charCodes(lower string, ungated bool) string {
 	}
 	var out []string
 	if g.list {
-		for _, m := range charCodeList.FindAllStringSubmatch(lower, -1) {
+		for _, m := range charCodeList().FindAllStringSubmatch(lower, -1) {
 			out = append(out, codesToText(strings.Split(m[1], ",")))
 		}
 	}
 	if g.calls {
-		if calls := charCodeCall.FindAllStringSubmatch(lower, -1); len(calls) >= minEscapes {
+		if calls := charCodeCall().FindAllStringSubmatch(lower, -1); len(calls) >= minEscapes {
 			codes := make([]string, len(calls))
 			for i, c := range calls {
 				codes[i] = c[1]
@@ -346,7 +345,7 @@ func charCodes(lower string, ungated bool) string {
 		}
 	}
 	if g.bytes {
-		for _, m := range byteArray.FindAllString(lower, -1) {
+		for _, m := range byteArray().FindAllString(lower, -1) {
 			out = append(out, codesToText(strings.Split(m, ",")))
 		}
 	}
@@ -370,7 +369,7 @@ func charCodeGates(lower string) codeGates {
 	}
 }
 
-var charCodeListNeed = sync.OnceValue(func() need { return needOf(charCodeList) })
+var charCodeListNeed = sync.OnceValue(func() need { return needOf(charCodeList()) })
 
 // codeCalls counts the places where a match of charCodeCall may start: chr
 // or char (or char]), then spaces, a parenthesis and spaces at most, then a
@@ -428,16 +427,16 @@ func codesToText(codes []string) string {
 }
 
 // stringLiteral is a quoted string on one line.
-var stringLiteral = regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+var stringLiteral = lazyRE(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
 
 // joiner is what may stand between literals that are joined: + (most
 // languages), . (PHP, Perl), .. (Lua) or nothing (Python, C).
-var joiner = regexp.MustCompile(`^\s*(?:\+|\.\.?|)\s*$`)
+var joiner = lazyRE(`^\s*(?:\+|\.\.?|)\s*$`)
 
 // decodeLiterals joins string literals split with + or ., and reverses
 // those reversed or rot13-encoded by the code around them.
 func (sc *skillScan) decodeLiterals(l *line) {
-	lits := stringLiteral.FindAllStringIndex(l.text, 64)
+	lits := stringLiteral().FindAllStringIndex(l.text, 64)
 	if len(lits) == 0 {
 		return
 	}
@@ -460,7 +459,7 @@ func (sc *skillScan) decodeLiterals(l *line) {
 	prevEnd := -1
 	for _, loc := range lits {
 		body := l.text[loc[0]+1 : loc[1]-1]
-		if prevEnd >= 0 && !joiner.MatchString(l.text[prevEnd:loc[0]]) {
+		if prevEnd >= 0 && !joiner().MatchString(l.text[prevEnd:loc[0]]) {
 			flush()
 		}
 		if len(group) == 0 {

@@ -5,7 +5,6 @@ import (
 	"encoding/json"
 	"fmt"
 	"path"
-	"regexp"
 	"slices"
 	"strconv"
 	"strings"
@@ -79,10 +78,12 @@ func nameFields(text string) []string {
 	return out
 }
 
-var pypiSeparators = regexp.MustCompile(`[-_.]+`)
+var pypiSeparators = lazyRE(`[-_.]+`)
 
 // normalizePyPI is PEP 503 normalization.
-func normalizePyPI(s string) string { return pypiSeparators.ReplaceAllString(strings.ToLower(s), "-") }
+func normalizePyPI(s string) string {
+	return pypiSeparators().ReplaceAllString(strings.ToLower(s), "-")
+}
 
 // checkDeps reads the dependencies a configuration file declares.
 func (sc *skillScan) checkDeps(f *fileState, p, text string) {
@@ -111,16 +112,16 @@ func (sc *skillScan) checkDeps(f *fileState, p, text string) {
 			}
 		}
 	case base == "pyproject.toml", base == "setup.py":
-		for _, m := range pyprojectDeps.FindAllStringSubmatchIndex(text, -1) {
+		for _, m := range pyprojectDeps().FindAllStringSubmatchIndex(text, -1) {
 			block := text[m[2]:m[3]]
-			for _, q := range quoted.FindAllStringSubmatchIndex(block, -1) {
+			for _, q := range quoted().FindAllStringSubmatchIndex(block, -1) {
 				req := block[q[2]:q[3]]
 				sc.pythonRequirement(f, strings.Count(text[:m[2]+q[2]], "\n")+1, req)
 			}
 		}
 	case base == ".npmrc", base == ".yarnrc", base == ".yarnrc.yml":
 		for i, l := range strings.Split(text, "\n") {
-			if m := npmRegistry.FindStringSubmatch(strings.ToLower(l)); m != nil && !strings.Contains(m[2], "registry.npmjs.org") && !strings.Contains(m[2], "registry.yarnpkg.com") {
+			if m := npmRegistry().FindStringSubmatch(strings.ToLower(l)); m != nil && !strings.Contains(m[2], "registry.npmjs.org") && !strings.Contains(m[2], "registry.yarnpkg.com") {
 				sev, msg := Medium, "points npm at another registry for every unscoped package"
 				if m[1] != "" {
 					continue // a registry for one scope is how private packages are kept safe
@@ -135,11 +136,11 @@ func (sc *skillScan) checkDeps(f *fileState, p, text string) {
 }
 
 var (
-	pyprojectDeps = regexp.MustCompile(`(?s)(?:dependencies|install_requires|requires)\s*=\s*\[(.*?)\]`)
-	quoted        = regexp.MustCompile(`["']([^"'\n]+)["']`)
-	npmRegistry   = regexp.MustCompile(`^\s*(@[a-z0-9._-]+:)?registry\s*[=:]\s*["']?(\S+?)["']?\s*$`)
-	pyRequirement = regexp.MustCompile(`^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$`)
-	versionMajor  = regexp.MustCompile(`(?:^|[=<>~^!\s,v])\s*([0-9]+)(?:\.|$|\s|,|\*)`)
+	pyprojectDeps = lazyRE(`(?s)(?:dependencies|install_requires|requires)\s*=\s*\[(.*?)\]`)
+	quoted        = lazyRE(`["']([^"'\n]+)["']`)
+	npmRegistry   = lazyRE(`^\s*(@[a-z0-9._-]+:)?registry\s*[=:]\s*["']?(\S+?)["']?\s*$`)
+	pyRequirement = lazyRE(`^([A-Za-z0-9][A-Za-z0-9._-]*)\s*(\[[^\]]*\])?\s*(.*)$`)
+	versionMajor  = lazyRE(`(?:^|[=<>~^!\s,v])\s*([0-9]+)(?:\.|$|\s|,|\*)`)
 )
 
 // lineOf finds the line of a file that holds s, or 0.
@@ -199,12 +200,12 @@ func (sc *skillScan) pythonRequirement(f *fileState, n int, l string) {
 			url = strings.TrimSpace(after)
 		}
 		sc.urlDependency(f, n, l, url)
-		if m := pyRequirement.FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "://") && !strings.HasPrefix(strings.ToLower(m[1]), "git") {
+		if m := pyRequirement().FindStringSubmatch(l); m != nil && !strings.Contains(m[1], "://") && !strings.HasPrefix(strings.ToLower(m[1]), "git") {
 			sc.packageName(f, n, l, "pypi", m[1])
 		}
 		return
 	}
-	m := pyRequirement.FindStringSubmatch(l)
+	m := pyRequirement().FindStringSubmatch(l)
 	if m == nil {
 		return
 	}
@@ -223,7 +224,7 @@ func (sc *skillScan) urlDependency(f *fileState, n int, l, url string) {
 
 // highVersion reports a pin to an absurd major version.
 func (sc *skillScan) highVersion(f *fileState, n int, l, spec string) {
-	for _, m := range versionMajor.FindAllStringSubmatch(spec, -1) {
+	for _, m := range versionMajor().FindAllStringSubmatch(spec, -1) {
 		if v, err := strconv.Atoi(m[1]); err == nil && v >= confusionMajorMin && v < 1900 {
 			sc.addDep(f, n, ruleDepConfusion, High, l, fmt.Sprintf("asks for version %d or so: dependency-confusion packages publish absurd versions to win over private ones", v))
 			return
@@ -247,12 +248,12 @@ func (sc *skillScan) packageName(f *fileState, n int, l, kind, name string) {
 		sc.addDep(f, n, ruleDepTyposquat, High, l, fmt.Sprintf("%s looks like the popular %s package %s (a typosquat?)", name, e.name, target))
 		return
 	}
-	if kind == "npm" && internalName.MatchString(norm) {
+	if kind == "npm" && internalName().MatchString(norm) {
 		sc.addDep(f, n, ruleDepConfusion, Medium, l, fmt.Sprintf("%s looks like a private package name; from the public registry it can be anyone's (dependency confusion)", name))
 	}
 }
 
-var internalName = regexp.MustCompile(`^[a-z0-9]+-(?:internal|private|corp|intranet)(?:-|$)|(?:^|-)(?:internal|private|intranet)-`)
+var internalName = lazyRE(`^[a-z0-9]+-(?:internal|private|corp|intranet)(?:-|$)|(?:^|-)(?:internal|private|intranet)-`)
 
 // lookalike returns the popular name that name imitates, or "": one edit
 // (insert, delete, substitute, swap) away, the same without separators, or

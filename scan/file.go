@@ -5,7 +5,6 @@ import (
 	"io/fs"
 	"iter"
 	"path"
-	"regexp"
 	"slices"
 	"strings"
 
@@ -224,7 +223,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 func (sc *skillScan) scanLine(l *line) {
 	l.run(sc.rules)
 	if strings.Contains(l.lower, "://") {
-		for _, m := range urlHost.FindAllStringSubmatch(l.lower, -1) {
+		for _, m := range urlHost().FindAllStringSubmatch(l.lower, -1) {
 			host := strings.Trim(m[2], "[].")
 			l.file.hosts = append(l.file.hosts, host)
 			switch l.ctx {
@@ -340,13 +339,13 @@ func continues(cur, next string, ctx, nextCtx Context) bool {
 		if strings.TrimSpace(cur) == "" || strings.TrimSpace(next) == "" {
 			return false
 		}
-		return !blockStart.MatchString(next)
+		return !blockStart().MatchString(next)
 	}
 	return false
 }
 
 // blockStart matches a Markdown line that starts a block of its own.
-var blockStart = regexp.MustCompile(`^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|<!--|` + "```" + `|~~~)`)
+var blockStart = lazyRE(`^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|<!--|` + "```" + `|~~~)`)
 
 // contexts gives each line of a file its context.
 func contexts(kind fileKind, lines []string) []Context {
@@ -467,7 +466,7 @@ func (sc *skillScan) checkLink(fsys fs.FS, p string) {
 	}
 	f := Finding{Rule: ruleSymlinkEscape, Severity: High, File: p, Context: CtxFile, Match: Visible(target),
 		Message: "is a symbolic link that leads outside the skill folder"}
-	if credentialPath.MatchString(lowerASCII(t)) {
+	if credentialPath().MatchString(lowerASCII(t)) {
 		f.Severity = Critical
 		f.Message = "is a symbolic link to a credential store outside the skill folder"
 	}

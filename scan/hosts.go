@@ -2,13 +2,12 @@ package scan
 
 import (
 	"net/netip"
-	"regexp"
 	"slices"
 	"strings"
 )
 
 // urlHost finds URLs in a lower-cased line: scheme, then host.
-var urlHost = regexp.MustCompile(`([a-z][a-z0-9+.-]{1,15})://(?:[^/\s@"'<>]*@)?(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(/[^\s"'<>)\]]*)?`)
+var urlHost = lazyRE(`([a-z][a-z0-9+.-]{1,15})://(?:[^/\s@"'<>]*@)?(\[[0-9a-f:.]+\]|[a-z0-9_.-]+)(/[^\s"'<>)\]]*)?`)
 
 // destination is how suspicious the place a command talks to is.
 type destination uint8
@@ -54,7 +53,7 @@ var suspiciousHosts = []string{
 // lower-cased line.
 func classifyURLs(lower string) destination {
 	worst := destNone
-	for _, m := range urlHost.FindAllStringSubmatch(lower, -1) {
+	for _, m := range urlHost().FindAllStringSubmatch(lower, -1) {
 		worst = max(worst, classifyURL(m[1], strings.Trim(m[2], "[]."), m[3]))
 	}
 	return worst

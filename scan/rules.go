@@ -5,6 +5,8 @@ import (
 	"slices"
 	"strings"
 	"sync"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // Rule ids of the rule table. The package documentation lists every rule,
@@ -50,12 +52,17 @@ const (
 // defaultRules is the rule table, built once.
 var defaultRules = sync.OnceValue(func() *ruleSet { return newRuleSet(ruleTable()) })
 
-// re compiles alternatives into one expression.
-func re(alts ...string) *regexp.Regexp { return regexp.MustCompile(strings.Join(alts, "|")) }
+// lazyRE compiles alternatives into one expression on first use (see
+// package lazyregexp): compiled at package initialisation, the scanner's
+// expressions cost every program linking the package 0.7 MB in 4,000
+// allocations at start, whether it scans or not.
+func lazyRE(alts ...string) func() *regexp.Regexp {
+	return lazyregexp.New(strings.Join(alts, "|"))
+}
 
 // negation words: a phrase after one of them in the same sentence says the
 // opposite ("never ignore previous instructions").
-var negation = regexp.MustCompile(`\b(?:not|never|no|don'?t|doesn'?t|won'?t|cannot|can'?t|shouldn'?t|mustn'?t|avoid|refuse|without|neither|nor)\b`)
+var negation = lazyRE(`\b(?:not|never|no|don'?t|doesn'?t|won'?t|cannot|can'?t|shouldn'?t|mustn'?t|avoid|refuse|without|neither|nor)\b`)
 
 // notNegated rejects a phrase negated earlier in its sentence.
 func notNegated(l *line, h *hit) bool {
@@ -63,16 +70,18 @@ func notNegated(l *line, h *hit) bool {
 	if i := strings.LastIndexAny(before, ".!?;:"); i >= 0 {
 		before = before[i+1:]
 	}
-	return !negation.MatchString(before)
+	return !negation().MatchString(before)
 }
 
 // sensitiveFile matches what an upload must never carry.
-var sensitiveFile = re(`\.env\b`, `_history\b`, `/etc/passwd\b`, `/etc/shadow\b`, `\.pem\b`, `\.key\b`, `\bid_rsa\b`, `\bid_ed25519\b`)
+var sensitiveFile = lazyRE(`\.env\b`, `_history\b`, `/etc/passwd\b`, `/etc/shadow\b`, `\.pem\b`, `\.key\b`, `\bid_rsa\b`, `\bid_ed25519\b`)
 
-func sensitive(s string) bool { return credentialPath.MatchString(s) || sensitiveFile.MatchString(s) }
+func sensitive(s string) bool {
+	return credentialPath().MatchString(s) || sensitiveFile().MatchString(s)
+}
 
 // credentialPath matches the places credentials are kept.
-var credentialPath = re(
+var credentialPath = lazyRE(
 	`\.ssh[/\\](?:id_[a-z0-9_]+|identity)\b(?:\.pub)?`,
 	`(?:~|\$home|\$\{home\}|%userprofile%|\$env:userprofile|homedir\(\)|home\(\)|expanduser\([^)]*)[/\\"', +]*\.ssh\b`,
 	`\.aws[/\\]credentials\b`, `(?:~|\$home|\$\{home\}|%userprofile%)[/\\]\.aws\b`,
@@ -92,7 +101,7 @@ var credentialPath = re(
 )
 
 // readVerb before a credential path makes its mention a read.
-var readVerb = regexp.MustCompile(`\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|open|read_text|read_bytes|readfile|readfilesync|read|shutil\.copy\w*|copyfile|upload|curl|wget|nc|grep|find|exfil\w*|steal\w*|collect\w*|harvest\w*|glob)\b`)
+var readVerb = lazyRE(`\b(?:cat|less|more|head|tail|type|get-content|gc|cp|copy|copy-item|scp|rsync|tar|zip|7z|base64|xxd|strings|sqlite3|open|read_text|read_bytes|readfile|readfilesync|read|shutil\.copy\w*|copyfile|upload|curl|wget|nc|grep|find|exfil\w*|steal\w*|collect\w*|harvest\w*|glob)\b`)
 
 // bt is a backtick, for expressions written in raw strings.
 const bt = "`"
@@ -112,7 +121,7 @@ func ruleTable() []*rule {
 			check: func(l *line, h *hit) bool {
 				// "ignore the above instructions if you use Windows" is
 				// documentation.
-				return notNegated(l, h) && !conditional.MatchString(l.lower[h.end:l.winEnd])
+				return notNegated(l, h) && !conditional().MatchString(l.lower[h.end:l.winEnd])
 			},
 			msg: "tells the model to drop the instructions it was given",
 		},
@@ -127,12 +136,12 @@ func ruleTable() []*rule {
 				p("secretly covertly silently quietly discreetly", `\b(?:secretly|covertly|silently|quietly|discreetly)\s+(?:send|upload|post|forward|exfiltrate|transmit|copy|collect|run|execute|install|download|add|append|write|modify|delete|remove|read)\b`),
 			},
 			check: func(l *line, h *hit) bool {
-				if exemptConcealment.MatchString(l.win()) {
+				if exemptConcealment().MatchString(l.win()) {
 					return false
 				}
 				m := l.lower[h.start:h.end]
 				switch {
-				case strongConcealment.MatchString(m):
+				case strongConcealment().MatchString(m):
 				case strings.HasPrefix(m, "silently") || strings.HasPrefix(m, "quietly") || strings.HasPrefix(m, "discreetly"):
 					if !notNegated(l, h) {
 						return false // "do not silently write a file"
@@ -197,7 +206,7 @@ func ruleTable() []*rule {
 					return false
 				}
 				m := l.lower[h.start:h.end]
-				if transferVerb.MatchString(m) {
+				if transferVerb().MatchString(m) {
 					return hasDestination(l.lower[h.start:l.winEnd])
 				}
 				if !strings.Contains(m, "prompt") && !strings.Contains(m, "instructions") && !strings.Contains(m, "developer") {
@@ -221,7 +230,7 @@ func ruleTable() []*rule {
 				switch {
 				case classifyURLs(rest) == destSuspicious || strings.Contains(rest, "webhook"):
 					h.sev = Critical
-				case credentialWords.MatchString(l.lower[h.start:h.end]):
+				case credentialWords().MatchString(l.lower[h.start:h.end]):
 					h.sev = High
 				}
 				return true
@@ -290,8 +299,8 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				archive := archiveWords.MatchString(l.win())
-				if passwordWord.MatchString(m) {
+				archive := archiveWords().MatchString(l.win())
+				if passwordWord().MatchString(m) {
 					if !archive {
 						return false
 					}
@@ -331,14 +340,14 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.HasSuffix(m, ".pub") || notSecretInSSH.MatchString(l.lower[h.end:l.winEnd]) {
+				if strings.HasSuffix(m, ".pub") || notSecretInSSH().MatchString(l.lower[h.end:l.winEnd]) {
 					return false // public keys, known hosts, the client's config
 				}
 				before := l.lower[l.winStart:h.start]
-				if identityFlag.MatchString(before) {
+				if identityFlag().MatchString(before) {
 					return true // a key used to log in, not read
 				}
-				if strings.HasPrefix(m, "find") || strings.HasPrefix(m, "security") || readVerb.MatchString(before) {
+				if strings.HasPrefix(m, "find") || strings.HasPrefix(m, "security") || readVerb().MatchString(before) {
 					h.id, h.kind = ruleCredentialRead, kindCommand
 					h.msg = "reads a credential store"
 				}
@@ -368,7 +377,7 @@ func ruleTable() []*rule {
 			},
 			only: []Context{CtxScript, CtxConfig, CtxCode, CtxDocCode},
 			check: func(l *line, h *hit) bool {
-				if strings.Contains(l.lower[h.start:h.end], "environ.") || filtered.MatchString(l.lower[h.end:l.winEnd]) {
+				if strings.Contains(l.lower[h.start:h.end], "environ.") || filtered().MatchString(l.lower[h.end:l.winEnd]) {
 					h.sev = Low // iterating or grepping is filtering; not a dump on its own
 				}
 				return true
@@ -430,7 +439,7 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon.MatchString(l.win()) {
+				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon().MatchString(l.win()) {
 					h.sev = Critical
 					h.msg = "puts data into the name of a DNS lookup, which carries it past firewalls to whoever runs the domain"
 				}
@@ -454,10 +463,10 @@ func ruleTable() []*rule {
 					h.sev = Critical
 					h.msg = "uploads a credential or secrets file"
 				case strings.Contains(m, "$(") || strings.Contains(m, bt):
-					if catOnly.MatchString(m) {
+					if catOnly().MatchString(m) {
 						return false // posting a file's contents; a secrets file was handled above
 					}
-					if envOrHistory.MatchString(m) {
+					if envOrHistory().MatchString(m) {
 						h.sev = Critical
 						h.msg = "sends the environment or the shell history over the network"
 					} else {
@@ -497,7 +506,7 @@ func ruleTable() []*rule {
 				case strings.HasPrefix(m, "pty.spawn"):
 					h.sev = High
 					h.msg = "spawns an interactive shell on a terminal the program controls"
-				case strings.Contains(m, "tcpclient") && !psExecution.MatchString(l.win()):
+				case strings.Contains(m, "tcpclient") && !psExecution().MatchString(l.win()):
 					h.sev = Medium
 					h.msg = "opens a raw TCP connection from PowerShell"
 				}
@@ -597,7 +606,7 @@ func ruleTable() []*rule {
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
 				switch {
-				case strings.HasPrefix(m, "open") && !writeMode.MatchString(l.lower[h.start:l.winEnd]):
+				case strings.HasPrefix(m, "open") && !writeMode().MatchString(l.lower[h.start:l.winEnd]):
 					return false // opened for reading
 				case strings.Contains(m, "/etc/hosts"):
 					h.msg = "rewrites /etc/hosts, redirecting names this machine looks up"
@@ -630,7 +639,7 @@ func ruleTable() []*rule {
 				p("sudo", `\becho\s+[^\n|]*\|\s*sudo\s+-s\b|\bsudo\s+-s\b[^\n]*<<<`),
 			},
 			check: func(l *line, h *hit) bool {
-				if lesserPrivilege.MatchString(l.lower[h.start:h.end]) {
+				if lesserPrivilege().MatchString(l.lower[h.start:h.end]) {
 					h.sev = High
 				}
 				return true
@@ -651,12 +660,12 @@ func ruleTable() []*rule {
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				payload := persistedPayload.MatchString(l.win())
+				payload := persistedPayload().MatchString(l.win())
 				switch {
 				case strings.Contains(m, "authorized_keys"):
 					h.sev = Critical
 					h.msg = "adds an SSH key that lets someone log in to this machine"
-				case shellStartup.MatchString(m):
+				case shellStartup().MatchString(m):
 					h.sev = Medium
 					h.msg = "appends to a shell start-up file, which runs in every new shell"
 					if payload {
@@ -697,32 +706,32 @@ func ruleTable() []*rule {
 
 // Regular expressions the checks use.
 var (
-	transferVerb     = regexp.MustCompile(`^(?:send|share|leak|post|upload|forward|transmit)`)
-	credentialWords  = regexp.MustCompile(`ssh|private|wallet|seed|recovery|mnemonic|\.env|cookies|keychain|id_rsa`)
-	archiveWords     = regexp.MustCompile(`\.(?:zip|rar|7z)\b|\barchive\b`)
-	passwordWord     = regexp.MustCompile(`^(?:password|passcode|pass|pwd)`)
-	identityFlag     = regexp.MustCompile(`(?:-i|identityfile|--identity|-identity|--private-key|key_filename\s*=)\s*["']?$`)
-	encodedOrRecon   = regexp.MustCompile(`base64|b64encode|b32encode|hexlify|\.hex\(\)|tostring\(\s*["'](?:hex|base64)|btoa|whoami|hostname|getuser|environ|process\.env|readfile|open\(`)
-	envOrHistory     = regexp.MustCompile(`\$\(\s*(?:env|printenv|history|set)\b|` + "`" + `\s*(?:env|printenv|history)\b`)
-	psExecution      = regexp.MustCompile(`\b(?:iex|invoke-expression|getstream)\b`)
-	writeMode        = regexp.MustCompile(`["'](?:w|a|wb|ab|w\+|a\+|r\+)["']`)
-	lesserPrivilege  = regexp.MustCompile(`usermod|gpasswd|pkexec|docker|nsenter|chroot|sudo|echo|ld_preload`)
-	persistedPayload = regexp.MustCompile(`\b(?:curl|wget|nc|ncat|base64|eval)\b|/dev/tcp|python[0-9.]*\s+-c|bash\s+-i|\balias\s+(?:sudo|ssh|git)=`)
-	shellStartup     = regexp.MustCompile(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
+	transferVerb     = lazyRE(`^(?:send|share|leak|post|upload|forward|transmit)`)
+	credentialWords  = lazyRE(`ssh|private|wallet|seed|recovery|mnemonic|\.env|cookies|keychain|id_rsa`)
+	archiveWords     = lazyRE(`\.(?:zip|rar|7z)\b|\barchive\b`)
+	passwordWord     = lazyRE(`^(?:password|passcode|pass|pwd)`)
+	identityFlag     = lazyRE(`(?:-i|identityfile|--identity|-identity|--private-key|key_filename\s*=)\s*["']?$`)
+	encodedOrRecon   = lazyRE(`base64|b64encode|b32encode|hexlify|\.hex\(\)|tostring\(\s*["'](?:hex|base64)|btoa|whoami|hostname|getuser|environ|process\.env|readfile|open\(`)
+	envOrHistory     = lazyRE(`\$\(\s*(?:env|printenv|history|set)\b|` + "`" + `\s*(?:env|printenv|history)\b`)
+	psExecution      = lazyRE(`\b(?:iex|invoke-expression|getstream)\b`)
+	writeMode        = lazyRE(`["'](?:w|a|wb|ab|w\+|a\+|r\+)["']`)
+	lesserPrivilege  = lazyRE(`usermod|gpasswd|pkexec|docker|nsenter|chroot|sudo|echo|ld_preload`)
+	persistedPayload = lazyRE(`\b(?:curl|wget|nc|ncat|base64|eval)\b|/dev/tcp|python[0-9.]*\s+-c|bash\s+-i|\balias\s+(?:sudo|ssh|git)=`)
+	shellStartup     = lazyRE(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
 )
 
 // notSecretInSSH: what follows ~/.ssh when it names no secret.
-var notSecretInSSH = regexp.MustCompile(`^[/\\](?:[a-z0-9_.-]*\.pub|config|known_hosts[a-z0-9_.]*|authorized_keys)\b`)
+var notSecretInSSH = lazyRE(`^[/\\](?:[a-z0-9_.-]*\.pub|config|known_hosts[a-z0-9_.]*|authorized_keys)\b`)
 
 // filtered: an environment listing piped into a filter.
-var filtered = regexp.MustCompile(`^\s*(?:grep|sort|less|head|wc|awk)\b`)
+var filtered = lazyRE(`^\s*(?:grep|sort|less|head|wc|awk)\b`)
 
 // conditional: a clause that limits an instruction to a case.
-var conditional = regexp.MustCompile(`^\s*(?:if|when|unless|for|on|in\s+case)\b`)
+var conditional = lazyRE(`^\s*(?:if|when|unless|for|on|in\s+case)\b`)
 
 // strongConcealment: phrasings that keep an action from the user on
 // purpose.
-var strongConcealment = regexp.MustCompile(`^(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell|inform|notify|alert|let)|^(?:secretly|covertly)|^hide|^keep|^(?:without|before)\s+the`)
+var strongConcealment = lazyRE(`^(?:do\s+not|don'?t|never|without)\s+(?:ever\s+)?(?:tell|inform|notify|alert|let)|^(?:secretly|covertly)|^hide|^keep|^(?:without|before)\s+the`)
 
 // hasDestination reports whether text, which starts at a verb of sending,
 // soon names where: a URL, a webhook, an e-mail address, or "to the
@@ -731,16 +740,16 @@ func hasDestination(text string) bool {
 	if len(text) > 160 {
 		text = text[:160]
 	}
-	return strings.Contains(text, "://") || strings.Contains(text, "webhook") || destinationPhrase.MatchString(text)
+	return strings.Contains(text, "://") || strings.Contains(text, "webhook") || destinationPhrase().MatchString(text)
 }
 
-var destinationPhrase = regexp.MustCompile(`[a-z0-9._-]+@[a-z0-9-]+\.[a-z]|\b(?:to|at|via|into)\s+(?:(?:the|this|that|our|my|a|an|your|remote|external|following)\s+){1,3}(?:\w+\s+)?(?:endpoint|server|url|address|host)\b`)
+var destinationPhrase = lazyRE(`[a-z0-9._-]+@[a-z0-9-]+\.[a-z]|\b(?:to|at|via|into)\s+(?:(?:the|this|that|our|my|a|an|your|remote|external|following)\s+){1,3}(?:\w+\s+)?(?:endpoint|server|url|address|host)\b`)
 
 // catOnly: a command substitution that reads a file.
-var catOnly = regexp.MustCompile(`(?:\$\(|` + "`" + `)\s*cat\b`)
+var catOnly = lazyRE(`(?:\$\(|` + "`" + `)\s*cat\b`)
 
 // exemptConcealment: guidance on what to tell the user, not concealment.
-var exemptConcealment = regexp.MustCompile(`\b(?:unless|except|until|confirm|confirmation|approv\w*|permission|consent|ask\s+the\s+user|first\s+ask|yet)\b`)
+var exemptConcealment = lazyRE(`\b(?:unless|except|until|confirm|confirmation|approv\w*|permission|consent|ask\s+the\s+user|first\s+ask|yet)\b`)
 
 // agentConfigTarget: files another agent reads as instructions, other
 // skills, skillkit's bookkeeping and /etc/hosts.
@@ -748,7 +757,7 @@ const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|\.c
 
 // envCall captures the name of an environment variable a program reads
 // through a function or an object; shell's $NAME is read by envNames.
-var envCall = re(
+var envCall = lazyRE(
 	`os\.environ\s*\[\s*["']([a-z0-9_]+)["']`, `os\.environ\.get\(\s*["']([a-z0-9_]+)["']`, `\bgetenv\(\s*["']([a-z0-9_]+)["']`,
 	`process\.env\.([a-z0-9_]+)`, `process\.env\[\s*["']([a-z0-9_]+)["']`, `\benv\[\s*["']([a-z0-9_]+)["']`,
 	`\benvironment\.getenvironmentvariable\(\s*["']([a-z0-9_]+)["']`, `deno\.env\.get\(\s*["']([a-z0-9_]+)`,
@@ -780,7 +789,7 @@ func envNames(s string) []string {
 	}
 	if strings.Contains(s, "environ") || strings.Contains(s, "getenv") || strings.Contains(s, "env[") ||
 		strings.Contains(s, "process.env") || strings.Contains(s, "deno.env") {
-		for _, m := range envCall.FindAllStringSubmatch(s, -1) {
+		for _, m := range envCall().FindAllStringSubmatch(s, -1) {
 			for _, name := range m[1:] {
 				if name != "" {
 					out = append(out, name)
@@ -792,13 +801,13 @@ func envNames(s string) []string {
 }
 
 // secretName: a variable that holds a secret.
-var secretName = regexp.MustCompile(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
+var secretName = lazyRE(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
 
 // recordEnvReads records the secret-looking variables a line reads; it
 // never reports.
 func recordEnvReads(l *line, _ *hit) bool {
 	for _, name := range envNames(l.win()) {
-		if secretName.MatchString(name) && !slices.Contains(l.file.env, name) {
+		if secretName().MatchString(name) && !slices.Contains(l.file.env, name) {
 			l.file.env = append(l.file.env, name)
 		}
 	}

@@ -3,8 +3,9 @@ package skill
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // EnvVar declares an environment variable a skill needs, from
@@ -20,7 +21,7 @@ type EnvVar struct {
 // ErrInvalidEnvName is wrapped by [ValidateEnvName] errors.
 var ErrInvalidEnvName = errors.New("skill: invalid environment variable name")
 
-var envNamePattern = regexp.MustCompile(`^[A-Za-z_][A-Za-z0-9_]*$`)
+var envNamePattern = lazyregexp.New(`^[A-Za-z_][A-Za-z0-9_]*$`)
 
 // loaderEnvNames change how a program loads its code or which interpreter
 // runs; a skill may never set them, whatever it declares.
@@ -72,7 +73,7 @@ var loaderEnvPrefixes = []string{"LD_", "DYLD_", "BASH_FUNC_", "GIT_", "XDG_", "
 // entrypoint, and the commands a host's shell tool runs in its folder.
 // Errors wrap [ErrInvalidEnvName].
 func ValidateEnvName(name string) error {
-	if !envNamePattern.MatchString(name) {
+	if !envNamePattern().MatchString(name) {
 		return fmt.Errorf("%w: %q must match [A-Za-z_][A-Za-z0-9_]*", ErrInvalidEnvName, name)
 	}
 	upper := strings.ToUpper(name)

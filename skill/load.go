@@ -664,7 +664,7 @@ func checkFields(s *Skill, folder string, filePath *lazyPath, strict bool) diagn
 		add(diagnostics.New(diagnostics.DescTooLong, s.Name, "", "the description is %d characters, over the limit of %d", n, MaxDescriptionLength).
 			With("length", n), true)
 	}
-	if tag := xmlTag.FindString(desc); tag != "" {
+	if tag := xmlTag().FindString(desc); tag != "" {
 		add(diagnostics.New(diagnostics.DescHasXML, s.Name, "", "the description holds the XML-like tag %s, which Anthropic's API refuses", tag), false)
 	}
 	if n := utf8.RuneCountInString(s.Frontmatter.Compatibility); n > MaxCompatibilityLength {

@@ -3,12 +3,13 @@ package skill
 import (
 	"errors"
 	"fmt"
-	"regexp"
 	"strings"
 	"unicode"
 	"unicode/utf8"
 
 	"golang.org/x/text/unicode/norm"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // Name limits from the Agent Skills specification, in characters (runes).
@@ -78,7 +79,7 @@ func reservedWord(name string) string {
 }
 
 // xmlTag matches something that looks like an XML or HTML tag.
-var xmlTag = regexp.MustCompile(`</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s[^<>]*)?/?>`)
+var xmlTag = lazyregexp.New(`</?[A-Za-z][A-Za-z0-9_.:-]*(?:\s[^<>]*)?/?>`)
 
 // ValidateKey checks that name can identify a skill: the one rule every part
 // of skillkit applies to a skill name used as a key. The loader loads no

@@ -5,11 +5,11 @@ import (
 	"errors"
 	"fmt"
 	"net/url"
-	"regexp"
 	"slices"
 	"strings"
 	"unicode/utf8"
 
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -86,8 +86,6 @@ func (ix *Index) Get(name string) (Entry, bool) {
 	}
 	return Entry{}, false
 }
-
-var digestForm = regexp.MustCompile(`^sha256:[0-9a-f]{64}$`)
 
 // rawEntry is an entry as written; pointers tell absent from empty.
 type rawEntry struct {
@@ -182,7 +180,7 @@ func (ix *Index) entry(r rawEntry, base *url.URL) (Entry, error) {
 		return Entry{}, fmt.Errorf("unknown type %q", *r.Type)
 	case r.URL == nil || *r.URL == "":
 		return Entry{}, errors.New("no url")
-	case r.Digest == nil || !digestForm.MatchString(*r.Digest):
+	case r.Digest == nil || registry.ValidateFingerprint(*r.Digest) != nil:
 		return Entry{}, errors.New(`the digest is not "sha256:" and 64 lowercase hexadecimal digits`)
 	}
 	u, err := resolve(base, *r.URL)

@@ -378,7 +378,7 @@ func TestErrorsNameFlags(t *testing.T) {
 	used[4] = true
 	for i, w := range libraryWords {
 		if !used[i] {
-			t.Errorf("no test of %s", w.re)
+			t.Errorf("no test of %s", w.re())
 		}
 	}
 }

@@ -9,12 +9,12 @@ import (
 	"io"
 	"io/fs"
 	"os"
-	"regexp"
 	"strings"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // installerFlags are the flags of the commands that change what is
@@ -186,7 +186,7 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 }
 
 // gitHubShorthand is OWNER/REPO[/PATH][@REF], the form GitHub users type.
-var gitHubShorthand = regexp.MustCompile(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)((?:/[^/@\s]+)*)(?:@([^@\s]+))?$`)
+var gitHubShorthand = lazyregexp.New(`^([A-Za-z0-9_.-]+)/([A-Za-z0-9_.-]+)((?:/[^/@\s]+)*)(?:@([^@\s]+))?$`)
 
 // parseSource tells a git URL from a ZIP file, a folder and the GitHub
 // shorthand OWNER/REPO[/PATH][@REF]. A file or folder that exists wins over
@@ -200,7 +200,7 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 	}
 	st, err := os.Stat(arg)
 	if errors.Is(err, fs.ErrNotExist) {
-		if m := gitHubShorthand.FindStringSubmatch(arg); m != nil && !strings.HasPrefix(arg, ".") {
+		if m := gitHubShorthand().FindStringSubmatch(arg); m != nil && !strings.HasPrefix(arg, ".") {
 			return gitHubSource(m, ref, subdir)
 		}
 	}

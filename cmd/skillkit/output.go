@@ -13,6 +13,8 @@ import (
 
 	"golang.org/x/term"
 	"golang.org/x/text/width"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // info is where lines for people that are neither errors nor the data asked
@@ -45,21 +47,21 @@ func (c *cli) fail(cmd string, err error) int {
 // set into the flag a person types. The library's messages stay as they
 // are: they are right for a program calling it.
 var libraryWords = []struct {
-	re   *regexp.Regexp
+	re   func() *regexp.Regexp
 	repl string
 }{
-	{regexp.MustCompile(`\(Options\.AllowFileURLs\)`), "(allow them with --allow-file-urls)"},
-	{regexp.MustCompile(`(is not in the allowed hosts \[[^\]]*\])`), "$1 (allow it with --allow-host)"},
-	{regexp.MustCompile(`\b(install|update) with Force\b`), "$1 with --force"},
-	{regexp.MustCompile(`\buse Force\b`), "use --force"},
-	{regexp.MustCompile(`\(install its dependencies with setup\)`), "(skillkit deps --setup runs it, after asking)"},
+	{lazyregexp.New(`\(Options\.AllowFileURLs\)`), "(allow them with --allow-file-urls)"},
+	{lazyregexp.New(`(is not in the allowed hosts \[[^\]]*\])`), "$1 (allow it with --allow-host)"},
+	{lazyregexp.New(`\b(install|update) with Force\b`), "$1 with --force"},
+	{lazyregexp.New(`\buse Force\b`), "use --force"},
+	{lazyregexp.New(`\(install its dependencies with setup\)`), "(skillkit deps --setup runs it, after asking)"},
 }
 
 // cliWords rewrites a library message for the command line: option names
 // become flags.
 func cliWords(msg string) string {
 	for _, w := range libraryWords {
-		msg = w.re.ReplaceAllString(msg, w.repl)
+		msg = w.re().ReplaceAllString(msg, w.repl)
 	}
 	return msg
 }

@@ -4,11 +4,12 @@ import (
 	"errors"
 	"fmt"
 	"math"
-	"regexp"
 	"strconv"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // maxNodes bounds how many nodes a document may expand to when its aliases
@@ -74,7 +75,7 @@ func KindName(n *yaml.Node) string {
 }
 
 // plainKeyValue matches "key: value" on one line, optionally as a list item.
-var plainKeyValue = regexp.MustCompile(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
+var plainKeyValue = lazyregexp.New(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
 
 // Repair applies the fixes the Agent Skills client guide suggests for
 // frontmatter other clients accept although it is not valid YAML:
@@ -93,7 +94,7 @@ func Repair(text string) (string, bool) {
 	var out []string
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
-		m := plainKeyValue.FindStringSubmatch(line)
+		m := plainKeyValue().FindStringSubmatch(line)
 		if m == nil || !needsQuoting(m[3]) {
 			out = append(out, line)
 			continue

@@ -1,17 +1,18 @@
 package safeyaml
 
 import (
-	"regexp"
 	"strings"
 
 	"gopkg.in/yaml.v3"
+
+	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 )
 
 // topLevelKey matches a line that opens a top-level field of a YAML mapping:
 // a key at the first column, plain or quoted, followed by ":" and a space or
 // the line's end. Lines that open with a space, "#", "-" or a flow or block
 // indicator continue the field before them.
-var topLevelKey = regexp.MustCompile(`^(?:"([^"]*)"|'([^']*)'|([^\s#'"\[\]{},&*!|>%@` + "`" + `?:-][^:]*?))[ \t]*:(?:\s|$)`)
+var topLevelKey = lazyregexp.New(`^(?:"([^"]*)"|'([^']*)'|([^\s#'"\[\]{},&*!|>%@` + "`" + `?:-][^:]*?))[ \t]*:(?:\s|$)`)
 
 // field is one top-level field of a YAML mapping, as lines of text: the line
 // that opens it and the indented, blank and comment lines that follow.
@@ -35,7 +36,7 @@ func splitFields(text string) []field {
 		b.Reset()
 	}
 	for i, line := range strings.SplitAfter(text, "\n") {
-		if m := topLevelKey.FindStringSubmatch(line); m != nil {
+		if m := topLevelKey().FindStringSubmatch(line); m != nil {
 			flush()
 			cur = field{key: m[1] + m[2] + m[3], line: i + 1}
 		}
@@ -111,11 +112,11 @@ func LocateError(text []byte) (BrokenField, bool) {
 	return BrokenField{}, false
 }
 
-var yamlLinePrefix = regexp.MustCompile(`^yaml: (?:line \d+: )?`)
+var yamlLinePrefix = lazyregexp.New(`^yaml: (?:line \d+: )?`)
 
 // Message is a YAML error without "yaml: line N:": gopkg.in/yaml.v3
 // counts lines from 0 for some errors and from 1 for others, so skillkit
 // reports the line of the field instead.
 func Message(err error) string {
-	return yamlLinePrefix.ReplaceAllString(err.Error(), "")
+	return yamlLinePrefix().ReplaceAllString(err.Error(), "")
 }

@@ -8,11 +8,6 @@ import (
 	"io"
 	"slices"
 	"strings"
-
-	"github.com/santhosh-tekuri/jsonschema/v6"
-	"github.com/santhosh-tekuri/jsonschema/v6/kind"
-	"golang.org/x/text/language"
-	"golang.org/x/text/message"
 )
 
 // maxDefaultDepth bounds how deep defaults are applied (and how many $ref
@@ -21,7 +16,11 @@ const maxDefaultDepth = 32
 
 // Schema is a compiled JSON Schema, safe for concurrent use.
 type Schema struct {
-	s *jsonschema.Schema
+	root *node
+	// annotate is set when the schema uses unevaluatedProperties or
+	// unevaluatedItems, which need to know what the other keywords
+	// evaluated; without them validation does not track it.
+	annotate bool
 }
 
 // Problem is one way a JSON value breaks a schema.
@@ -41,32 +40,26 @@ func (p Problem) String() string {
 	return "at " + where + ": " + p.Message
 }
 
-// noLoader refuses every external resource.
-type noLoader struct{}
-
-func (noLoader) Load(url string) (any, error) {
-	return nil, fmt.Errorf("external schema references are not allowed: %s", url)
-}
-
 // Compile compiles a JSON Schema document. name identifies it in error
-// messages (a skill and "input", say).
+// messages (a skill and "input", say). Errors wrap [ErrInvalid].
 func Compile(name string, raw []byte) (*Schema, error) {
-	doc, err := jsonschema.UnmarshalJSON(bytes.NewReader(raw))
+	doc, err := Decode(raw)
 	if err != nil {
-		return nil, fmt.Errorf("not JSON: %w", err)
+		return nil, fmt.Errorf("%w %s: not JSON: %v", ErrInvalid, name, err)
 	}
-	c := jsonschema.NewCompiler()
-	c.DefaultDraft(jsonschema.Draft2020)
-	c.UseLoader(noLoader{})
-	loc := "urn:skillkit:" + strings.NewReplacer("/", "%2F", "#", "%23", " ", "%20").Replace(name)
-	if err := c.AddResource(loc, doc); err != nil {
-		return nil, err
-	}
-	s, err := c.Compile(loc)
+	c := &compiler{name: name, root: doc, nodes: map[string]*node{}, anchors: map[string]string{}}
+	root, err := c.compileAll()
 	if err != nil {
 		return nil, err
 	}
-	return &Schema{s: s}, nil
+	if err := c.checkCycles(); err != nil {
+		return nil, err
+	}
+	annotate := false
+	for _, n := range c.nodes {
+		annotate = annotate || n.unevaluatedProperties != nil || n.unevaluatedItems != nil
+	}
+	return &Schema{root: root, annotate: annotate}, nil
 }
 
 // MustCompile is Compile for schemas written in the program; it panics on an
@@ -89,43 +82,23 @@ func (s *Schema) ValidateJSON(raw []byte) []Problem {
 	return s.Validate(doc)
 }
 
-var printer = message.NewPrinter(language.English)
-
 // Validate checks a decoded document (as [Decode] returns it) and returns
 // every problem, sorted by pointer; none means valid. A missing or
-// unexpected property is pointed at by its own path.
+// unexpected property is pointed at by its own path. When no branch of an
+// anyOf or oneOf matches, the problems of every branch are listed.
 func (s *Schema) Validate(doc any) []Problem {
-	err := s.s.Validate(doc)
-	if err == nil {
+	return s.validate(doc, maxSteps)
+}
+
+func (s *Schema) validate(doc any, budget int) []Problem {
+	va := &validator{annotate: s.annotate, budget: budget}
+	out, _ := va.eval(s.root, doc, nil)
+	if va.over {
+		return []Problem{{Message: fmt.Sprintf("validation stopped after %d schema evaluations: the schema costs too much for this document", budget)}}
+	}
+	if out == nil {
 		return nil
 	}
-	var ve *jsonschema.ValidationError
-	if !errors.As(err, &ve) {
-		return []Problem{{Message: err.Error()}}
-	}
-	var out []Problem
-	var walk func(e *jsonschema.ValidationError)
-	walk = func(e *jsonschema.ValidationError) {
-		if len(e.Causes) > 0 {
-			for _, cause := range e.Causes {
-				walk(cause)
-			}
-			return
-		}
-		switch k := e.ErrorKind.(type) {
-		case *kind.Required:
-			for _, name := range k.Missing {
-				out = append(out, Problem{Pointer: pointer(append(slices.Clone(e.InstanceLocation), name)), Message: "required property is missing"})
-			}
-		case *kind.AdditionalProperties:
-			for _, name := range k.Properties {
-				out = append(out, Problem{Pointer: pointer(append(slices.Clone(e.InstanceLocation), name)), Message: "property is not allowed"})
-			}
-		default:
-			out = append(out, Problem{Pointer: pointer(e.InstanceLocation), Message: e.ErrorKind.LocalizedString(printer)})
-		}
-	}
-	walk(ve)
 	slices.SortFunc(out, func(a, b Problem) int {
 		if c := strings.Compare(a.Pointer, b.Pointer); c != 0 {
 			return c
@@ -148,18 +121,19 @@ func pointer(tokens []string) string {
 // ApplyDefaults fills in the defaults of missing properties, at every depth
 // where v has an object, following $ref and allOf. Defaults are copied, so
 // the compiled schema is never changed.
-func (s *Schema) ApplyDefaults(v any) { applyDefaults(s.s, v, 0) }
+func (s *Schema) ApplyDefaults(v any) { applyDefaults(s.root, v, 0) }
 
-func applyDefaults(sch *jsonschema.Schema, v any, depth int) {
+func applyDefaults(sch *node, v any, depth int) {
 	obj, ok := v.(map[string]any)
 	if sch == nil || !ok || depth > maxDefaultDepth {
 		return
 	}
-	applyDefaults(sch.Ref, v, depth+1)
-	for _, sub := range sch.AllOf {
+	applyDefaults(sch.ref, v, depth+1)
+	for _, sub := range sch.allOf {
 		applyDefaults(sub, v, depth+1)
 	}
-	for name, prop := range sch.Properties {
+	for _, name := range sch.propertyOrder {
+		prop := sch.properties[name]
 		if _, present := obj[name]; !present {
 			if d := defaultOf(prop); d != nil {
 				obj[name] = deepCopy(*d)
@@ -172,17 +146,17 @@ func applyDefaults(sch *jsonschema.Schema, v any, depth int) {
 }
 
 // defaultOf is the schema's default, or that of the schema it refers to.
-func defaultOf(sch *jsonschema.Schema) *any {
+func defaultOf(sch *node) *any {
 	for range maxDefaultDepth {
-		if sch == nil || sch.Default != nil {
+		if sch == nil || sch.def != nil {
 			break
 		}
-		sch = sch.Ref
+		sch = sch.ref
 	}
 	if sch == nil {
 		return nil
 	}
-	return sch.Default
+	return sch.def
 }
 
 func deepCopy(v any) any {

@@ -1,0 +1,129 @@
+package main
+
+import (
+	"bytes"
+	"errors"
+	"flag"
+	"fmt"
+	"os"
+	"os/exec"
+	"path/filepath"
+	"slices"
+	"strings"
+	"time"
+
+	"github.com/skillkit-go/skillkit/internal/inittrace"
+)
+
+func main() {
+	runs := flag.Int("n", 20, "runs of the command per binary")
+	bins := flag.String("bin", "", "comma-separated binaries to measure; empty builds ./cmd/skillkit")
+	top := flag.Int("top", 5, "packages listed by initialisation bytes")
+	flag.Parse()
+	args := flag.Args()
+	if len(args) == 0 {
+		args = []string{"help"}
+	}
+	if err := run(max(1, *runs), *bins, *top, args); err != nil {
+		fmt.Fprintln(os.Stderr, "startup:", err)
+		os.Exit(1)
+	}
+}
+
+func run(runs int, bins string, top int, args []string) error {
+	var paths []string
+	if bins == "" {
+		dir, err := os.MkdirTemp("", "skillkit-startup-")
+		if err != nil {
+			return err
+		}
+		defer os.RemoveAll(dir)
+		bin := filepath.Join(dir, "skillkit")
+		build := exec.Command("go", "build", "-o", bin, "./cmd/skillkit")
+		build.Stdout, build.Stderr = os.Stderr, os.Stderr
+		if err := build.Run(); err != nil {
+			return fmt.Errorf("building ./cmd/skillkit (run from the module root): %w", err)
+		}
+		paths = []string{bin}
+	} else {
+		paths = strings.Split(bins, ",")
+	}
+	wall := make([][]time.Duration, len(paths))
+	cpu := make([][]time.Duration, len(paths))
+	for range runs {
+		for i, bin := range paths {
+			w, c, err := once(bin, args, nil)
+			if err != nil {
+				return err
+			}
+			wall[i], cpu[i] = append(wall[i], w), append(cpu[i], c)
+		}
+	}
+	fmt.Printf("skillkit %s, %d runs per binary, %s\n", strings.Join(args, " "), runs, loadAverage())
+	for i, bin := range paths {
+		var trace bytes.Buffer
+		if _, _, err := once(bin, args, &trace); err != nil {
+			return err
+		}
+		pkgs, err := inittrace.Parse(trace.Bytes())
+		if err != nil {
+			return fmt.Errorf("%s: %w", bin, err)
+		}
+		sum := inittrace.Sum(pkgs)
+		fmt.Printf("%s\n  wall %s, CPU %s\n  init: %d packages, %.2f ms clock, %d bytes, %d allocs\n",
+			bin, spread(wall[i]), spread(cpu[i]), len(pkgs), sum.ClockMS, sum.Bytes, sum.Allocs)
+		for _, p := range inittrace.Costliest(pkgs, top) {
+			fmt.Printf("    %-55s %7.2f ms %9d bytes %6d allocs\n", p.Name, p.ClockMS, p.Bytes, p.Allocs)
+		}
+	}
+	return nil
+}
+
+// once runs the binary; with trace set it runs it with GODEBUG=inittrace=1
+// and keeps its standard error there.
+func once(bin string, args []string, trace *bytes.Buffer) (wall, cpu time.Duration, err error) {
+	cmd := exec.Command(bin, args...)
+	var stderr bytes.Buffer
+	cmd.Stderr = &stderr
+	if trace != nil {
+		cmd.Env = append(os.Environ(), "GODEBUG=inittrace=1")
+		cmd.Stderr = trace
+	}
+	start := time.Now()
+	err = cmd.Run()
+	wall = time.Since(start)
+	if err != nil {
+		var exit *exec.ExitError
+		if !errors.As(err, &exit) || trace != nil {
+			return 0, 0, fmt.Errorf("%s: %w\n%s", bin, err, stderr.Bytes())
+		}
+		// A command that exits non-zero on purpose (a usage error) still
+		// started; its time counts.
+	}
+	return wall, cmd.ProcessState.UserTime() + cmd.ProcessState.SystemTime(), nil
+}
+
+// spread formats the median and the range.
+func spread(d []time.Duration) string {
+	s := slices.Clone(d)
+	slices.Sort(s)
+	median := s[len(s)/2]
+	if len(s)%2 == 0 {
+		median = (s[len(s)/2-1] + s[len(s)/2]) / 2
+	}
+	r := func(d time.Duration) string { return fmt.Sprintf("%.2f", float64(d)/float64(time.Millisecond)) }
+	return fmt.Sprintf("median %s ms (%s–%s)", r(median), r(s[0]), r(s[len(s)-1]))
+}
+
+// loadAverage reads the 1, 5 and 15 minute load averages on Linux.
+func loadAverage() string {
+	b, err := os.ReadFile("/proc/loadavg")
+	if err != nil {
+		return "load average unknown"
+	}
+	f := strings.Fields(string(b))
+	if len(f) < 3 {
+		return "load average unknown"
+	}
+	return "load average " + strings.Join(f[:3], " ")
+}
