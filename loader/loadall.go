@@ -46,9 +46,9 @@ func LoadAll(ctx context.Context, src Source, opts *Options) ([]Found, []*skill.
 		if ctx.Err() != nil {
 			break
 		}
-		memo := newMemoFS(fsys, prepared.FS, w.next, settled, &found[i])
+		memo := newMemoFS(fsys, w.next, settled, &found[i])
 		s, d := skill.Load(memo, found[i].Dir, lopts)
-		memo.seal()
+		memo.done()
 		skills[i] = s
 		diags = append(diags, d...)
 	}

@@ -383,7 +383,7 @@ func (sc *scan) load(source int, f Found) *loaded {
 		r.reused = true
 		return &r
 	}
-	memo := newMemoFS(sc.fsys[source], src.FS, sc.listings[source], sc.settled, &f)
+	memo := newMemoFS(sc.fsys[source], sc.listings[source], sc.settled, &f)
 	opts := &skill.LoadOptions{Strict: sc.l.opts.Strict, MaxFileBytes: sc.l.opts.MaxFileBytes, DiskRoot: src.Dir, KeepFS: src.FS}
 	s, diags := skill.Load(memo, f.Dir, opts)
 	files := 0
@@ -396,7 +396,7 @@ func (sc *scan) load(source int, f Found) *loaded {
 	} else {
 		r.stamp = memo.stamp(&f, files)
 	}
-	memo.seal()
+	memo.done()
 	for i := range diags {
 		diags[i] = diags[i].With("source", src.Name)
 	}

@@ -6,7 +6,6 @@ import (
 	"slices"
 	"strings"
 	"sync"
-	"sync/atomic"
 
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -19,16 +18,14 @@ import (
 // skill.config.yaml when they are opened), so the rescan stamp costs no
 // system call of its own.
 //
-// The loaded Skill keeps the source's own FS (base), not the memo
-// (skill.LoadOptions.KeepFS); once the load is done the memo is sealed:
-// from then on every call goes to base, and the listings are dropped.
+// The loaded Skill keeps the source's own FS, not the memo
+// (skill.LoadOptions.KeepFS), so nothing uses the memo once the load is
+// done; done then lets a one-shot scan drop the listings the load used.
 type memoFS struct {
 	dir     string // the skill folder
-	scan    scanFS // the scan's reader, until sealed
-	base    fs.FS  // the source's FS
+	scan    scanFS // the scan's reader
 	shared  *listings
 	settled int64 // see fileStamp.settle
-	sealed  atomic.Bool
 	mu      sync.Mutex
 	dirs    []memoDir      // a skill has few folders: a slice beats a map
 	index   map[string]int // into dirs, once it is long
@@ -92,8 +89,8 @@ func (l *listings) drop(dirs []memoDir) {
 	l.mu.Unlock()
 }
 
-func newMemoFS(scan scanFS, base fs.FS, shared *listings, settled int64, f *Found) *memoFS {
-	m := &memoFS{dir: f.Dir, scan: scan, base: base, shared: shared, settled: settled}
+func newMemoFS(scan scanFS, shared *listings, settled int64, f *Found) *memoFS {
+	m := &memoFS{dir: f.Dir, scan: scan, shared: shared, settled: settled}
 	if f.entries != nil {
 		m.dirs = append(m.dirs, memoDir{f.Dir, dirMemo{stat: f.stat, entries: f.entries}})
 	}
@@ -142,10 +139,8 @@ func (m *memoFS) file(name string) *memoFile {
 	return nil
 }
 
-// seal ends the memo; a one-shot scan's listings that the load used are
-// dropped.
-func (m *memoFS) seal() {
-	m.sealed.Store(true)
+// done ends the load: a one-shot scan's listings that it used are dropped.
+func (m *memoFS) done() {
 	m.mu.Lock()
 	if m.shared != nil && m.shared.forget {
 		m.shared.drop(m.dirs)
@@ -156,9 +151,6 @@ func (m *memoFS) seal() {
 
 // known returns the memoized listing of dir.
 func (m *memoFS) known(dir string) ([]fs.DirEntry, bool) {
-	if m.sealed.Load() {
-		return nil, false
-	}
 	m.mu.Lock()
 	defer m.mu.Unlock()
 	if d, ok := m.lookup(dir); ok {
@@ -198,22 +190,13 @@ func notExist(op, name string) error {
 	return &fs.PathError{Op: op, Path: name, Err: fs.ErrNotExist}
 }
 
-// reader is what serves a call: the scan's reader during the load, the
-// source's FS after it.
-func (m *memoFS) reader() fs.FS {
-	if m.sealed.Load() {
-		return m.base
-	}
-	return m.scan
-}
-
 // Open opens name, or fails at once when a known listing lacks it.
 func (m *memoFS) Open(name string) (fs.File, error) {
 	if m.absent(name) {
 		return nil, notExist("open", name)
 	}
-	f, err := m.reader().Open(name)
-	if err != nil || m.sealed.Load() {
+	f, err := m.scan.Open(name)
+	if err != nil {
 		return f, err
 	}
 	if slot := m.file(name); slot != nil {
@@ -249,12 +232,12 @@ func (m *memoFS) Stat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("stat", name)
 	}
-	return fs.Stat(m.reader(), name)
+	return fs.Stat(m.scan, name)
 }
 
 // ReadDir answers from a known listing, else lists and remembers. The
-// slices it returns are shared: skill.Load, its only caller before the
-// seal, does not modify them.
+// slices it returns are shared: skill.Load, its only caller, does not
+// modify them.
 func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if e, ok := m.known(name); ok {
 		return e, nil
@@ -262,16 +245,11 @@ func (m *memoFS) ReadDir(name string) ([]fs.DirEntry, error) {
 	if m.absent(name) {
 		return nil, notExist("readdir", name)
 	}
-	if m.sealed.Load() {
-		return fs.ReadDir(m.base, name)
-	}
 	entries, st, err := m.scan.list(name)
 	if err == nil {
 		st.settle(m.settled)
 		m.mu.Lock()
-		if !m.sealed.Load() {
-			m.remember(name, dirMemo{stat: st, entries: entries})
-		}
+		m.remember(name, dirMemo{stat: st, entries: entries})
 		m.mu.Unlock()
 	}
 	return entries, err
@@ -282,7 +260,7 @@ func (m *memoFS) ReadLink(name string) (string, error) {
 	if m.absent(name) {
 		return "", notExist("readlink", name)
 	}
-	return fs.ReadLink(m.reader(), name)
+	return fs.ReadLink(m.scan, name)
 }
 
 // Lstat stats name without following a link.
@@ -290,7 +268,7 @@ func (m *memoFS) Lstat(name string) (fs.FileInfo, error) {
 	if m.absent(name) {
 		return nil, notExist("lstat", name)
 	}
-	return fs.Lstat(m.reader(), name)
+	return fs.Lstat(m.scan, name)
 }
 
 // stamp returns the stamp of the found folder f from what the load read:
