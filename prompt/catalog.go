@@ -131,9 +131,10 @@ type CatalogResult struct {
 // list, or not even one fitting, Text is empty: no guidance, no empty
 // element.
 //
-// Each entry is rendered once per form needed, and the text is built once,
-// so the cost grows with what is listed: when most skills must be left
-// out, only those listed are rendered.
+// A catalog that fits is rendered in one pass. Over budget, each entry is
+// rendered once per form needed, and the text is built once, so the cost
+// grows with what is listed: when most skills must be left out, only those
+// listed are rendered.
 func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	o := opts.orDefault()
 	t := resolveTexts(o.Language, o.Texts)
@@ -155,6 +156,12 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	}
 	namesOnly := withNote(guidance, t.NamesOnly)
 	frame := runes(catalogOpen) + runes(catalogClose)
+	// Most catalogs fit: render them once, and nothing else.
+	if text, ok := c.whole(guidance, frame); ok {
+		c.finish(&res, len(c.skills), CompactionNone, 0)
+		res.Text = text
+		return res
+	}
 
 	// Names only, in order, until the budget runs out: when not every name
 	// fits, skills are dropped, and nothing else needs rendering.
@@ -292,6 +299,64 @@ func (c *catalog) truncationNote(omitted int) string {
 
 // renderFull renders every entry's full form and reads its description's
 // word ends and first sentence.
+// writeEntry writes the full entry of s: the part before the description,
+// the description, the part after it, calling split(0) and split(1) at the
+// two boundaries.
+func (c *catalog) writeEntry(b *strings.Builder, s *skill.Skill, split func(part int)) {
+	// Marked before anything is measured: a marker is what the model reads,
+	// and what the budget counts.
+	desc := hidden.Mark(s.Description)
+	if c.o.MaxDescriptionChars > 0 {
+		desc = cut(desc, c.o.MaxDescriptionChars)
+	}
+	if c.o.Format == FormatAgentSkills {
+		writeAgentHead(b, s)
+		b.WriteString("    <description>")
+		split(0)
+		writeEscaped(b, desc)
+		split(1)
+		b.WriteString("</description>\n")
+		c.writeAgentTail(b, s)
+		return
+	}
+	writeSkillkitHead(b, s)
+	b.WriteString(">\n    ")
+	split(0)
+	writeOneLine(b, desc)
+	split(1)
+	c.writeSkillkitTail(b, s)
+}
+
+// whole renders the catalog with every skill and every description whole,
+// in one pass, when it fits the budget; ok is false when it does not, or
+// cannot: names and descriptions alone already take more characters than
+// the budget allows (then nothing is rendered).
+func (c *catalog) whole(guidance string, frame int) (text string, ok bool) {
+	least := runes(guidance) + frame
+	size := len(guidance) + len(catalogOpen) + len(catalogClose)
+	for _, s := range c.skills {
+		d := runes(s.Description)
+		if m := c.o.MaxDescriptionChars; m > 0 {
+			d = min(d, m)
+		}
+		least += runes(s.Name) + d
+		size += len(s.Name) + len(s.Description) + len(s.DiskDir) + 160
+		if least > c.o.MaxChars {
+			return "", false
+		}
+	}
+	var b strings.Builder
+	b.Grow(size)
+	b.WriteString(guidance)
+	b.WriteString(catalogOpen)
+	for _, s := range c.skills {
+		c.writeEntry(&b, s, func(int) {})
+	}
+	b.WriteString(catalogClose)
+	text = b.String()
+	return text, runes(text) <= c.o.MaxChars
+}
+
 func (c *catalog) renderFull() {
 	size := 0
 	for _, e := range c.entries {
@@ -300,30 +365,15 @@ func (c *catalog) renderFull() {
 	c.buf.Grow(size)
 	for i := range c.entries {
 		e := &c.entries[i]
-		// Marked before anything is measured: a marker is what the model
-		// reads, and what the budget counts.
-		desc := hidden.Mark(e.s.Description)
-		if c.o.MaxDescriptionChars > 0 {
-			desc = cut(desc, c.o.MaxDescriptionChars)
-		}
-		if c.o.Format == FormatAgentSkills {
-			e.pre = c.piece(func(b *strings.Builder) {
-				writeAgentHead(b, e.s)
-				b.WriteString("    <description>")
-			})
-			e.desc = c.piece(func(b *strings.Builder) { writeEscaped(b, desc) })
-			e.post = c.piece(func(b *strings.Builder) {
-				b.WriteString("</description>\n")
-				c.writeAgentTail(b, e.s)
-			})
-		} else {
-			e.pre = c.piece(func(b *strings.Builder) {
-				writeSkillkitHead(b, e.s)
-				b.WriteString(">\n    ")
-			})
-			e.desc = c.piece(func(b *strings.Builder) { writeOneLine(b, desc) })
-			e.post = c.piece(func(b *strings.Builder) { c.writeSkillkitTail(b, e.s) })
-		}
+		start := c.buf.Len()
+		c.writeEntry(&c.buf, e.s, func(part int) {
+			if part == 0 {
+				e.pre = span{start: start, end: c.buf.Len()}
+			} else {
+				e.desc = span{start: e.pre.end, end: c.buf.Len()}
+			}
+		})
+		e.post = span{start: e.desc.end, end: c.buf.Len()}
 	}
 	c.text = c.buf.String()
 	for i := range c.entries {
