@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"log/slog"
 	"path/filepath"
 	"sync"
 	"time"
@@ -20,7 +21,7 @@ import (
 type notifier struct {
 	fsn   *fsnotify.Watcher
 	roots []string // per source: the folder on disk, "" when not notified
-	l     *Loader
+	log   *slog.Logger
 	done  chan struct{} // closed when the events goroutine ends
 	kick  chan struct{} // a notification came (buffered, one)
 
@@ -63,7 +64,7 @@ func (l *Loader) newNotifier(ctx context.Context) *notifier {
 		l.opts.logger().WarnContext(ctx, "loader: change notifications unavailable; Watch polls", "error", err)
 		return nil
 	}
-	n := &notifier{fsn: fsn, roots: roots, l: l, done: make(chan struct{}), kick: make(chan struct{}, 1),
+	n := &notifier{fsn: fsn, roots: roots, log: l.opts.logger(), done: make(chan struct{}), kick: make(chan struct{}, 1),
 		byRef: map[dirRef]string{}, byPath: map[string]dirRef{}, dirty: map[dirRef]bool{}, lost: map[dirRef]bool{}}
 	go n.events(ctx)
 	n.follow(ctx, l.Snapshot())
@@ -116,7 +117,7 @@ func (n *notifier) notice(ev fsnotify.Event) {
 // round trusts nothing.
 func (n *notifier) failed(ctx context.Context, err error) {
 	if !errors.Is(err, fsnotify.ErrEventOverflow) {
-		n.l.opts.logger().WarnContext(ctx, "loader: change notifications failed; the next rescan checks every folder", "error", err)
+		n.log.WarnContext(ctx, "loader: change notifications failed; the next rescan checks every folder", "error", err)
 	}
 	n.mu.Lock()
 	n.all = true
@@ -281,7 +282,7 @@ func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 		n.mu.Unlock()
 	}
 	if refused > 0 {
-		n.l.opts.logger().WarnContext(ctx, "loader: some folders are not watched for changes and are polled", "folders", refused, "error", firstErr)
+		n.log.WarnContext(ctx, "loader: some folders are not watched for changes and are polled", "folders", refused, "error", firstErr)
 	}
 	complete := unwatched+refused == 0 && snap.exact
 	for _, root := range n.roots {
