@@ -299,6 +299,11 @@ func (c *catalog) truncationNote(omitted int) string {
 
 // renderFull renders every entry's full form and reads its description's
 // word ends and first sentence.
+// entrySize is about the bytes of s's full entry, to size buffers once.
+func entrySize(s *skill.Skill) int {
+	return len(s.Name) + len(s.Description) + len(s.DiskDir) + 160
+}
+
 // writeEntry writes the full entry of s: the part before the description,
 // the description, the part after it, calling split(0) and split(1) at the
 // two boundaries.
@@ -340,7 +345,7 @@ func (c *catalog) whole(guidance string, frame int) (text string, ok bool) {
 			d = min(d, m)
 		}
 		least += runes(s.Name) + d
-		size += len(s.Name) + len(s.Description) + len(s.DiskDir) + 160
+		size += entrySize(s)
 		if least > c.o.MaxChars {
 			return "", false
 		}
@@ -360,7 +365,7 @@ func (c *catalog) whole(guidance string, frame int) (text string, ok bool) {
 func (c *catalog) renderFull() {
 	size := 0
 	for _, e := range c.entries {
-		size += len(e.s.Description) + len(e.s.Name) + len(e.s.DiskDir) + 160
+		size += entrySize(e.s)
 	}
 	c.buf.Grow(size)
 	for i := range c.entries {
