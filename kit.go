@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
-	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -16,6 +15,7 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/mcpskills"
@@ -434,7 +434,7 @@ func (k *Kit) Skill(ctx context.Context, name string) (s *skill.Skill, ok bool, 
 			lopts.Strict, lopts.MaxFileBytes = k.opts.Loader.Strict, k.opts.Loader.MaxFileBytes
 		}
 		lopts.DiskRoot = k.dir.Path()
-		s, _ = skill.Load(os.DirFS(k.dir.Path()), name, &lopts)
+		s, _ = skill.Load(osfs.Dir(k.dir.Path()), name, &lopts)
 		if s != nil && s.Name == name {
 			s.Source = k.opts.sources(k.dir.Path())[0].Name
 			return s, true, nil

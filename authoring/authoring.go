@@ -6,7 +6,6 @@ import (
 	"fmt"
 	"io/fs"
 	"maps"
-	"os"
 	"path"
 	"reflect"
 	"slices"
@@ -17,6 +16,7 @@ import (
 	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
@@ -336,7 +336,7 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 			return nil, refusal(check, err)
 		}
 		if rec.Source != registry.SourceAgent {
-			old, diags := skill.Load(os.DirFS(t.StagingOS()), skillsdir.TreeName, nil)
+			old, diags := skill.Load(osfs.Dir(t.StagingOS()), skillsdir.TreeName, nil)
 			guard = newGuard(old, diags)
 			if err := guard.check(name, files, remove); err != nil {
 				return nil, err
@@ -355,7 +355,7 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	}
 	rep.Step(StepCheck, 40, "%d files checked", len(check.Valid))
 
-	s, diags := skill.Load(os.DirFS(t.StagingOS()), skillsdir.TreeName, nil)
+	s, diags := skill.Load(osfs.Dir(t.StagingOS()), skillsdir.TreeName, nil)
 	if err := skillsdir.CheckStaged(s, diags); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidContent, err)
 	}
@@ -380,7 +380,7 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	if a.Decision != scan.Allow {
 		return nil, fmt.Errorf("%w: %s; a person must review such a skill and install it", ErrScanRejected, a.Why())
 	}
-	fp, err := registry.Fingerprint(ctx, os.DirFS(w.dir.OSPath(tree)), ".")
+	fp, err := registry.Fingerprint(ctx, osfs.Dir(w.dir.OSPath(tree)), ".")
 	if err != nil {
 		return nil, err
 	}

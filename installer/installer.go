@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -14,6 +13,7 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
@@ -282,7 +282,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepCheck, 40, "%d files checked, %d left out", len(check.Valid), len(check.Omitted))
 
-	s, diags := skill.Load(os.DirFS(t.StagingOS()), skillsdir.TreeName, nil)
+	s, diags := skill.Load(osfs.Dir(t.StagingOS()), skillsdir.TreeName, nil)
 	if err := skillsdir.CheckStaged(s, diags); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSkill, err)
 	}
@@ -303,7 +303,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	fingerprinted := make(chan error, 1)
 	go func() {
 		var err error
-		sum, err = registry.Fingerprint(ctx, os.DirFS(treeOS), ".")
+		sum, err = registry.Fingerprint(ctx, osfs.Dir(treeOS), ".")
 		fingerprinted <- err
 	}()
 	admit, admitErr := in.dir.Admit(ctx, s, c.rec)

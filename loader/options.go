@@ -6,10 +6,10 @@ import (
 	"io/fs"
 	"log/slog"
 	"math"
-	"os"
 	"path/filepath"
 	"runtime"
 
+	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -164,7 +164,7 @@ func prepareSources(sources []Source) ([]Source, error) {
 			}
 			src.Dir = abs
 			if src.FS == nil {
-				src.FS, src.ownFS = os.DirFS(abs), true
+				src.FS, src.ownFS = osfs.Dir(abs), true
 			}
 		}
 		if src.FS == nil {

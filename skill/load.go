@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/internal/hardlink"
+	"github.com/skillkit-go/skillkit/internal/osfs"
 )
 
 // The file names a skill folder is recognised by.
@@ -182,7 +183,7 @@ func (s *Skill) linkFS() (fsys fs.FS, done func(), err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	return root.FS(), func() { root.Close() }, nil
+	return osfs.Root(root), func() { root.Close() }, nil
 }
 
 // rootError turns os.Root's refusal of a path that escapes the root, which

@@ -6,13 +6,13 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
-	"os"
 	"path"
 	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
+	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
@@ -106,7 +106,7 @@ func (d *Dir) publish(ctx context.Context, t *Txn, rec registry.Record) error {
 		return nil
 	}
 	tree := t.StagingOS(TreeName)
-	fp, err := registry.Fingerprint(ctx, os.DirFS(tree), ".")
+	fp, err := registry.Fingerprint(ctx, osfs.Dir(tree), ".")
 	if err != nil || fp != rec.Fingerprint {
 		return err
 	}

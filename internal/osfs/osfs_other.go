@@ -1,0 +1,14 @@
+//go:build !unix
+
+package osfs
+
+import (
+	"io/fs"
+	"os"
+)
+
+// openFlags is what the os package's own Open uses.
+const openFlags = os.O_RDONLY
+
+// wrap keeps the os package's FS: the poller's cost is Unix's.
+func wrap(base fs.FS, _ func(string) (*os.File, error)) fs.FS { return base }
