@@ -10,6 +10,8 @@ import (
 	"path"
 	"slices"
 	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/osfs"
 )
 
 // Modes of what is written, whatever the source says.
@@ -154,7 +156,7 @@ func (w *writer) file(ctx context.Context, f *entry) error {
 	if f.exec {
 		mode = execMode
 	}
-	out, err := r.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL, mode)
+	out, err := r.OpenFile(base, os.O_WRONLY|os.O_CREATE|os.O_EXCL|osfs.SkipPoller, mode)
 	if err != nil {
 		return err
 	}

@@ -7,6 +7,9 @@ import (
 	"os"
 )
 
+// SkipPoller is no flag where the poller's cost is not paid.
+const SkipPoller = 0
+
 // openFlags is what the os package's own Open uses.
 const openFlags = os.O_RDONLY
 

@@ -9,9 +9,13 @@ import (
 	"syscall"
 )
 
-// openFlags opens for reading, telling the os package that the descriptor
-// needs no switch to non-blocking mode.
-const openFlags = os.O_RDONLY | syscall.O_NONBLOCK
+// SkipPoller, added to the flags of os.OpenFile or os.Root.OpenFile for a
+// regular file, tells the os package that the descriptor is non-blocking
+// already, so it makes no fcntl calls to switch it, nor back when the
+// poller refuses the file. Reads and writes of regular files ignore it.
+const SkipPoller = syscall.O_NONBLOCK
+
+const openFlags = os.O_RDONLY | SkipPoller
 
 var (
 	_ fs.StatFS     = readFS{}
