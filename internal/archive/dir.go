@@ -37,7 +37,7 @@ func CopyDir(ctx context.Context, src, dst string, lim *Limits) (Report, error) 
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, l.MaxTotalBytes)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true)
 }
 
 // CopyFS checks the tree fsys holds — a skill fetched over the network and
@@ -55,7 +55,7 @@ func CopyFS(ctx context.Context, fsys fs.FS, dst string, lim *Limits) (Report, e
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, l.MaxTotalBytes)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, false)
 }
 
 func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, error) {

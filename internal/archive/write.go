@@ -8,10 +8,14 @@ import (
 	"maps"
 	"os"
 	"path"
+	"runtime"
 	"slices"
 	"strings"
+	"sync"
+	"sync/atomic"
 
 	"github.com/skillkit-go/skillkit/internal/osfs"
+	"golang.org/x/sync/errgroup"
 )
 
 // Modes of what is written, whatever the source says.
@@ -25,19 +29,36 @@ const (
 const chunk = 64 << 10
 
 // writer writes a checked tree into a destination through an os.Root and
-// remembers what it created, so a failure can take it all back.
+// remembers what it created, so a failure can take it all back. Its files
+// are written by several goroutines at once.
 type writer struct {
-	root     *os.Root
-	top      map[string]bool     // top-level names created
-	dirs     map[string]*os.Root // open folders, by slash path
-	buf      []byte
-	total    int64
-	maxTotal int64
+	root *os.Root
+
+	mu   sync.Mutex
+	top  map[string]bool     // top-level names created
+	dirs map[string]*os.Root // open folders, by slash path
 }
+
+// filesPerTake is how many files, in a row, a goroutine takes at a time:
+// neighbours share a folder, and creating files in one folder is
+// serialised by the kernel, so goroutines do best in different runs.
+const filesPerTake = 32
+
+// writers is how many goroutines write the files of a tree: creating a
+// file is mostly kernel work, which scales with the cores; a small tree is
+// written by one.
+func writers(files int) int {
+	return max(1, min(runtime.GOMAXPROCS(0), maxWriters, files/filesPerTake))
+}
+
+const maxWriters = 4
 
 // writeTree creates dirs (sorted, parents first) and files in dst, which must
 // be an existing, empty folder. On error it removes everything it created.
-func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, maxTotal int64) (err error) {
+// With concurrent false the files are written, and their sources opened and
+// read, by one goroutine: for a source that may not be safe for concurrent
+// use (an FS a caller implements).
+func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, concurrent bool) (err error) {
 	root, err := os.OpenRoot(dst)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrDestination, err)
@@ -46,7 +67,7 @@ func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, m
 	if err := requireEmpty(root, dst); err != nil {
 		return err
 	}
-	w := &writer{root: root, top: make(map[string]bool), dirs: make(map[string]*os.Root), buf: make([]byte, chunk), maxTotal: maxTotal}
+	w := &writer{root: root, top: make(map[string]bool), dirs: make(map[string]*os.Root)}
 	defer func() {
 		w.closeDirs()
 		if err != nil {
@@ -65,15 +86,38 @@ func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, m
 			return err
 		}
 	}
-	for _, f := range files {
-		if err := ctx.Err(); err != nil {
-			return err
-		}
-		if err := w.file(ctx, f); err != nil {
-			return err
-		}
+	n := 1
+	if concurrent {
+		n = writers(len(files))
 	}
-	return nil
+	return w.files(ctx, files, n)
+}
+
+// files writes files on n goroutines, each taking the next filesPerTake
+// files in a row. The first error stops them all; it is the one returned.
+func (w *writer) files(ctx context.Context, files []*entry, n int) error {
+	g, ctx := errgroup.WithContext(ctx)
+	var next atomic.Int64
+	for range n {
+		g.Go(func() error {
+			buf := make([]byte, chunk)
+			for {
+				start := int(next.Add(filesPerTake)) - filesPerTake
+				if start >= len(files) {
+					return nil
+				}
+				for _, f := range files[start:min(start+filesPerTake, len(files))] {
+					if err := ctx.Err(); err != nil {
+						return err
+					}
+					if err := w.file(ctx, f, buf); err != nil {
+						return err
+					}
+				}
+			}
+		})
+	}
+	return g.Wait()
 }
 
 func requireEmpty(root *os.Root, dst string) error {
@@ -94,7 +138,9 @@ func requireEmpty(root *os.Root, dst string) error {
 
 func (w *writer) created(p string) {
 	first, _, _ := strings.Cut(p, "/")
+	w.mu.Lock()
 	w.top[first] = true
+	w.mu.Unlock()
 }
 
 // removeAll removes every top-level name created.
@@ -112,30 +158,39 @@ func (w *writer) removeAll() error {
 const maxOpenDirs = 64
 
 // sub returns a root open on folder dir (slash path, "" for the top), so a
-// file is created with one openat instead of one per path element. Folders
-// are opened from their parent's root and kept open, at most maxOpenDirs at
-// a time.
-func (w *writer) sub(dir string) (*os.Root, error) {
+// file is created with one openat instead of one per path element, and
+// release, to call when done with it. Folders are opened from their
+// parent's root and kept open, the first maxOpenDirs of them; one past
+// those is opened for the file and closed by release. A kept folder is
+// never closed before the end: another goroutine may be using it.
+func (w *writer) sub(dir string) (r *os.Root, release func(), err error) {
+	w.mu.Lock()
+	defer w.mu.Unlock()
+	return w.subLocked(dir)
+}
+
+func (w *writer) subLocked(dir string) (*os.Root, func(), error) {
 	if dir == "" {
-		return w.root, nil
+		return w.root, func() {}, nil
 	}
 	if r, ok := w.dirs[dir]; ok {
-		return r, nil
-	}
-	if len(w.dirs) >= maxOpenDirs {
-		w.closeDirs()
+		return r, func() {}, nil
 	}
 	parent, base := path.Split(dir)
-	pr, err := w.sub(strings.TrimSuffix(parent, "/"))
+	pr, releaseParent, err := w.subLocked(strings.TrimSuffix(parent, "/"))
 	if err != nil {
-		return nil, err
+		return nil, nil, err
 	}
+	defer releaseParent()
 	r, err := pr.OpenRoot(base)
 	if err != nil {
-		return nil, err
+		return nil, nil, err
+	}
+	if len(w.dirs) >= maxOpenDirs {
+		return r, func() { r.Close() }, nil
 	}
 	w.dirs[dir] = r
-	return r, nil
+	return r, func() {}, nil
 }
 
 func (w *writer) closeDirs() {
@@ -145,13 +200,14 @@ func (w *writer) closeDirs() {
 	clear(w.dirs)
 }
 
-// file writes one file, counting the bytes it really gets.
-func (w *writer) file(ctx context.Context, f *entry) error {
+// file writes one file through buf, counting the bytes it really gets.
+func (w *writer) file(ctx context.Context, f *entry, buf []byte) error {
 	dir, base := path.Split(f.path)
-	r, err := w.sub(strings.TrimSuffix(dir, "/"))
+	r, release, err := w.sub(strings.TrimSuffix(dir, "/"))
 	if err != nil {
 		return err
 	}
+	defer release()
 	mode := os.FileMode(fileMode)
 	if f.exec {
 		mode = execMode
@@ -161,16 +217,16 @@ func (w *writer) file(ctx context.Context, f *entry) error {
 		return err
 	}
 	w.created(f.path)
-	err = w.fill(ctx, out, f)
+	err = w.fill(ctx, out, f, buf)
 	if err == nil {
 		err = out.Chmod(mode) // the umask may have taken bits away
 	}
 	return errors.Join(err, out.Close())
 }
 
-// fill copies f's data into out in chunks, refusing more bytes than declared
-// and stopping when ctx is done.
-func (w *writer) fill(ctx context.Context, out *os.File, f *entry) error {
+// fill copies f's data into out in chunks of buf, refusing more bytes than
+// declared and stopping when ctx is done.
+func (w *writer) fill(ctx context.Context, out *os.File, f *entry, buf []byte) error {
 	in, err := f.open()
 	if err != nil {
 		return &FileError{Path: f.name, Err: err}
@@ -181,17 +237,16 @@ func (w *writer) fill(ctx context.Context, out *os.File, f *entry) error {
 		if err := ctx.Err(); err != nil {
 			return err
 		}
-		k, rerr := in.Read(w.buf)
+		k, rerr := in.Read(buf)
 		if k > 0 {
 			n += int64(k)
-			w.total += int64(k)
-			switch {
-			case n > f.size:
+			// No file gets more than it declared, and the check refused
+			// declarations that add up to more than the total: together
+			// the two bound what is written.
+			if n > f.size {
 				return &FileError{Path: f.name, Err: fmt.Errorf("%w: the data is longer than the %d bytes declared", ErrSizeMismatch, f.size)}
-			case w.total > w.maxTotal:
-				return fmt.Errorf("%w: the files add up to more than %d bytes", ErrTotalTooLarge, w.maxTotal)
 			}
-			if _, err := out.Write(w.buf[:k]); err != nil {
+			if _, err := out.Write(buf[:k]); err != nil {
 				return err
 			}
 		}

@@ -48,7 +48,7 @@ func ExtractZip(ctx context.Context, r io.ReaderAt, size int64, dst string, lim 
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, l.MaxTotalBytes)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true)
 }
 
 // ExtractZipFile is [ExtractZip] for the archive in a file.
