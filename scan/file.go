@@ -179,13 +179,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 		sc.add(Finding{Rule: ruleScanLimit, Severity: sev, File: p, Context: CtxFile,
 			Message: fmt.Sprintf("only the first %d bytes were scanned", len(data))})
 	}
-	lines := strings.Split(text, "\n")
-	for i := range lines {
-		lines[i] = strings.TrimSuffix(lines[i], "\r")
-	}
-	// Lower-case the whole text once (ASCII only, so offsets hold) and
-	// slice it per line; one line value serves every line of the file.
-	lower := strings.Split(lowerASCII(strings.Join(lines, "\n")), "\n")
+	lines, lower := splitLines(text)
 	ctxs := contexts(kind, lines)
 	var l line
 	for ll := range logicalLines(lines, ctxs) {
@@ -215,6 +209,31 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	}
 	if kind == kindConfig || kind == kindScript && path.Base(p) == "setup.py" {
 		sc.checkDeps(f, p, text)
+	}
+}
+
+// splitLines splits text into lines without their line ends (LF or CRLF),
+// and gives each line's lower-cased form too: the whole text is
+// lower-cased once (ASCII only, so offsets hold) and sliced where the text
+// is.
+func splitLines(text string) (lines, lower []string) {
+	low := lowerASCII(text)
+	n := strings.Count(text, "\n") + 1
+	lines, lower = make([]string, 0, n), make([]string, 0, n)
+	for start := 0; ; {
+		end := len(text)
+		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
+			end = start + i
+		}
+		stop := end
+		if stop > start && text[stop-1] == '\r' {
+			stop--
+		}
+		lines, lower = append(lines, text[start:stop]), append(lower, low[start:stop])
+		if end == len(text) {
+			return lines, lower
+		}
+		start = end + 1
 	}
 }
 

@@ -75,3 +75,26 @@ func FuzzDecoders(f *testing.F) {
 		}
 	})
 }
+
+// FuzzSplitLines: splitLines is strings.Split on LF with one CR dropped
+// from each line's end, and its lower-cased lines are the lines lowered.
+func FuzzSplitLines(f *testing.F) {
+	for _, seed := range []string{"", "a", "a\n", "\n\n", "A\r\nB\r\n", "\r", "a\rb\r\r\n", "Ünï\r\nCODE"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, text string) {
+		want := strings.Split(text, "\n")
+		for i := range want {
+			want[i] = strings.TrimSuffix(want[i], "\r")
+		}
+		lines, lower := splitLines(text)
+		if len(lines) != len(want) || len(lower) != len(want) {
+			t.Fatalf("%d lines, %d lowered, want %d", len(lines), len(lower), len(want))
+		}
+		for i := range want {
+			if lines[i] != want[i] || lower[i] != lowerASCII(want[i]) {
+				t.Fatalf("line %d = %q / %q, want %q / %q", i, lines[i], lower[i], want[i], lowerASCII(want[i]))
+			}
+		}
+	})
+}
