@@ -191,26 +191,9 @@ func scanFS(ctx context.Context, fsys fs.FS, display, name string, s *skill.Skil
 	slices.SortStableFunc(files, func(a, b string) int {
 		return boolInt(!isSkillFile(b)) - boolInt(!isSkillFile(a))
 	})
-	var skipped []string
-	reads, stop := readAhead(fsys, files, o)
-	defer stop()
-	for _, p := range files {
-		if err := ctx.Err(); err != nil {
-			return rep, err
-		}
-		r := <-reads
-		if r.skipped {
-			skipped = append(skipped, p)
-			continue
-		}
-		if r.err != nil {
-			sc.add(Finding{Rule: ruleReadError, Severity: Medium, File: p, Context: CtxFile,
-				Message: fmt.Sprintf("cannot be read, so it was not scanned: %v", r.err)})
-			continue
-		}
-		rep.Files++
-		rep.Bytes += int64(len(r.data))
-		sc.scanFile(p, r.data, r.truncated)
+	skipped, err := sc.scanFiles(ctx, fsys, files, &rep)
+	if err != nil {
+		return rep, err
 	}
 	if len(skipped) > 0 {
 		sc.add(Finding{Rule: ruleScanLimit, Severity: High, File: skipped[0], Context: CtxFile,
@@ -233,52 +216,6 @@ func boolInt(b bool) int {
 }
 
 func isSkillFile(p string) bool { return !strings.Contains(p, "/") && skill.IsSkillFileName(p) }
-
-// fileRead is one file of a scan, read: its bytes, whether there was more,
-// or why it was not read.
-type fileRead struct {
-	data      []byte
-	truncated bool
-	skipped   bool // past the scan's byte budget: not read
-	err       error
-}
-
-// readAheadFiles is how many files the reader may be ahead of the scan:
-// with files of at most MaxFileBytes, what it holds is bounded.
-const readAheadFiles = 8
-
-// readAhead reads files in order on a goroutine of its own, under the same
-// byte budget the scan counts, so that reading the next files (system calls,
-// in the kernel) overlaps scanning this one. stop ends the reader and
-// waits for it, so that nothing reads fsys once the scan has returned.
-func readAhead(fsys fs.FS, files []string, o Options) (<-chan fileRead, func()) {
-	reads := make(chan fileRead, readAheadFiles)
-	done, finished := make(chan struct{}), make(chan struct{})
-	go func() {
-		defer close(finished)
-		var total int64
-		for _, p := range files {
-			select {
-			case <-done:
-				return
-			default:
-			}
-			var r fileRead
-			if total >= o.MaxTotalBytes {
-				r.skipped = true
-			} else {
-				r.data, r.truncated, r.err = readFile(fsys, p, min(o.MaxFileBytes, o.MaxTotalBytes-total))
-				total += int64(len(r.data))
-			}
-			select {
-			case reads <- r:
-			case <-done:
-				return
-			}
-		}
-	}()
-	return reads, func() { close(done); <-finished }
-}
 
 // readFile reads at most max bytes of a file, saying whether there was more.
 // The buffer is sized from the file's reported size, so a file that does not
