@@ -45,10 +45,19 @@ func alternate(b *testing.B, firstName, secondName string, first, second func())
 // BenchmarkExecuteOverhead runs, in each iteration, the trivial bash skill
 // once through Executor.Execute and once through plain os/exec (the same
 // script, input, folder and environment), and reports the medians and the
-// median of the per-iteration differences: what the Executor adds.
+// median of the per-iteration differences: what the Executor adds. The
+// default sub-benchmark includes the user and PID namespaces every run gets;
+// isolate-off is the Executor's own work, without them.
 func BenchmarkExecuteOverhead(b *testing.B) {
+	b.Run("default", func(b *testing.B) { benchmarkExecuteOverhead(b, nil) })
+	b.Run("isolate-off", func(b *testing.B) {
+		benchmarkExecuteOverhead(b, &executor.Options{Runner: &executor.LocalRunner{Isolation: executor.IsolateOff}})
+	})
+}
+
+func benchmarkExecuteOverhead(b *testing.B, opts *executor.Options) {
 	needPrograms(b, "bash")
-	e, skills := newExecutor(b, nil)
+	e, skills := newExecutor(b, opts)
 	dir := skills["bash-trivial"].DiskDir
 	bash, _ := exec.LookPath("bash")
 	// The environment the Executor builds (the skill declares no env of
