@@ -85,6 +85,10 @@ var ErrNotFolder = errors.New("scan: not a skill folder")
 // cannot be listed or a context that ends; a file that cannot be read is a
 // finding (read-error), so a skill cannot hide a file by making it
 // unreadable.
+//
+// The files are read on a goroutine of the scan's, one at a time, and
+// scanned on as many as there are cores; the report is the same however
+// the work is spread. Nothing reads fsys after Skill returns.
 func Skill(ctx context.Context, fsys fs.FS, dir string, opts *Options) (Report, error) {
 	dir = path.Clean(dir)
 	s, _ := skill.Load(fsys, dir, nil)
