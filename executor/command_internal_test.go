@@ -18,3 +18,24 @@ func TestCommandDefaults(t *testing.T) {
 		t.Errorf("limits that were set changed: %+v", got)
 	}
 }
+
+// TestExecutorDefaults: a nil *Options gives the documented limits: 5 min
+// cap on a skill's timeout, 1 MiB of input and of output, 8 executions at
+// once and 4 per skill, a LocalRunner with the default isolation. Literal
+// values, so that a raised default fails here; the behaviour behind each is
+// tested with explicit Options elsewhere.
+func TestExecutorDefaults(t *testing.T) {
+	e := New(nil, nil, nil)
+	if e.maxTimeout != 5*time.Minute || e.maxInput != 1<<20 || e.maxOutput != 1<<20 {
+		t.Errorf("max timeout %v, input %d, output %d; want 5m0s, 1048576, 1048576", e.maxTimeout, e.maxInput, e.maxOutput)
+	}
+	if e.limits.perSkill != 4 {
+		t.Errorf("%d executions per skill, want 4", e.limits.perSkill)
+	}
+	if !e.limits.all.TryAcquire(8) || e.limits.all.TryAcquire(1) {
+		t.Error("the overall bound is not 8 executions")
+	}
+	if r, ok := e.runner.(*LocalRunner); !ok || r.Isolation != IsolateAuto {
+		t.Errorf("runner %#v, want a LocalRunner with IsolateAuto", e.runner)
+	}
+}
