@@ -944,3 +944,29 @@ func TestExecuteRedactsEscapedSecrets(t *testing.T) {
 		}
 	}
 }
+
+// TestExecuteDeclaredDefaultsAndUTF8: a real bash skill gets the default of
+// a variable it declares (the executor hands the resolver the skill's env
+// declaration), and standard output that is JSON but not UTF-8 is bad
+// output, not a result passed on to the model.
+func TestExecuteDeclaredDefaultsAndUTF8(t *testing.T) {
+	needPrograms(t, "bash")
+	root := t.TempDir()
+	writeSkill(t, root, "greet", map[string]string{
+		"skill.config.yaml": "runtime: bash\nentrypoint: run.sh\nenv:\n  - name: GREETING\n    default: hello\n",
+		"run.sh":            `printf '{"greeting":"%s"}' "$GREETING"`,
+	})
+	writeSkill(t, root, "latin1", map[string]string{
+		"skill.config.yaml": "runtime: bash\nentrypoint: run.sh\n",
+		"run.sh":            `printf '"caf\351"'`,
+	})
+	e := executor.New(loadSkills(t, root), newVault(), nil)
+	out, err := e.Execute(deadline(t), "greet", nil)
+	if err != nil || string(out.Output) != `{"greeting":"hello"}` {
+		t.Errorf("greet: output %s, err %v; want the declared default", out.Output, err)
+	}
+	out, err = e.Execute(deadline(t), "latin1", nil)
+	if !errors.Is(err, executor.ErrBadOutput) || !strings.Contains(out.Error, "not UTF-8") || out.Output != nil {
+		t.Errorf("latin1: output %q, err %v; want ErrBadOutput saying not UTF-8", out.Output, err)
+	}
+}

@@ -193,10 +193,11 @@ func TestReadSkillFile(t *testing.T) {
 
 func TestReadSkillFileFromMapFS(t *testing.T) {
 	fsys := fstest.MapFS{
-		"skills/a/SKILL.md":        {Data: []byte("---\nname: a\ndescription: d\n---\n")},
-		"skills/a/references/r.md": {Data: []byte("inside")},
-		"skills/b/SKILL.md":        {Data: []byte("---\nname: b\ndescription: d\n---\n")},
-		"skills/b/secret.md":       {Data: []byte(outsideSecret)},
+		"skills/a/SKILL.md":          {Data: []byte("---\nname: a\ndescription: d\n---\n")},
+		"skills/a/references/r.md":   {Data: []byte("inside")},
+		"skills/a/references/big.md": {Data: []byte(strings.Repeat("a", 256<<10+1))},
+		"skills/b/SKILL.md":          {Data: []byte("---\nname: b\ndescription: d\n---\n")},
+		"skills/b/secret.md":         {Data: []byte(outsideSecret)},
 	}
 	s, diags := skill.Load(fsys, "skills/a", nil)
 	if s == nil {
@@ -208,6 +209,11 @@ func TestReadSkillFileFromMapFS(t *testing.T) {
 	}
 	if res := call(t, tool, `{"name":"a","path":"../b/secret.md"}`); !res.IsError || strings.Contains(res.Text, outsideSecret) {
 		t.Errorf("%+v", res)
+	}
+	// nil ReadOptions: the documented default cap of 256 KiB.
+	big := call(t, tool, `{"name":"a","path":"references/big.md"}`)
+	if text, note, _ := strings.Cut(big.Text, "\n\n"); big.IsError || len(text) != 256<<10 || note != "[references/big.md is 262145 bytes; only the first 262144 are shown]" {
+		t.Errorf("a file one byte over the default cap: error %v, %d bytes shown, note %q", big.IsError, len(text), note)
 	}
 }
 

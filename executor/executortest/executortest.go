@@ -53,6 +53,7 @@ func TestRunner(t *testing.T, newRunner NewRunner) {
 		{"NilEnvIsEmpty", testNilEnv},
 		{"Dir", testDir},
 		{"StdoutCapped", testStdoutCapped},
+		{"ZeroLimitsAreTheDefaults", testZeroLimits},
 		{"StderrKeepsTail", testStderrTail},
 		{"Timeout", testTimeout},
 		{"TimeoutKillsGrandchild", testTimeoutKillsGrandchild},
@@ -178,6 +179,19 @@ func testStdoutCapped(t *testing.T, s *suite) {
 	}
 	if string(res.Stderr) != "done\n" {
 		t.Errorf("stderr %q, want %q: the program must run to its end", res.Stderr, "done\n")
+	}
+}
+
+// testZeroLimits: a Command that leaves its output limits at zero keeps
+// DefaultMaxStdout bytes of standard output and DefaultMaxStderr of
+// standard error, never everything. The sizes are literal, so that a raised
+// default fails here.
+func testZeroLimits(t *testing.T, s *suite) {
+	r, _ := s.runner(t)
+	res := run(t, r, s.script("head -c 1048586 /dev/zero; head -c 65546 /dev/zero >&2"))
+	if len(res.Stdout) != 1<<20 || !res.StdoutTruncated || len(res.Stderr) != 64<<10 || !res.StderrTruncated {
+		t.Errorf("kept %d bytes of stdout (truncated=%v) and %d of stderr (truncated=%v); want 1048576 and 65536, both truncated",
+			len(res.Stdout), res.StdoutTruncated, len(res.Stderr), res.StderrTruncated)
 	}
 }
 

@@ -182,6 +182,8 @@ func hostileZips() []hostile {
 			lim: &Limits{MaxArchiveBytes: 1000}, want: ErrArchiveTooLarge, msg: "over the limit of 1000"},
 		{name: "total over a custom limit", zip: withSkill(zf{name: "a.md", body: strings.Repeat("a", 600), store: true}, zf{name: "b.md", body: strings.Repeat("b", 600), store: true}),
 			lim: &Limits{MaxTotalBytes: 1000}, want: ErrTotalTooLarge, msg: "add up to more than 1000 bytes"},
+		{name: "files over 200 MiB in all", zip: rawWithSkill(declaredMiBFiles(201)...),
+			want: ErrTotalTooLarge, msg: "add up to more than 209715200 bytes"},
 		{name: "archive-wide ratio", zip: withSkill(manySmallZeros(40)...), want: ErrRatio, msg: "the archive expands"},
 		{name: "not a ZIP", zip: fromBytes([]byte("this is not a zip archive, just text")), want: ErrNotZip, msg: "zip: not a valid zip file"},
 	}
@@ -215,6 +217,24 @@ func manySmallZeros(n int) []zf {
 		files[i] = zf{name: fmt.Sprintf("zeros/%03d.txt", i), body: strings.Repeat("\x00", RatioFloor)}
 	}
 	return files
+}
+
+// declaredMiBFiles returns n entries that each declare DefaultMaxFileBytes
+// uncompressed from just enough data to stay under DefaultMaxRatio, so only
+// their sum passes a default limit (DefaultMaxTotalBytes). The data is never
+// inflated: the sum is refused from the headers.
+func declaredMiBFiles(n int) []func(testing.TB) raw {
+	data := noise(DefaultMaxFileBytes/DefaultMaxRatio + 512)
+	entries := make([]func(testing.TB) raw, n)
+	for i := range entries {
+		entries[i] = func(testing.TB) raw {
+			fh := zip.FileHeader{Name: fmt.Sprintf("big/%03d.bin", i), Method: zip.Deflate,
+				CompressedSize64: uint64(len(data)), UncompressedSize64: DefaultMaxFileBytes, CreatorVersion: 3 << 8}
+			fh.SetMode(0o644)
+			return raw{fh: fh, data: data}
+		}
+	}
+	return entries
 }
 
 // manyEntries builds an archive of n empty files.

@@ -260,3 +260,32 @@ func FuzzReadTarGz(f *testing.F) {
 		}
 	})
 }
+
+// servedFS lists the files of listed but serves the data of served where it
+// has a file of that name: a file system whose files change between the
+// check and the copy.
+type servedFS struct{ listed, served fstest.MapFS }
+
+func (s servedFS) Open(name string) (fs.File, error) {
+	if _, ok := s.served[name]; ok {
+		return s.served.Open(name)
+	}
+	return s.listed.Open(name)
+}
+
+// TestCopyFSRefusesDataOfAnotherSize: a file whose data is longer or
+// shorter than the size listed when it was checked stops the copy with
+// ErrSizeMismatch, and nothing is left in the destination.
+func TestCopyFSRefusesDataOfAnotherSize(t *testing.T) {
+	listed := fstest.MapFS{"SKILL.md": {Data: []byte(skillMD)}, "notes.md": {Data: []byte("short")}}
+	for name, data := range map[string]string{"longer": "short, and then a great deal more", "shorter": "sh"} {
+		_, stage := staging(t)
+		fsys := servedFS{listed: listed, served: fstest.MapFS{"notes.md": {Data: []byte(data)}}}
+		if _, err := CopyFS(t.Context(), fsys, stage, nil); !errors.Is(err, ErrSizeMismatch) {
+			t.Errorf("%s: err = %v, want ErrSizeMismatch", name, err)
+		}
+		if got := snapshot(t, stage); len(got) > 1 {
+			t.Errorf("%s: left %v", name, got)
+		}
+	}
+}
