@@ -8,6 +8,7 @@ import (
 	"testing"
 	"testing/fstest"
 
+	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/internal/osfs"
 )
 
@@ -15,20 +16,12 @@ import (
 func tree(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
-	for name, body := range map[string]string{
+	fixture.WriteTree(t, dir, map[string]string{
 		"SKILL.md":             "---\nname: s\n---\nbody\n",
 		"scripts/run.sh":       "echo hi\n",
 		"references/a/deep.md": "deep\n",
 		"empty.txt":            "",
-	} {
-		p := filepath.Join(dir, filepath.FromSlash(name))
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(body), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	return dir
 }
 
