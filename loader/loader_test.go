@@ -2,6 +2,7 @@ package loader_test
 
 import (
 	"errors"
+	"io/fs"
 	"fmt"
 	"os"
 	"path/filepath"
@@ -245,5 +246,31 @@ func TestCorpus(t *testing.T) {
 	d := only(t, l.Snapshot().Diagnostics(), diagnostics.LimitReached, 1)
 	if l.Snapshot().Len() != 200 || len(d) == 1 && len(d[0].Detail["skipped"].([]string)) != len(dirs)-201 {
 		t.Errorf("%d skills; %v", l.Snapshot().Len(), d)
+	}
+}
+
+// failingDirFS fails to list one folder, as a folder the process may not
+// read does (a test run as root reads every folder on disk).
+type failingDirFS struct {
+	fstest.MapFS
+	dir string
+}
+
+func (f failingDirFS) ReadDir(name string) ([]fs.DirEntry, error) {
+	if name == f.dir {
+		return nil, &fs.PathError{Op: "readdir", Path: name, Err: fs.ErrPermission}
+	}
+	return f.MapFS.ReadDir(name)
+}
+
+// A folder that cannot be listed is named by READ_ERROR, not skipped in
+// silence, and the rest of the source still loads.
+func TestUnlistableFolderNamed(t *testing.T) {
+	m := mapSkills("open/pdf", "locked/inner")
+	l := newLoader(t, nil, loader.Source{Name: "s", FS: failingDirFS{MapFS: m, dir: "locked"}})
+	wantNames(t, names(l.Snapshot()), "pdf@s:open/pdf")
+	d := only(t, l.Snapshot().Diagnostics(), diagnostics.ReadError, 1)
+	if d[0].Path != "locked" || !strings.Contains(d[0].Message, "permission") {
+		t.Errorf("%+v", d[0])
 	}
 }

@@ -119,3 +119,19 @@ func TestDiscover(t *testing.T) {
 		t.Fatal(err)
 	}
 }
+
+// A link to the source root's own parent leaves the root: its target is
+// "..", the one relative path that climbs without a separator after it.
+func TestLinkToRootParentEscapes(t *testing.T) {
+	parent := t.TempDir()
+	root := filepath.Join(parent, "skills")
+	writeSkill(t, root, "pdf", "pdf")
+	writeSkill(t, parent, "neighbour", "neighbour")
+	symlink(t, "..", filepath.Join(root, "up"))
+	l := newLoader(t, nil, loader.Source{Name: "disk", Dir: root})
+	wantNames(t, names(l.Snapshot()), "pdf@disk:pdf")
+	esc := only(t, l.Snapshot().Diagnostics(), diagnostics.SymlinkEscape, 1)
+	if esc[0].Path != filepath.Join(root, "up") {
+		t.Errorf("SYMLINK_ESCAPE at %s", esc[0].Path)
+	}
+}
