@@ -2,8 +2,8 @@ package loader_test
 
 import (
 	"errors"
-	"io/fs"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
