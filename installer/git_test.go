@@ -316,6 +316,14 @@ func TestGitHostAllowlist(t *testing.T) {
 	if _, err := strict.Install(t.Context(), Source{Git: "file:///tmp/repo"}, nil); !errors.Is(err, ErrHostNotAllowed) {
 		t.Errorf("file:// without AllowFileURLs: %v", err)
 	}
+	// With no AllowedHosts, github.com is the only host: not another
+	// forge, nor a host that merely starts with github.com.
+	for _, u := range []string{"https://gitlab.com/o/r", "https://codeberg.org/o/r", "https://bitbucket.org/o/r",
+		"https://github.com.example.com/o/r", "https://www.github.com/o/r"} {
+		if _, err := strict.Install(t.Context(), Source{Git: u}, nil); !errors.Is(err, ErrHostNotAllowed) {
+			t.Errorf("%s with the default hosts: %v", u, err)
+		}
+	}
 }
 
 // CheckUpdates works on a skills folder where no operation ever ran (no
