@@ -419,3 +419,90 @@ func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
 		}
 	}
 }
+
+// crashAt runs op with a simulated crash at the fault point and returns
+// once the process "died" there; the caller then changes the folder as
+// another party would, before the next Installer settles it.
+func crashAt(t *testing.T, in *Installer, point string, op func() error) {
+	t.Helper()
+	reached := false
+	in.dir.Fault = func(p string) error {
+		if p == point {
+			reached = true
+			return skillsdir.ErrSimulatedCrash
+		}
+		return nil
+	}
+	if err := op(); !errors.Is(err, skillsdir.ErrSimulatedCrash) || !reached {
+		t.Fatalf("crash at %s: reached %v, err %v", point, reached, err)
+	}
+	in.dir.Close()
+}
+
+// Recovery finishes an install whose new version is in place only when the
+// folder still holds what the journal fingerprinted and no one wrote
+// another record since; otherwise it leaves the record as it finds it.
+func TestRecoveryRollsForwardOnlyWhatItWrote(t *testing.T) {
+	for _, tamper := range []string{"files", "record"} {
+		t.Run(tamper, func(t *testing.T) {
+			ctx := t.Context()
+			in, dir := newTestInstaller(t, nil)
+			src := skillFolder(t, "victim", "old", nil)
+			if _, err := in.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new")})
+			crashAt(t, in, "new-moved", func() error { _, err := in.Install(ctx, Source{Dir: src}, nil); return err })
+			store := registry.NewFSStore(dir)
+			before, err := store.Get(ctx, "victim")
+			if err != nil {
+				t.Fatal(err)
+			}
+			want := before
+			switch tamper {
+			case "files": // someone else's files are in place now
+				writeTree(t, filepath.Join(dir, "victim"), map[string]string{"SKILL.md": skillMD("victim", "someone else's")})
+			case "record": // someone else wrote a record since
+				want.Pinned, want.UpdatedAt = true, before.UpdatedAt.Add(time.Minute)
+				if err := store.Put(ctx, want); err != nil {
+					t.Fatal(err)
+				}
+			}
+			openTestInstaller(t, dir, nil)
+			got, err := store.Get(ctx, "victim")
+			if err != nil {
+				t.Fatal(err)
+			}
+			if got.Fingerprint != want.Fingerprint || got.Pinned != want.Pinned || !got.UpdatedAt.Equal(want.UpdatedAt) {
+				t.Fatalf("recovery wrote over the record: got %+v, want %+v", got, want)
+			}
+		})
+	}
+}
+
+// Recovery of an uninstall whose folder was moved out deletes the record
+// only when it is still the one the uninstall meant to delete.
+func TestRecoveryKeepsARecordWrittenAfterAnUninstall(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "goner", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	crashAt(t, in, "u-moved", func() error { return in.Uninstall(ctx, "goner", nil) })
+	store := registry.NewFSStore(dir)
+	rec, err := store.Get(ctx, "goner")
+	if err != nil {
+		t.Fatal(err)
+	}
+	rec.URL, rec.UpdatedAt = "", rec.UpdatedAt.Add(time.Minute) // another party's record
+	if err := store.Put(ctx, rec); err != nil {
+		t.Fatal(err)
+	}
+	openTestInstaller(t, dir, nil)
+	if got, err := store.Get(ctx, "goner"); err != nil || !got.UpdatedAt.Equal(rec.UpdatedAt) {
+		t.Fatalf("the record written after the uninstall: %+v, %v", got, err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "goner")); !os.IsNotExist(err) {
+		t.Fatalf("the uninstalled folder: %v", err)
+	}
+}
