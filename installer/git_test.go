@@ -454,3 +454,21 @@ func TestSourceHoldingSeveralSkills(t *testing.T) {
 		t.Fatalf("a ZIP of two skills: %v", err)
 	}
 }
+
+// Two folders of one repository holding skills of the same name are two
+// origins: installing the second does not replace the first.
+func TestAnotherSubdirOfTheRepositoryIsAnotherOrigin(t *testing.T) {
+	r := newRepo(t)
+	r.Write(map[string]string{"a/SKILL.md": skillMD("twin", "from a"), "b/SKILL.md": skillMD("twin", "from b")})
+	r.Commit("twins")
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "a"}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "b"}, nil); !errors.Is(err, ErrExists) {
+		t.Fatalf("install from the other folder: %v, want ErrExists", err)
+	}
+	if !strings.Contains(readFile(t, filepath.Join(dir, "twin", "SKILL.md")), "from a") {
+		t.Error("the first install was replaced")
+	}
+}
