@@ -209,7 +209,7 @@ func (f *fetcher) readIndex(ctx context.Context, u *url.URL) (*Index, error) {
 	}
 	var err error
 	for _, p := range candidates {
-		at := &url.URL{Scheme: u.Scheme, Host: u.Host, Path: p}
+		at := &url.URL{Scheme: u.Scheme, User: u.User, Host: u.Host, Path: p} // credentials: refused by check
 		var body []byte
 		body, _, err = f.get(ctx, at, f.maxIdx)
 		if errors.Is(err, ErrNotFound) {

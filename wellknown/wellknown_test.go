@@ -9,6 +9,7 @@ import (
 	"encoding/hex"
 	"encoding/json"
 	"errors"
+	"fmt"
 	"io/fs"
 	"net/http"
 	"net/http/httptest"
@@ -384,5 +385,85 @@ func TestHTTPS(t *testing.T) {
 	r, _ := ix.Remote("code-review", opts)
 	if _, _, err := r.Fetch(t.Context(), nil); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// Each limit holds at its edge: one byte or one file over is refused, with
+// the defaults too.
+func TestLimitsAtTheEdge(t *testing.T) {
+	s, srv := newSite(t)
+	ix, err := wellknown.Read(t.Context(), srv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, _ := ix.Remote("wrangler", nil)
+	size := int64(len(s.files["/.well-known/agent-skills/wrangler.tar.gz"]))
+	if _, _, err := r.Fetch(t.Context(), &installer.Limits{MaxArchiveBytes: size - 1}); !errors.Is(err, installer.ErrLimit) {
+		t.Errorf("archive one byte over the limit: %v", err)
+	}
+	if _, _, err := r.Fetch(t.Context(), &installer.Limits{MaxArchiveBytes: size}); err != nil {
+		t.Errorf("archive at the limit: %v", err)
+	}
+	// The default index limit (4 MiB): an index padded one byte past it.
+	big := index(t)
+	s.files[wellknown.IndexPath] = append(big, bytes.Repeat([]byte(" "), 4<<20+1-len(big))...)
+	if _, err := wellknown.Read(t.Context(), srv.URL, nil); !errors.Is(err, installer.ErrLimit) {
+		t.Errorf("index over the default limit: %v", err)
+	}
+
+	// A v0.1.0 skill's files count against the entry and byte limits.
+	md := skillMD("git-workflow")
+	legacy := &site{files: map[string][]byte{
+		wellknown.LegacyIndexPath:                   []byte(`{"skills":[{"name":"git-workflow","description":"d","files":["SKILL.md","a.md"]}]}`),
+		"/.well-known/skills/git-workflow/SKILL.md": md,
+		"/.well-known/skills/git-workflow/a.md":     []byte("a"),
+	}}
+	lsrv := httptest.NewServer(legacy)
+	defer lsrv.Close()
+	lix, err := wellknown.Read(t.Context(), lsrv.URL, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	lr, _ := lix.Remote("git-workflow", nil)
+	for name, lim := range map[string]*installer.Limits{
+		"entries": {MaxEntries: 1},
+		"bytes":   {MaxTotalBytes: int64(len(md))},
+	} {
+		if _, _, err := lr.Fetch(t.Context(), lim); !errors.Is(err, installer.ErrLimit) {
+			t.Errorf("v0.1.0 files over the %s limit: %v", name, err)
+		}
+	}
+	if _, _, err := lr.Fetch(t.Context(), &installer.Limits{MaxEntries: 2, MaxTotalBytes: int64(len(md)) + 1}); err != nil {
+		t.Errorf("v0.1.0 files at the limits: %v", err)
+	}
+}
+
+// Redirects are bounded (Go's rule: the 10th is refused), and a URL
+// carrying credentials is refused before any request.
+func TestRedirectLimitAndCredentials(t *testing.T) {
+	requests := 0
+	mux := http.NewServeMux()
+	mux.HandleFunc("/", func(w http.ResponseWriter, r *http.Request) {
+		requests++
+		var n int
+		fmt.Sscanf(r.URL.Path, "/hop/%d/index.json", &n)
+		if n < 11 {
+			http.Redirect(w, r, fmt.Sprintf("/hop/%d/index.json", n+1), http.StatusFound)
+			return
+		}
+		w.Write(index(t))
+	})
+	srv := httptest.NewServer(mux)
+	defer srv.Close()
+	if _, err := wellknown.Read(t.Context(), srv.URL+"/hop/0/index.json", nil); err == nil || !strings.Contains(err.Error(), "redirects") {
+		t.Errorf("11 redirects: %v", err)
+	}
+	if _, err := wellknown.Read(t.Context(), srv.URL+"/hop/2/index.json", nil); err != nil {
+		t.Errorf("9 redirects: %v", err)
+	}
+	requests = 0
+	withUser := strings.Replace(srv.URL, "http://", "http://user:secret@", 1)
+	if _, err := wellknown.Read(t.Context(), withUser, nil); err == nil || requests != 0 {
+		t.Errorf("credentials: %v after %d requests", err, requests)
 	}
 }
