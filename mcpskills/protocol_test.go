@@ -5,6 +5,7 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"path/filepath"
 	"slices"
@@ -403,6 +404,24 @@ func TestRemote(t *testing.T) {
 	// Limits are checked on the entry, before anything is read.
 	if _, _, err := r.Fetch(ctx, &installer.Limits{MaxFileBytes: 4}); !errors.Is(err, installer.ErrLimit) {
 		t.Errorf("over the limit: %v", err)
+	}
+	// The entry and total-bytes limits, one under what the skill holds
+	// (zero would mean the default).
+	files, total := 0, int64(0)
+	fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			info, _ := d.Info()
+			files, total = files+1, total+info.Size()
+		}
+		return err
+	})
+	if files < 2 {
+		t.Fatalf("the test needs a skill of several files, got %d", files)
+	}
+	for name, lim := range map[string]*installer.Limits{"entries": {MaxEntries: files - 1}, "bytes": {MaxTotalBytes: total - 1}} {
+		if _, _, err := r.Fetch(ctx, lim); !errors.Is(err, installer.ErrLimit) {
+			t.Errorf("over the %s limit (%d files, %d bytes): %v", name, files, total, err)
+		}
 	}
 	if _, err := (&Remote{Command: r.Command, URI: SkillURI("nope"), Options: r.Options}).Version(ctx); err == nil {
 		t.Error("an unknown skill has a version")
