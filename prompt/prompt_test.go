@@ -417,3 +417,40 @@ func TestActivateWithoutDeclaredReferences(t *testing.T) {
 		t.Error("files listed as optional references must not be listed again as resources")
 	}
 }
+
+// The default budget is exactly the documented 30,000 characters: a
+// catalog one character longer is compacted, one that long is not.
+func TestDefaultBudgetIsExact(t *testing.T) {
+	const documented = 30_000
+	desc := func(n int) string { return strings.Repeat("x", n) }
+	write := func(n, last int) []*skill.Skill {
+		files := map[string]string{}
+		for i := range n {
+			d := 400 // less than the last one's, which takes up the difference
+			if i == n-1 {
+				d = last
+			}
+			name := fmt.Sprintf("s-%03d", i)
+			files[name+"/SKILL.md"] = "---\nname: " + name + "\ndescription: " + desc(d) + "\n---\n"
+		}
+		return skillSet(t, files)
+	}
+	length := func(skills []*skill.Skill) int {
+		return len([]rune(prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20}).Text))
+	}
+	n := 1
+	for length(write(n, 900)) <= documented {
+		n++
+	}
+	over := length(write(n, 900)) - (documented + 1)
+	skills := write(n, 900-over)
+	if got := length(skills); got != documented+1 {
+		t.Fatalf("the test built a catalog of %d characters, want %d", got, documented+1)
+	}
+	if res := prompt.Catalog(skills, nil); res.Compaction == prompt.CompactionNone || len([]rune(res.Text)) > documented {
+		t.Errorf("one character over the default budget: compaction %q, %d characters", res.Compaction, len([]rune(res.Text)))
+	}
+	if res := prompt.Catalog(skills, &prompt.Options{MaxChars: documented + 1}); res.Compaction != prompt.CompactionNone {
+		t.Errorf("at its own length: compaction %q", res.Compaction)
+	}
+}
