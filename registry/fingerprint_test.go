@@ -203,3 +203,30 @@ func ExampleFingerprint() {
 	fmt.Println(sum[:7], len(sum))
 	// Output: sha256: 71
 }
+
+// A record the store cannot read is said (READ_ERROR), not taken as no
+// record.
+func TestFingerprintCheckerReportsAnUnreadableRecord(t *testing.T) {
+	dir := t.TempDir()
+	os.MkdirAll(filepath.Join(dir, "pdf"), 0o755)
+	os.WriteFile(filepath.Join(dir, "pdf", "SKILL.md"), []byte("---\nname: pdf\ndescription: PDFs\n---\nbody\n"), 0o644)
+	s, _ := skill.Load(os.DirFS(dir), "pdf", &skill.LoadOptions{DiskRoot: dir})
+	store := registry.NewFSStore(dir)
+	if err := store.Put(t.Context(), registry.Record{Name: "pdf", Fingerprint: fp(t, os.DirFS(dir), "pdf"), Enabled: true}); err != nil {
+		t.Fatal(err)
+	}
+	// Break every file the store wrote: a damaged registry.
+	filepath.WalkDir(filepath.Join(dir, ".skillhub"), func(p string, d fs.DirEntry, err error) error {
+		if err == nil && d.Type().IsRegular() {
+			os.WriteFile(p, []byte("{not json"), 0o644)
+		}
+		return nil
+	})
+	if _, err := store.Get(t.Context(), "pdf"); err == nil {
+		t.Fatal("the test needs a record the store cannot read")
+	}
+	d := registry.FingerprintChecker{Store: store}.Check(t.Context(), s)
+	if len(d) != 1 || d[0].Code != diagnostics.ReadError || d[0].Skill != "pdf" {
+		t.Fatalf("unreadable record: %v", d)
+	}
+}
