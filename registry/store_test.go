@@ -284,3 +284,31 @@ func readJSON(t *testing.T, name string, v any) {
 		t.Fatalf("%s: %v\n%s", name, err, data)
 	}
 }
+
+// A record written again with only a new time is another record: a
+// compare-and-swap against the older one conflicts.
+func TestSwapSeesATimeOnlyChange(t *testing.T) {
+	for name, store := range map[string]registry.Store{"mem": new(registry.MemStore), "fs": registry.NewFSStore(t.TempDir())} {
+		t.Run(name, func(t *testing.T) {
+			cas := store.(registry.CompareAndSwapper)
+			at := time.Date(2026, 1, 2, 3, 4, 5, 0, time.UTC)
+			old := registry.Record{Name: "pdf", Enabled: true, InstalledAt: at, UpdatedAt: at}
+			if err := store.Put(t.Context(), old); err != nil {
+				t.Fatal(err)
+			}
+			touched := old
+			touched.UpdatedAt = at.Add(time.Second)
+			if old.Equal(touched) {
+				t.Error("records differing in UpdatedAt are Equal")
+			}
+			if err := store.Put(t.Context(), touched); err != nil {
+				t.Fatal(err)
+			}
+			next := old
+			next.Pinned = true
+			if err := cas.CompareAndSwap(t.Context(), &old, next); !errors.Is(err, registry.ErrConflict) {
+				t.Fatalf("swap against a record written since: %v, want ErrConflict", err)
+			}
+		})
+	}
+}
