@@ -100,7 +100,7 @@ func newFetcher(opts *Options, site *url.URL) *fetcher {
 	}
 	c := *base
 	c.CheckRedirect = func(req *http.Request, via []*http.Request) error {
-		if len(via) >= maxRedirects {
+		if len(via) > maxRedirects { // via holds the first request and every redirect followed
 			return fmt.Errorf("wellknown: more than %d redirects", maxRedirects)
 		}
 		return f.check(req.URL)
