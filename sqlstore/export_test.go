@@ -8,3 +8,7 @@ var Migrations = func() int {
 	}
 	return len(ms)
 }()
+
+// Rebind is the store's placeholder rewriting, for tests that write to the
+// tables directly.
+func (d *DB) Rebind(query string) string { return d.rebind(query) }

@@ -220,3 +220,29 @@ func TestErrors(t *testing.T) {
 		t.Errorf("secrets Get on a closed pool: %v", err)
 	}
 }
+
+// A value in the table over secrets.MaxSealedLen (written there by
+// something else than the store) is refused, not handed to the vault, and
+// one at the limit is read.
+func TestOversizedSealedValueRefused(t *testing.T) {
+	forEach(t, func(t *testing.T, b backend) {
+		dsn := b.DSN(t)
+		pool := testdb.Open(t, b.Driver, dsn)
+		db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
+		if err != nil {
+			t.Fatal(err)
+		}
+		for name, size := range map[string]int{"AT_LIMIT": secrets.MaxSealedLen, "OVER": secrets.MaxSealedLen + 1} {
+			if _, err := pool.ExecContext(t.Context(), db.Rebind("INSERT INTO skillkit_secrets (skill, name, sealed) VALUES (?, ?, ?)"),
+				"pdf", name, bytes.Repeat([]byte{1}, size)); err != nil {
+				t.Fatal(err)
+			}
+		}
+		if got, err := db.Secrets().Get(t.Context(), "pdf", "AT_LIMIT"); err != nil || len(got) != secrets.MaxSealedLen {
+			t.Errorf("a value at the limit: %d bytes, %v", len(got), err)
+		}
+		if _, err := db.Secrets().Get(t.Context(), "pdf", "OVER"); !errors.Is(err, secrets.ErrCannotOpen) {
+			t.Errorf("a value over the limit: %v, want ErrCannotOpen", err)
+		}
+	})
+}
