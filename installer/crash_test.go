@@ -56,16 +56,9 @@ func testInstallFault(t *testing.T, replace, crash bool, point string) {
 	if crash {
 		fail = skillsdir.ErrSimulatedCrash
 	}
-	reached := false
-	in.dir.Fault = func(p string) error {
-		if p == point {
-			reached = true
-			return fail
-		}
-		return nil
-	}
+	reached := faultAt(in.dir, point, fail)
 	res, err := in.Install(ctx, Source{Dir: src}, nil)
-	if !reached {
+	if !*reached {
 		t.Fatalf("point %s not reached", point)
 	}
 	committed := point == "recorded"
@@ -398,18 +391,10 @@ func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
 				}
 				writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "new")})
 				store.lie = true
-				reached := false
-				in.dir.Fault = func(p string) error {
-					if p == point {
-						reached = true
-						return skillsdir.ErrSimulatedCrash
-					}
-					return nil
-				}
-				if _, err := in.Install(ctx, Source{Dir: src}, nil); !errors.Is(err, skillsdir.ErrSimulatedCrash) || !reached {
-					t.Fatalf("err %v, reached %v", err, reached)
-				}
-				in.dir.Close()
+				crashAt(t, in, point, func() error {
+					_, err := in.Install(ctx, Source{Dir: src}, nil)
+					return err
+				})
 				openTestInstaller(t, dir, nil)
 				assertNoLeftovers(t, dir)
 				if got := fixture.StateOf(t, dir, "victim"); got != old {
@@ -425,18 +410,25 @@ func TestCrashDuringRollbackAfterARecordWrite(t *testing.T) {
 // another party would, before the next Installer settles it.
 func crashAt(t *testing.T, in *Installer, point string, op func() error) {
 	t.Helper()
-	reached := false
-	in.dir.Fault = func(p string) error {
+	reached := faultAt(in.dir, point, skillsdir.ErrSimulatedCrash)
+	if err := op(); !errors.Is(err, skillsdir.ErrSimulatedCrash) || !*reached {
+		t.Fatalf("crash at %s: reached %v, err %v", point, *reached, err)
+	}
+	in.dir.Close()
+}
+
+// faultAt makes d fail with fail at the fault point; what it returns says
+// whether the point was reached.
+func faultAt(d *skillsdir.Dir, point string, fail error) *bool {
+	reached := new(bool)
+	d.Fault = func(p string) error {
 		if p == point {
-			reached = true
-			return skillsdir.ErrSimulatedCrash
+			*reached = true
+			return fail
 		}
 		return nil
 	}
-	if err := op(); !errors.Is(err, skillsdir.ErrSimulatedCrash) || !reached {
-		t.Fatalf("crash at %s: reached %v, err %v", point, reached, err)
-	}
-	in.dir.Close()
+	return reached
 }
 
 // Recovery finishes an install whose new version is in place only when the

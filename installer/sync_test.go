@@ -371,17 +371,10 @@ func TestSyncFaults(t *testing.T) {
 				if crash {
 					fail = skillsdir.ErrSimulatedCrash
 				}
-				reached := false
-				b.dir.Fault = func(p string) error {
-					if p == point {
-						reached = true
-						return fail
-					}
-					return nil
-				}
+				reached := faultAt(b.dir, point, fail)
 				rep, err := b.Sync(ctx, nil)
-				if err != nil || !reached {
-					t.Fatalf("Sync: %v, reached %v", err, reached)
+				if err != nil || !*reached {
+					t.Fatalf("Sync: %v, reached %v", err, *reached)
 				}
 				committed := point == "recorded"
 				if committed && !crash {

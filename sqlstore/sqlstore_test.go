@@ -33,6 +33,18 @@ func openN(t *testing.T, b backend, n int) []*sqlstore.DB {
 	return out
 }
 
+// openWithPool opens a fresh database of b, migrated, and returns the pool
+// too, for tests that look at the tables themselves.
+func openWithPool(t *testing.T, b backend) (*sql.DB, *sqlstore.DB) {
+	t.Helper()
+	pool := testdb.Open(t, b.Driver, b.DSN(t))
+	db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return pool, db
+}
+
 func forEach(t *testing.T, test func(t *testing.T, b backend)) {
 	for _, b := range backends {
 		t.Run(b.Name, func(t *testing.T) { test(t, b) })
@@ -158,12 +170,7 @@ func TestOpenRefusesAnUnknownDialect(t *testing.T) {
 // The secrets table holds sealed values only: the plaintext is in no cell.
 func TestSecretsTableHoldsSealedValuesOnly(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dsn := b.DSN(t)
-		pool := testdb.Open(t, b.Driver, dsn)
-		db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pool, db := openWithPool(t, b)
 		const plain = "sk-SQL-PLAINTEXT-77c2"
 		v := secrets.NewVault(db.Secrets(), &secrets.Options{Keyring: secretstest.Keyring(t, secretstest.OldSecret)})
 		if err := v.Save(t.Context(), "pdf", map[string]string{"API_KEY": plain}); err != nil {
@@ -226,12 +233,7 @@ func TestErrors(t *testing.T) {
 // one at the limit is read.
 func TestOversizedSealedValueRefused(t *testing.T) {
 	forEach(t, func(t *testing.T, b backend) {
-		dsn := b.DSN(t)
-		pool := testdb.Open(t, b.Driver, dsn)
-		db, err := sqlstore.Open(t.Context(), pool, b.Dialect)
-		if err != nil {
-			t.Fatal(err)
-		}
+		pool, db := openWithPool(t, b)
 		for name, size := range map[string]int{"AT_LIMIT": secrets.MaxSealedLen, "OVER": secrets.MaxSealedLen + 1} {
 			if _, err := pool.ExecContext(t.Context(), db.Rebind("INSERT INTO skillkit_secrets (skill, name, sealed) VALUES (?, ?, ?)"),
 				"pdf", name, bytes.Repeat([]byte{1}, size)); err != nil {
