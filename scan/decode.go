@@ -8,6 +8,7 @@ import (
 	"encoding/hex"
 	"fmt"
 	"io"
+	"iter"
 	"net/url"
 	"slices"
 	"strconv"
@@ -58,26 +59,46 @@ func (sc *skillScan) decodeLine(l *line) {
 
 // decodeRuns decodes runs of base64 and hex characters.
 func (sc *skillScan) decodeRuns(l *line) {
-	t := l.text
-	for i := 0; i < len(t); {
-		if !base64Byte(t[i]) {
-			i++
-			continue
-		}
-		j := i
-		for j < len(t) && base64Byte(t[j]) {
-			j++
-		}
-		run := t[i:j]
-		for j < len(t) && t[j] == '=' && j-i < len(run)+2 {
-			j++
-		}
+	for at, run := range longRuns(l.text) {
 		if len(run) >= minHexRun && isHex(run) {
-			sc.decodedHex(l, i, run)
-		} else if len(run) >= minBase64Run && mixed(run) {
-			sc.decodedBase64(l, i, run)
+			sc.decodedHex(l, at, run)
+		} else if mixed(run) {
+			sc.decodedBase64(l, at, run)
 		}
-		i = j
+	}
+}
+
+// longRuns yields the runs of base64 characters (hex digits are some)
+// at least minBase64Run long, with their offsets: shorter ones decode to
+// nothing worth scanning. It looks at the byte minBase64Run-1 ahead of
+// where a run could start first: in prose and code that byte usually ends
+// a word, and then none of the bytes before it can start a long run.
+func longRuns(t string) iter.Seq2[int, string] {
+	return func(yield func(int, string) bool) {
+		// i is where a run may start: at 0 or after a byte outside base64.
+		for i := 0; i+minBase64Run <= len(t); {
+			k := i + minBase64Run - 1
+			if !base64Byte(t[k]) {
+				i = k + 1
+				continue
+			}
+			m := k - 1
+			for m >= i && base64Byte(t[m]) {
+				m--
+			}
+			if m >= i {
+				i = m + 1
+				continue
+			}
+			j := k + 1
+			for j < len(t) && base64Byte(t[j]) {
+				j++
+			}
+			if !yield(i, t[i:j]) {
+				return
+			}
+			i = j
+		}
 	}
 }
 
@@ -190,7 +211,7 @@ func blobContext(c Context) bool {
 
 func base64Byte(c byte) bool { return base64Bytes[c] }
 
-// base64Bytes: a table, since decodeRuns asks of every byte of a text.
+// base64Bytes: a table, since longRuns asks of many bytes of a text.
 var base64Bytes = func() (t [256]bool) {
 	for c := range 256 {
 		t[c] = c >= 'A' && c <= 'Z' || c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '+' || c == '/' || c == '-' || c == '_'
@@ -426,17 +447,83 @@ func codesToText(codes []string) string {
 	return string(b)
 }
 
-// stringLiteral is a quoted string on one line.
-var stringLiteral = lazyRE(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+// maxLiterals is the most string literals of a line decodeLiterals reads.
+const maxLiterals = 64
 
-// joiner is what may stand between literals that are joined: + (most
-// languages), . (PHP, Perl), .. (Lua) or nothing (Python, C).
-var joiner = lazyRE(`^\s*(?:\+|\.\.?|)\s*$`)
+// stringLiterals returns where the quoted strings of a line are, at most
+// max: a quote, then characters other than that quote, a backslash or a
+// line end, or a backslash and a character other than a line end, then the
+// same quote. It is the regular expression
+// "(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*' found from left to right, in
+// one pass: Go's regexp tries it at every quote of the line.
+func stringLiterals(s string, max int) [][2]int {
+	var out [][2]int
+	// unclosed[q] is where a search for the closing q failed: a q before
+	// it was escaped in that search, and would fail the same way.
+	var unclosed [2]int
+	for p := 0; p < len(s) && len(out) < max; p++ {
+		q := s[p]
+		if q != '"' && q != '\'' {
+			continue
+		}
+		kind := boolInt(q == '\'')
+		if p < unclosed[kind] {
+			continue
+		}
+		end := closingQuote(s, p)
+		if end < 0 {
+			unclosed[kind] = -end
+			continue
+		}
+		out = append(out, [2]int{p, end + 1})
+		p = end
+	}
+	return out
+}
+
+// closingQuote returns where the string opened by the quote at s[p] ends,
+// or minus where the search failed: at a line end, a backslash before one,
+// or the end of s.
+func closingQuote(s string, p int) int {
+	q := s[p]
+	for i := p + 1; i < len(s); i++ {
+		switch s[i] {
+		case q:
+			return i
+		case '\n':
+			return -i
+		case '\\':
+			if i+1 == len(s) || s[i+1] == '\n' {
+				return -i
+			}
+			i++
+		}
+	}
+	return -len(s)
+}
+
+// joins reports whether the text between two string literals joins them:
+// spaces around + (most languages), . (PHP, Perl), .. (Lua) or nothing
+// (Python, C).
+func joins(between string) bool {
+	t := strings.TrimLeft(between, spaceChars)
+	if rest, ok := strings.CutPrefix(t, "+"); ok {
+		t = rest
+	} else if rest, ok := strings.CutPrefix(t, ".."); ok {
+		t = rest
+	} else {
+		t = strings.TrimPrefix(t, ".")
+	}
+	return strings.TrimLeft(t, spaceChars) == ""
+}
+
+// spaceChars are what \s matches.
+const spaceChars = " \t\n\f\r"
 
 // decodeLiterals joins string literals split with + or ., and reverses
 // those reversed or rot13-encoded by the code around them.
 func (sc *skillScan) decodeLiterals(l *line) {
-	lits := stringLiteral().FindAllStringIndex(l.text, 64)
+	lits := stringLiterals(l.text, maxLiterals)
 	if len(lits) == 0 {
 		return
 	}
@@ -459,7 +546,7 @@ func (sc *skillScan) decodeLiterals(l *line) {
 	prevEnd := -1
 	for _, loc := range lits {
 		body := l.text[loc[0]+1 : loc[1]-1]
-		if prevEnd >= 0 && !joiner().MatchString(l.text[prevEnd:loc[0]]) {
+		if prevEnd >= 0 && !joins(l.text[prevEnd:loc[0]]) {
 			flush()
 		}
 		if len(group) == 0 {

@@ -1,6 +1,8 @@
 package scan
 
 import (
+	"regexp"
+	"slices"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -95,6 +97,67 @@ func FuzzSplitLines(f *testing.F) {
 			if lines[i] != want[i] || lower[i] != lowerASCII(want[i]) {
 				t.Fatalf("line %d = %q / %q, want %q / %q", i, lines[i], lower[i], want[i], lowerASCII(want[i]))
 			}
+		}
+	})
+}
+
+// FuzzLongRuns holds longRuns, which skips ahead, to its definition: every
+// maximal run of base64 characters at least minBase64Run long, in order.
+func FuzzLongRuns(f *testing.F) {
+	run := func(n int) string { return strings.Repeat("aB3", n)[:n] }
+	for _, seed := range []string{"", run(19), run(20), run(21), run(19) + " " + run(20), "x " + run(40) + "==" + run(20),
+		run(20) + "=" + run(19) + "." + run(25), strings.Repeat(run(19)+" ", 5), " " + run(18) + "-_+/" + " end",
+		"é" + run(22) + "\x00" + run(20)} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want, got [][2]int
+		for i := 0; i < len(s); {
+			if !base64Byte(s[i]) {
+				i++
+				continue
+			}
+			j := i
+			for j < len(s) && base64Byte(s[j]) {
+				j++
+			}
+			if j-i >= minBase64Run {
+				want = append(want, [2]int{i, j})
+			}
+			i = j
+		}
+		for at, r := range longRuns(s) {
+			if s[at:at+len(r)] != r {
+				t.Fatalf("run %q is not the text at %d", r, at)
+			}
+			got = append(got, [2]int{at, at + len(r)})
+		}
+		if !slices.Equal(got, want) {
+			t.Fatalf("runs %v, want %v", got, want)
+		}
+	})
+}
+
+// FuzzStringLiterals holds stringLiterals and joins to the regular
+// expressions they stand for.
+func FuzzStringLiterals(f *testing.F) {
+	literal := regexp.MustCompile(`"(?:[^"\\\n]|\\.)*"|'(?:[^'\\\n]|\\.)*'`)
+	joiner := regexp.MustCompile(`^\s*(?:\+|\.\.?|)\s*$`)
+	for _, seed := range []string{``, `"a" + "b"`, `'it\'s' . "x"`, `"unclosed`, `"a\"b\" 'c' "`, "\"a\\\nb\"", `"\`,
+		`x = 'ev' .. 'al'`, `"""'''`, `"é\xff" 'ü'`, "\"a\n\"b\"", "\"a\nb\" \"c\"", `'\'\'\' "`, `""`,
+		" .. ", "\t+ ", "...", " . \n", "+.", "  "} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		var want [][2]int
+		for _, m := range literal.FindAllStringIndex(s, maxLiterals) {
+			want = append(want, [2]int{m[0], m[1]})
+		}
+		if got := stringLiterals(s, maxLiterals); !slices.Equal(got, want) {
+			t.Fatalf("literals at %v, want %v", got, want)
+		}
+		if got, want := joins(s), joiner.MatchString(s); got != want {
+			t.Fatalf("joins = %v, want %v", got, want)
 		}
 	})
 }
