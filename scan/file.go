@@ -296,6 +296,11 @@ func (ll logicalLine) join(lines []string) (string, []int) {
 		return lines[ll.first], nil
 	}
 	var b strings.Builder
+	size := ll.last - ll.first
+	for _, t := range lines[ll.first : ll.last+1] {
+		size += len(t)
+	}
+	b.Grow(size)
 	starts := make([]int, 0, ll.last-ll.first)
 	for i := ll.first; i <= ll.last; i++ {
 		t := lines[i]
