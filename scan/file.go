@@ -184,12 +184,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	var l line
 	for ll := range logicalLines(lines, ctxs) {
 		l = line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
-		l.text, l.starts = ll.join(lines)
-		if ll.first == ll.last {
-			l.lower = lower[ll.first]
-		} else {
-			l.lower = lowerASCII(l.text)
-		}
+		l.text, l.lower, l.starts = ll.join(lines, lower)
 		if l.ctx == CtxInstructions || l.ctx == CtxDocs || l.ctx == CtxFrontmatter {
 			l.code, l.quotes = proseSpans(l.text)
 		}
@@ -289,26 +284,40 @@ const (
 )
 
 // join returns the text of the logical line, its physical lines joined by a
-// space (a trailing backslash of a continued command dropped), and the
-// offsets where the second and later lines start.
-func (ll logicalLine) join(lines []string) (string, []int) {
+// space (a trailing backslash of a continued command dropped), the same of
+// their lower-cased forms, and the offsets where the second and later lines
+// start.
+func (ll logicalLine) join(lines, lower []string) (text, low string, starts []int) {
 	if ll.first == ll.last {
-		return lines[ll.first], nil
+		return lines[ll.first], lower[ll.first], nil
 	}
+	text, starts = joinLines(lines[ll.first : ll.last+1])
+	low = text
+	for i := ll.first; i <= ll.last; i++ {
+		// Quick: a line and its lower-cased form are the same memory when
+		// the file has no capitals, else compared as memory.
+		if lower[i] != lines[i] {
+			low, _ = joinLines(lower[ll.first : ll.last+1])
+			break
+		}
+	}
+	return text, low, starts
+}
+
+func joinLines(ls []string) (string, []int) {
 	var b strings.Builder
-	size := ll.last - ll.first
-	for _, t := range lines[ll.first : ll.last+1] {
+	size := len(ls) - 1
+	for _, t := range ls {
 		size += len(t)
 	}
 	b.Grow(size)
-	starts := make([]int, 0, ll.last-ll.first)
-	for i := ll.first; i <= ll.last; i++ {
-		t := lines[i]
-		if i > ll.first {
+	starts := make([]int, 0, len(ls)-1)
+	for i, t := range ls {
+		if i > 0 {
 			b.WriteByte(' ')
 			starts = append(starts, b.Len())
 		}
-		if i < ll.last {
+		if i < len(ls)-1 {
 			t = strings.TrimSuffix(strings.TrimRight(t, " \t"), "\\")
 		}
 		b.WriteString(t)
@@ -363,13 +372,32 @@ func continues(cur, next string, ctx, nextCtx Context) bool {
 		if strings.TrimSpace(cur) == "" || strings.TrimSpace(next) == "" {
 			return false
 		}
-		return !blockStart().MatchString(next)
+		return !startsBlock(next)
 	}
 	return false
 }
 
-// blockStart matches a Markdown line that starts a block of its own.
-var blockStart = lazyRE(`^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|<!--|` + "```" + `|~~~)`)
+// startsBlock reports whether a Markdown line starts a block of its own:
+// after spaces, a heading, a list item, a table row, a quote, a comment or
+// a fence.
+func startsBlock(line string) bool {
+	t := strings.TrimLeft(line, spaceChars)
+	if t == "" {
+		return false
+	}
+	switch t[0] {
+	case '#', '|', '>':
+		return true
+	case '-', '*', '+':
+		return len(t) > 1 && strings.IndexByte(spaceChars, t[1]) >= 0
+	}
+	if strings.HasPrefix(t, "<!--") || strings.HasPrefix(t, "```") || strings.HasPrefix(t, "~~~") {
+		return true
+	}
+	digits := len(t) - len(strings.TrimLeft(t, "0123456789"))
+	return digits > 0 && len(t) > digits+1 && (t[digits] == '.' || t[digits] == ')') &&
+		strings.IndexByte(spaceChars, t[digits+1]) >= 0
+}
 
 // contexts gives each line of a file its context.
 func contexts(kind fileKind, lines []string) []Context {

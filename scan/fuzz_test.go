@@ -161,3 +161,18 @@ func FuzzStringLiterals(f *testing.F) {
 		}
 	})
 }
+
+// FuzzStartsBlock holds startsBlock to the regular expression it stands
+// for.
+func FuzzStartsBlock(f *testing.F) {
+	blockStart := regexp.MustCompile(`^\s*(?:#|[-*+]\s|\d+[.)]\s|\||>|<!--|` + "```" + `|~~~)`)
+	for _, seed := range []string{"", "text", "# h", "  - item", "-x", "*", "+\t", "12. x", "3)\n", "12.x", ".", "1", " | a",
+		"> q", "<!-- c", "<!-", "```go", "~~~", "~~", "\f\r #", "٣. x", "1.) x", " 1. x"} {
+		f.Add(seed)
+	}
+	f.Fuzz(func(t *testing.T, s string) {
+		if got, want := startsBlock(s), blockStart.MatchString(s); got != want {
+			t.Fatalf("startsBlock(%q) = %v, want %v", s, got, want)
+		}
+	})
+}

@@ -223,9 +223,13 @@ func TestContexts(t *testing.T) {
 func TestLogicalLines(t *testing.T) {
 	lines := []string{"A sentence that", "goes on.", "", "- item", "  continued", "# Heading", "curl -X POST \\", "  -d x https://h", "next"}
 	ctxs := []Context{CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxCode, CtxCode, CtxCode}
+	_, lower := splitLines(strings.Join(lines, "\n"))
 	var got []string
 	for ll := range logicalLines(lines, ctxs) {
-		text, _ := ll.join(lines)
+		text, low, _ := ll.join(lines, lower)
+		if low != lowerASCII(text) {
+			t.Errorf("lower-cased line %q, want %q", low, lowerASCII(text))
+		}
 		got = append(got, text)
 	}
 	want := []string{"A sentence that goes on.", "", "- item   continued", "# Heading", "curl -X POST    -d x https://h", "next"}
