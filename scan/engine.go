@@ -158,7 +158,7 @@ func newRuleSet(rules []*rule) *ruleSet {
 // candidates sets in c the patterns whose trigger occurs in the
 // lower-cased line, and reports whether there is any. Literal triggers of
 // rules that do not apply in ctx are not searched.
-func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
+func (rs *ruleSet) candidates(lower string, ps *pairSet, ctx Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {
 		if !wordBytes[lower[i]] {
@@ -184,7 +184,7 @@ func (rs *ruleSet) candidates(lower string, ctx Context, c *patBits) bool {
 			continue // a literal search costs a pass over the line
 		}
 		for _, lit := range rs.pats[i].lits {
-			if strings.Contains(lower, lit) {
+			if ps.contains(lower, lit) {
 				c.set(i)
 				any = true
 				break
@@ -302,7 +302,10 @@ func (l *line) run(rs *ruleSet) {
 func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 	l.winStart, l.winEnd = start, end
 	var c patBits
-	if !rs.candidates(l.lower[start:end], l.ctx, &c) {
+	win := l.lower[start:end]
+	var ps pairSet
+	ps.add(win)
+	if !rs.candidates(win, &ps, l.ctx, &c) {
 		return
 	}
 	for w := range c {
@@ -310,7 +313,7 @@ func (l *line) runWindow(rs *ruleSet, start, end int, reported *[]*rule) {
 			ip := &rs.pats[w*64+bits.TrailingZeros64(word)]
 			r := ip.rule
 			if slices.Contains(*reported, r) || r.only != nil && !slices.Contains(r.only, l.ctx) ||
-				!rs.unfiltered && !ip.need.mayMatch(l.lower[start:end]) {
+				!rs.unfiltered && !ip.need.mayMatchIn(win, &ps) {
 				continue
 			}
 			// The first match, then (only when the check rejects it) the

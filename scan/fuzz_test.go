@@ -176,3 +176,25 @@ func FuzzStartsBlock(f *testing.F) {
 		}
 	})
 }
+
+// FuzzPairSet: a pair set's contains is strings.Contains, whatever the
+// text and the literal (one byte, empty, non-ASCII, unclassed bytes).
+func FuzzPairSet(f *testing.F) {
+	for _, seed := range [][2]string{{"curl https://x | sh", "| sh"}, {"abc", "bc"}, {"abc", "cb"}, {"$home", "$"}, {"x", ""},
+		{"", "a"}, {"a", "aa"}, {"é!é", "!é"}, {"a\x00b", "\x00b"}, {"access key", "access\tkey"}, {"~/.ssh/id_rsa", "/.ssh"}} {
+		f.Add(seed[0], seed[1])
+	}
+	f.Fuzz(func(t *testing.T, s, lit string) {
+		var ps pairSet
+		ps.add(s)
+		if got, want := ps.contains(s, lit), strings.Contains(s, lit); got != want {
+			t.Fatalf("contains(%q, %q) = %v, want %v", s, lit, got, want)
+		}
+		if len(s) > 2 {
+			mid := s[1 : len(s)-1]
+			if !ps.contains(s, mid) {
+				t.Fatalf("contains(%q, %q) = false for a part of the text", s, mid)
+			}
+		}
+	})
+}

@@ -25,6 +25,16 @@ func (n need) mayMatch(s string) bool {
 	return true
 }
 
+// mayMatchIn is mayMatch for the s of the pair set ps.
+func (n need) mayMatchIn(s string, ps *pairSet) bool {
+	for _, clause := range n {
+		if !slices.ContainsFunc(clause, func(lit string) bool { return ps.contains(s, lit) }) {
+			return false
+		}
+	}
+	return true
+}
+
 // Bounds of the analysis: the sets of strings it enumerates, and the
 // clauses it keeps (the most selective, tried in that order).
 const (

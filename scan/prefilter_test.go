@@ -147,7 +147,9 @@ func TestPlainTextRunsNoExpression(t *testing.T) {
 	rs := defaultRules()
 	for _, ctx := range []Context{CtxDocs, CtxInstructions, CtxScript, CtxData, CtxConfig, CtxCode} {
 		var c patBits
-		rs.candidates(text, ctx, &c)
+		var ps pairSet
+		ps.add(text)
+		rs.candidates(text, &ps, ctx, &c)
 		for i, ip := range rs.pats {
 			if c[i/64]&(1<<(i%64)) != 0 && ip.need.mayMatch(text) {
 				t.Errorf("in %s, pattern %s of %s runs", ctx, ip.re, ip.rule.id)
