@@ -282,7 +282,8 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepCheck, 40, "%d files checked, %d left out", len(check.Valid), len(check.Omitted))
 
-	s, diags := skill.Load(osfs.Dir(t.StagingOS()), skillsdir.TreeName, nil)
+	staged := newKeptReads(osfs.Dir(t.StagingOS()))
+	s, diags := skill.Load(staged, skillsdir.TreeName, nil)
 	if err := skillsdir.CheckStaged(s, diags); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSkill, err)
 	}
@@ -295,19 +296,15 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepValidate, 55, "%s is a valid %s skill", s.Name, s.Class)
 
-	// The fingerprint and the scan both only read the staged files: the
-	// fingerprint runs beside the scan, so that an install waits for the
-	// slower of the two rather than for both.
-	treeOS := in.dir.OSPath(tree)
-	var sum string
-	fingerprinted := make(chan error, 1)
-	go func() {
-		var err error
-		sum, err = registry.Fingerprint(ctx, osfs.Dir(treeOS), ".")
-		fingerprinted <- err
-	}()
+	// The scan and then the fingerprint read the staged files, the
+	// fingerprint what the scan read from memory (keptReads): side by side,
+	// each read them from disk, and the two cores were already the scan's.
 	admit, admitErr := in.dir.Admit(ctx, s, c.rec)
-	if err := <-fingerprinted; err != nil {
+	if admitErr != nil {
+		return nil, admitErr
+	}
+	sum, err := registry.Fingerprint(ctx, staged, skillsdir.TreeName)
+	if err != nil {
 		return nil, err
 	}
 	c.rec.Fingerprint = sum
@@ -316,15 +313,13 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	rep.Step(skillsdir.StepFingerprint, 65, "%s", c.rec.Fingerprint)
 
-	if c.admit, err = admit, admitErr; err != nil {
-		return nil, err
-	}
+	c.admit = admit
 	c.scan = c.admit.Report
 	if err := t.Fault("scan"); err != nil {
 		return nil, err
 	}
 	rep.Step(skillsdir.StepScan, 75, "%s: %s, %s", s.Name, c.admit.Report.Verdict, c.admit.Decision)
-	if err := skillsdir.SyncTree(treeOS); err != nil {
+	if err := skillsdir.SyncTree(in.dir.OSPath(tree)); err != nil {
 		return nil, fmt.Errorf("installer: syncing the staged skill: %w", err)
 	}
 	return c, nil

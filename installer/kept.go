@@ -1,0 +1,129 @@
+package installer
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"sync"
+
+	"github.com/skillkit-go/skillkit/scan"
+)
+
+// keptReads is the staging area as the scan and then the fingerprint read
+// it. Both read every staged file; a file the scan reads to its end is kept
+// in memory, and the fingerprint reads it from there, once, instead of from
+// disk again. What the scan does not read whole (files past its limits),
+// the fingerprint reads from disk. The scan's own budget, default
+// scan.DefaultMaxTotalBytes, bounds what is kept.
+type keptReads struct {
+	fsys  fs.FS
+	mu    sync.Mutex
+	kept  map[string][]byte
+	bytes int // kept now
+}
+
+// maxKeptBytes bounds what keptReads holds: the most the scan reads of a
+// skill by default.
+const maxKeptBytes = scan.DefaultMaxTotalBytes
+
+func newKeptReads(fsys fs.FS) *keptReads {
+	return &keptReads{fsys: fsys, kept: map[string][]byte{}}
+}
+
+// Open serves a kept file once, from memory; any other file is opened in
+// fsys, and kept if it is read to its end.
+func (k *keptReads) Open(name string) (fs.File, error) {
+	k.mu.Lock()
+	data, ok := k.kept[name]
+	if ok {
+		delete(k.kept, name)
+		k.bytes -= len(data)
+	}
+	k.mu.Unlock()
+	if ok {
+		return &keptFile{Reader: bytes.NewReader(data), name: name, fsys: k.fsys}, nil
+	}
+	f, err := k.fsys.Open(name)
+	if err != nil {
+		return nil, err
+	}
+	return &keepingFile{File: f, name: name, k: k}, nil
+}
+
+// keep keeps data as the content of name, if there is room.
+func (k *keptReads) keep(name string, data []byte) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if _, ok := k.kept[name]; ok || k.bytes+len(data) > maxKeptBytes {
+		return
+	}
+	k.kept[name] = data
+	k.bytes += len(data)
+}
+
+// The rest of fs.FS's interfaces, answered by fsys: WalkDir lists through
+// ReadDir, and the skill's link checks and the fingerprint's links need
+// ReadLink and Lstat.
+
+func (k *keptReads) ReadDir(name string) ([]fs.DirEntry, error) { return fs.ReadDir(k.fsys, name) }
+func (k *keptReads) Stat(name string) (fs.FileInfo, error)      { return fs.Stat(k.fsys, name) }
+func (k *keptReads) ReadLink(name string) (string, error)       { return fs.ReadLink(k.fsys, name) }
+func (k *keptReads) Lstat(name string) (fs.FileInfo, error)     { return fs.Lstat(k.fsys, name) }
+
+// keepingFile copies what is read of a file; read to its end, the copy is
+// kept.
+type keepingFile struct {
+	fs.File
+	name    string
+	k       *keptReads
+	data    []byte
+	dropped bool // past the room there is: not kept
+}
+
+func (f *keepingFile) Read(p []byte) (int, error) {
+	n, err := f.File.Read(p)
+	if !f.dropped {
+		if len(f.data)+n > maxKeptBytes {
+			f.data, f.dropped = nil, true
+		} else {
+			f.data = append(f.data, p[:n]...)
+		}
+	}
+	if err == io.EOF && !f.dropped {
+		f.k.keep(f.name, f.data)
+		f.dropped = true // kept once
+	}
+	return n, err
+}
+
+// Stat sizes the copy when the reader asks for the size first (the scan
+// does), so it is made in one allocation.
+func (f *keepingFile) Stat() (fs.FileInfo, error) {
+	st, err := f.File.Stat()
+	if err == nil && f.data == nil && !f.dropped {
+		if size := st.Size(); st.Mode().IsRegular() && size <= maxKeptBytes {
+			f.data = make([]byte, 0, size)
+		} else {
+			f.dropped = true
+		}
+	}
+	return st, err
+}
+
+// ReadDir lists a folder opened through keptReads.
+func (f *keepingFile) ReadDir(n int) ([]fs.DirEntry, error) {
+	if d, ok := f.File.(fs.ReadDirFile); ok {
+		return d.ReadDir(n)
+	}
+	return nil, &fs.PathError{Op: "readdir", Path: f.name, Err: fs.ErrInvalid}
+}
+
+// keptFile is a kept file, served from memory.
+type keptFile struct {
+	*bytes.Reader
+	name string
+	fsys fs.FS
+}
+
+func (f *keptFile) Stat() (fs.FileInfo, error) { return fs.Stat(f.fsys, f.name) }
+func (f *keptFile) Close() error               { return nil }

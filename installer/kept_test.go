@@ -1,0 +1,121 @@
+package installer
+
+import (
+	"bytes"
+	"io"
+	"io/fs"
+	"os"
+	"path/filepath"
+	"testing"
+	"testing/fstest"
+)
+
+// readName reads a file of fsys whole, or its first n bytes when n >= 0.
+func readName(t *testing.T, fsys fs.FS, name string, n int) []byte {
+	t.Helper()
+	f, err := fsys.Open(name)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer f.Close()
+	var r io.Reader = f
+	if n >= 0 {
+		r = io.LimitReader(f, int64(n))
+	}
+	data, err := io.ReadAll(r)
+	if err != nil {
+		t.Fatal(err)
+	}
+	return data
+}
+
+// A file read to its end is served once more from memory, as it was read;
+// a file read in part is not kept.
+func TestKeptReads(t *testing.T) {
+	dir := t.TempDir()
+	write := func(name, text string) {
+		if err := os.WriteFile(filepath.Join(dir, name), []byte(text), 0o644); err != nil {
+			t.Fatal(err)
+		}
+	}
+	write("whole.md", "first")
+	write("part.md", "first")
+	k := newKeptReads(os.DirFS(dir))
+	if got := readName(t, k, "whole.md", -1); string(got) != "first" {
+		t.Fatalf("read %q", got)
+	}
+	if got := readName(t, k, "part.md", 2); string(got) != "fi" {
+		t.Fatalf("read %q", got)
+	}
+	write("whole.md", "second")
+	write("part.md", "second")
+	if got := readName(t, k, "whole.md", -1); string(got) != "first" {
+		t.Errorf("the second read of a file read whole got %q, want the kept %q", got, "first")
+	}
+	if got := readName(t, k, "whole.md", -1); string(got) != "second" {
+		t.Errorf("the third read got %q, want %q from disk: a kept file is served once", got, "second")
+	}
+	if got := readName(t, k, "part.md", -1); string(got) != "second" {
+		t.Errorf("a file read in part was kept: %q", got)
+	}
+	// Both were just read whole from disk, and are kept in turn.
+	if len(k.kept) != 2 || k.bytes != 2*len("second") {
+		t.Errorf("%d files, %d bytes kept; want 2 files, %d bytes", len(k.kept), k.bytes, 2*len("second"))
+	}
+}
+
+// What is kept is bounded, in all and while a file is read: a file over
+// the bound is read from disk every time and not copied past the bound,
+// and a file that would take the kept bytes over it is not kept.
+func TestKeptReadsBound(t *testing.T) {
+	half := maxKeptBytes/2 + 1
+	k := newKeptReads(fstest.MapFS{
+		"big":   &fstest.MapFile{Data: bytes.Repeat([]byte("x"), maxKeptBytes+1)},
+		"a":     &fstest.MapFile{Data: bytes.Repeat([]byte("a"), half)},
+		"b":     &fstest.MapFile{Data: bytes.Repeat([]byte("b"), half)},
+		"small": &fstest.MapFile{Data: []byte("small")},
+	})
+	f, err := k.Open("big")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if _, err := io.Copy(io.Discard, f); err != nil {
+		t.Fatal(err)
+	}
+	if kf := f.(*keepingFile); kf.data != nil || !kf.dropped {
+		t.Errorf("%d bytes of a file over the bound copied", len(kf.data))
+	}
+	f.Close()
+	for _, name := range []string{"a", "b", "small"} {
+		readName(t, k, name, -1)
+	}
+	_, big := k.kept["big"]
+	_, b := k.kept["b"]
+	if big || b || k.bytes != half+len("small") {
+		t.Errorf("%d bytes kept (big %v, b %v); want a and small, %d bytes", k.bytes, big, b, half+len("small"))
+	}
+}
+
+// The rest of the file system is the wrapped one's: listings, stats, links.
+func TestKeptReadsPassesThrough(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "sub"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "sub", "a.md"), []byte("a"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("a.md", filepath.Join(dir, "sub", "link")); err != nil {
+		t.Fatal(err)
+	}
+	k := newKeptReads(os.DirFS(dir))
+	if err := fstest.TestFS(k, "sub/a.md", "sub/link"); err != nil {
+		t.Error(err)
+	}
+	if target, err := fs.ReadLink(k, "sub/link"); err != nil || target != "a.md" {
+		t.Errorf("ReadLink = %q, %v", target, err)
+	}
+	if st, err := fs.Lstat(k, "sub/link"); err != nil || st.Mode()&fs.ModeSymlink == 0 {
+		t.Errorf("Lstat = %v, %v; want a link", st, err)
+	}
+}
