@@ -214,7 +214,11 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 func splitLines(text string) (lines, lower []string) {
 	low := lowerASCII(text)
 	n := strings.Count(text, "\n") + 1
-	lines, lower = make([]string, 0, n), make([]string, 0, n)
+	lines = make([]string, 0, n)
+	same := low == text // no capitals: the lines are their lower-cased forms
+	if !same {
+		lower = make([]string, 0, n)
+	}
 	for start := 0; ; {
 		end := len(text)
 		if i := strings.IndexByte(text[start:], '\n'); i >= 0 {
@@ -224,8 +228,14 @@ func splitLines(text string) (lines, lower []string) {
 		if stop > start && text[stop-1] == '\r' {
 			stop--
 		}
-		lines, lower = append(lines, text[start:stop]), append(lower, low[start:stop])
+		lines = append(lines, text[start:stop])
+		if !same {
+			lower = append(lower, low[start:stop])
+		}
 		if end == len(text) {
+			if same {
+				lower = lines
+			}
 			return lines, lower
 		}
 		start = end + 1
