@@ -18,8 +18,15 @@ import (
 type keptReads struct {
 	fsys  fs.FS
 	mu    sync.Mutex
-	kept  map[string][]byte
+	kept  map[string]keptData
 	bytes int // kept now
+}
+
+// keptData is a file as it was read: its content, and what Stat said of it
+// when the reader asked (nil if it did not).
+type keptData struct {
+	data []byte
+	info fs.FileInfo
 }
 
 // maxKeptBytes bounds what keptReads holds: the most the scan reads of a
@@ -27,21 +34,21 @@ type keptReads struct {
 const maxKeptBytes = scan.DefaultMaxTotalBytes
 
 func newKeptReads(fsys fs.FS) *keptReads {
-	return &keptReads{fsys: fsys, kept: map[string][]byte{}}
+	return &keptReads{fsys: fsys, kept: map[string]keptData{}}
 }
 
 // Open serves a kept file once, from memory; any other file is opened in
 // fsys, and kept if it is read to its end.
 func (k *keptReads) Open(name string) (fs.File, error) {
 	k.mu.Lock()
-	data, ok := k.kept[name]
+	kd, ok := k.kept[name]
 	if ok {
 		delete(k.kept, name)
-		k.bytes -= len(data)
+		k.bytes -= len(kd.data)
 	}
 	k.mu.Unlock()
 	if ok {
-		return &keptFile{Reader: bytes.NewReader(data), name: name, fsys: k.fsys}, nil
+		return &keptFile{Reader: bytes.NewReader(kd.data), name: name, info: kd.info, fsys: k.fsys}, nil
 	}
 	f, err := k.fsys.Open(name)
 	if err != nil {
@@ -50,15 +57,15 @@ func (k *keptReads) Open(name string) (fs.File, error) {
 	return &keepingFile{File: f, name: name, k: k}, nil
 }
 
-// keep keeps data as the content of name, if there is room.
-func (k *keptReads) keep(name string, data []byte) {
+// keep keeps what was read of name, if there is room.
+func (k *keptReads) keep(name string, kd keptData) {
 	k.mu.Lock()
 	defer k.mu.Unlock()
-	if _, ok := k.kept[name]; ok || k.bytes+len(data) > maxKeptBytes {
+	if _, ok := k.kept[name]; ok || k.bytes+len(kd.data) > maxKeptBytes {
 		return
 	}
-	k.kept[name] = data
-	k.bytes += len(data)
+	k.kept[name] = kd
+	k.bytes += len(kd.data)
 }
 
 // The rest of fs.FS's interfaces, answered by fsys: WalkDir lists through
@@ -77,6 +84,7 @@ type keepingFile struct {
 	name    string
 	k       *keptReads
 	data    []byte
+	info    fs.FileInfo
 	dropped bool // past the room there is: not kept
 }
 
@@ -90,7 +98,7 @@ func (f *keepingFile) Read(p []byte) (int, error) {
 		}
 	}
 	if err == io.EOF && !f.dropped {
-		f.k.keep(f.name, f.data)
+		f.k.keep(f.name, keptData{data: f.data, info: f.info})
 		f.dropped = true // kept once
 	}
 	return n, err
@@ -100,6 +108,9 @@ func (f *keepingFile) Read(p []byte) (int, error) {
 // does), so it is made in one allocation.
 func (f *keepingFile) Stat() (fs.FileInfo, error) {
 	st, err := f.File.Stat()
+	if err == nil {
+		f.info = st
+	}
 	if err == nil && f.data == nil && !f.dropped {
 		if size := st.Size(); st.Mode().IsRegular() && size <= maxKeptBytes {
 			f.data = make([]byte, 0, size)
@@ -122,8 +133,17 @@ func (f *keepingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 type keptFile struct {
 	*bytes.Reader
 	name string
+	info fs.FileInfo
 	fsys fs.FS
 }
 
-func (f *keptFile) Stat() (fs.FileInfo, error) { return fs.Stat(f.fsys, f.name) }
-func (f *keptFile) Close() error               { return nil }
+// Stat answers from the kept file's Stat when the first reader asked for
+// it (the scan does, and the fingerprint then takes the mode and size from
+// it without a system call).
+func (f *keptFile) Stat() (fs.FileInfo, error) {
+	if f.info != nil {
+		return f.info, nil
+	}
+	return fs.Stat(f.fsys, f.name)
+}
+func (f *keptFile) Close() error { return nil }

@@ -29,8 +29,8 @@ func readName(t *testing.T, fsys fs.FS, name string, n int) []byte {
 	return data
 }
 
-// A file read to its end is served once more from memory, as it was read;
-// a file read in part is not kept.
+// A file read to its end is served once more from memory, as it was read
+// and stated; a file read in part is not kept.
 func TestKeptReads(t *testing.T) {
 	dir := t.TempDir()
 	write := func(name, text string) {
@@ -41,17 +41,34 @@ func TestKeptReads(t *testing.T) {
 	write("whole.md", "first")
 	write("part.md", "first")
 	k := newKeptReads(os.DirFS(dir))
-	if got := readName(t, k, "whole.md", -1); string(got) != "first" {
-		t.Fatalf("read %q", got)
+	// As the scan reads: the size first, then everything.
+	f, err := k.Open("whole.md")
+	if err != nil {
+		t.Fatal(err)
 	}
+	if _, err := f.Stat(); err != nil {
+		t.Fatal(err)
+	}
+	if got, err := io.ReadAll(f); err != nil || string(got) != "first" {
+		t.Fatalf("read %q, %v", got, err)
+	}
+	f.Close()
 	if got := readName(t, k, "part.md", 2); string(got) != "fi" {
 		t.Fatalf("read %q", got)
 	}
 	write("whole.md", "second")
 	write("part.md", "second")
-	if got := readName(t, k, "whole.md", -1); string(got) != "first" {
+	f, err = k.Open("whole.md")
+	if err != nil {
+		t.Fatal(err)
+	}
+	if st, err := f.Stat(); err != nil || st.Size() != int64(len("first")) {
+		t.Errorf("Stat of the kept file = %v, %v; want it as read, %d bytes", st, err, len("first"))
+	}
+	if got, _ := io.ReadAll(f); string(got) != "first" {
 		t.Errorf("the second read of a file read whole got %q, want the kept %q", got, "first")
 	}
+	f.Close()
 	if got := readName(t, k, "whole.md", -1); string(got) != "second" {
 		t.Errorf("the third read got %q, want %q from disk: a kept file is served once", got, "second")
 	}

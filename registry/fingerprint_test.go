@@ -60,6 +60,8 @@ func TestFingerprintCountsWhatMatters(t *testing.T) {
 			delete(m, "s/references/a.md")
 		}, false},
 		{"executable bit", func(m fstest.MapFS) { m["s/scripts/run.sh"].Mode = 0o644 }, false},
+		{"executable by others only", func(m fstest.MapFS) { m["s/scripts/run.sh"].Mode = 0o645 }, true},
+		{"executable by the group only", func(m fstest.MapFS) { m["s/scripts/run.sh"].Mode = 0o654 }, true},
 		{"new file", func(m fstest.MapFS) { m["s/new.txt"] = &fstest.MapFile{} }, false},
 		{"empty folder", func(m fstest.MapFS) { m["s/empty"] = &fstest.MapFile{Mode: fs.ModeDir} }, true},
 		{"link target", func(m fstest.MapFS) { m["s/link"].Data = []byte("references/a-b.md") }, false},
@@ -132,6 +134,26 @@ func TestFingerprintErrors(t *testing.T) {
 	if _, err := registry.Fingerprint(ctx, baseTree(), "s"); err == nil {
 		t.Error("no error for a canceled context")
 	}
+	// A file listed as regular that is a folder once open changed while it
+	// was hashed.
+	swapped := swappedFS{baseTree(), "s/references/a.md", &fstest.MapFile{Mode: fs.ModeDir}}
+	if _, err := registry.Fingerprint(t.Context(), swapped, "s"); err == nil || !strings.Contains(err.Error(), "changed while it was hashed") {
+		t.Errorf("file swapped for a folder: err %v, want a change while hashed", err)
+	}
+}
+
+// swappedFS lists name as in MapFS, but opens it as swap.
+type swappedFS struct {
+	fstest.MapFS
+	name string
+	swap *fstest.MapFile
+}
+
+func (s swappedFS) Open(name string) (fs.File, error) {
+	if name != s.name {
+		return s.MapFS.Open(name)
+	}
+	return fstest.MapFS{name: s.swap}.Open(name)
 }
 
 // Every corpus skill has a fingerprint, the same on disk and copied into
@@ -228,5 +250,15 @@ func TestFingerprintCheckerReportsAnUnreadableRecord(t *testing.T) {
 	d := registry.FingerprintChecker{Store: store}.Check(t.Context(), s)
 	if len(d) != 1 || d[0].Code != diagnostics.ReadError || d[0].Skill != "pdf" {
 		t.Fatalf("unreadable record: %v", d)
+	}
+}
+
+// A fingerprint is stored in records and compared with later ones, so its
+// format does not change: this value was computed before the fingerprint
+// stopped taking a stat per file in its walk, and must stay.
+func TestFingerprintIsStable(t *testing.T) {
+	const want = "sha256:08b30317b13c7770ea198981c16bb996f8d71bc833a72dd731ff8df22d863c50"
+	if got := fp(t, baseTree(), "s"); got != want {
+		t.Errorf("fingerprint %s, want %s: every recorded skill would look changed", got, want)
 	}
 }
