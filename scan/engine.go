@@ -156,8 +156,9 @@ func newRuleSet(rules []*rule) *ruleSet {
 }
 
 // candidates sets in c the patterns whose trigger occurs in the
-// lower-cased line, and reports whether there is any. Literal triggers of
-// rules that do not apply in ctx are not searched.
+// lower-cased line, whose byte pairs are in ps, and reports whether there
+// is any. Literal triggers of rules that do not apply in ctx are not
+// searched.
 func (rs *ruleSet) candidates(lower string, ps *pairSet, ctx Context, c *patBits) bool {
 	any := false
 	for i := 0; i < len(lower); {

@@ -314,6 +314,8 @@ func (ll logicalLine) join(lines, lower []string) (text, low string, starts []in
 	return text, low, starts
 }
 
+// joinLines joins ls as join does, and says where each line after the
+// first starts.
 func joinLines(ls []string) (string, []int) {
 	var b strings.Builder
 	size := len(ls) - 1

@@ -45,9 +45,10 @@ func (ps *pairSet) add(s string) {
 }
 
 // contains is strings.Contains(s, lit) where ps holds the pairs of s: a lit
-// of two bytes or more with a pair ps lacks is not searched for.
+// of two bytes or more with a pair ps lacks is not searched for. A nil ps
+// rules nothing out.
 func (ps *pairSet) contains(s, lit string) bool {
-	for i := 1; i < len(lit); i++ {
+	for i := 1; ps != nil && i < len(lit); i++ {
 		if ps[byteClass[lit[i-1]]%classes]&(1<<(byteClass[lit[i]]%classes)) == 0 {
 			return false
 		}

@@ -16,16 +16,9 @@ import (
 type need [][]string
 
 // mayMatch reports whether s holds a literal of every clause.
-func (n need) mayMatch(s string) bool {
-	for _, clause := range n {
-		if !slices.ContainsFunc(clause, func(lit string) bool { return strings.Contains(s, lit) }) {
-			return false
-		}
-	}
-	return true
-}
+func (n need) mayMatch(s string) bool { return n.mayMatchIn(s, nil) }
 
-// mayMatchIn is mayMatch for the s of the pair set ps.
+// mayMatchIn is mayMatch where ps, when not nil, holds the pairs of s.
 func (n need) mayMatchIn(s string, ps *pairSet) bool {
 	for _, clause := range n {
 		if !slices.ContainsFunc(clause, func(lit string) bool { return ps.contains(s, lit) }) {
