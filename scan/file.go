@@ -183,7 +183,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	ctxs := contexts(kind, lines)
 	var l line
 	for ll := range logicalLines(lines, ctxs) {
-		l = line{num: ll.first + 1, ctx: ctxs[ll.first], file: f, sc: sc}
+		l = line{num: ll.first + 1, ctx: ctxs[ll.first].context(), file: f, sc: sc}
 		l.text, l.lower, l.starts = ll.join(lines, lower)
 		if l.ctx == CtxInstructions || l.ctx == CtxDocs || l.ctx == CtxFrontmatter {
 			l.code, l.quotes = proseSpans(l.text)
@@ -193,13 +193,13 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	// Hidden characters line by line, after the rules: the line read
 	// without them reports only what the line as written did not.
 	for i, t := range lines {
-		if kind == kindSkillFile && ctxs[i] == CtxFrontmatter && f.descLine == 0 && strings.HasPrefix(lower[i], "description:") {
+		if kind == kindSkillFile && ctxs[i] == lcFrontmatter && f.descLine == 0 && strings.HasPrefix(lower[i], "description:") {
 			f.descLine = i + 1
 		}
 		if !mayHide(t) {
 			continue
 		}
-		l = line{text: t, lower: lower[i], num: i + 1, ctx: ctxs[i], file: f, sc: sc}
+		l = line{text: t, lower: lower[i], num: i + 1, ctx: ctxs[i].context(), file: f, sc: sc}
 		sc.hiddenLine(&l)
 	}
 	if kind == kindConfig || kind == kindScript && path.Base(p) == "setup.py" {
@@ -341,13 +341,13 @@ func joinLines(ls []string) (string, []int) {
 // read whole), frontmatter values with their indented continuations, and
 // commands continued with a trailing backslash. Code and data lines stand
 // alone otherwise.
-func logicalLines(lines []string, ctxs []Context) iter.Seq[logicalLine] {
+func logicalLines(lines []string, ctxs []lineCtx) iter.Seq[logicalLine] {
 	return func(yield func(logicalLine) bool) {
 		for i := 0; i < len(lines); {
 			ll := logicalLine{first: i, last: i}
 			size := len(lines[i])
 			for ll.last+1 < len(lines) && ll.last-ll.first < maxJoinedLines && size < maxJoinedBytes &&
-				continues(lines[ll.last], lines[ll.last+1], ctxs[ll.last], ctxs[ll.last+1]) {
+				continues(lines[ll.last], lines[ll.last+1], ctxs[ll.last].context(), ctxs[ll.last+1].context()) {
 				ll.last++
 				size += len(lines[ll.last])
 			}
@@ -411,32 +411,52 @@ func startsBlock(line string) bool {
 		strings.IndexByte(spaceChars, t[digits+1]) >= 0
 }
 
+// lineCtx is a line's context as a byte, an index in lineContexts: a file
+// holds one per line, and a Context is a string of 16 bytes.
+type lineCtx uint8
+
+const (
+	lcFrontmatter lineCtx = iota
+	lcInstructions
+	lcCode
+	lcComment
+	lcDocs
+	lcDocCode
+	lcScript
+	lcConfig
+	lcData
+)
+
+var lineContexts = [...]Context{lcFrontmatter: CtxFrontmatter, lcInstructions: CtxInstructions, lcCode: CtxCode,
+	lcComment: CtxComment, lcDocs: CtxDocs, lcDocCode: CtxDocCode, lcScript: CtxScript, lcConfig: CtxConfig, lcData: CtxData}
+
+func (c lineCtx) context() Context { return lineContexts[c] }
+
 // contexts gives each line of a file its context.
-func contexts(kind fileKind, lines []string) []Context {
-	ctxs := make([]Context, len(lines))
-	var fixed Context
-	switch kind {
-	case kindScript:
-		fixed = CtxScript
-	case kindConfig:
-		fixed = CtxConfig
-	case kindData:
-		fixed = CtxData
-	}
-	if fixed != "" {
+func contexts(kind fileKind, lines []string) []lineCtx {
+	ctxs := make([]lineCtx, len(lines))
+	fill := func(c lineCtx) []lineCtx {
 		for i := range ctxs {
-			ctxs[i] = fixed
+			ctxs[i] = c
 		}
 		return ctxs
 	}
-	prose, code := CtxDocs, CtxDocCode
+	switch kind {
+	case kindScript:
+		return fill(lcScript)
+	case kindConfig:
+		return fill(lcConfig)
+	case kindData:
+		return fill(lcData)
+	}
+	prose, code := lcDocs, lcDocCode
 	start := 0
 	if kind == kindSkillFile {
-		prose, code = CtxInstructions, CtxCode
+		prose, code = lcInstructions, lcCode
 		if len(lines) > 0 && strings.TrimRight(lines[0], " \t\r") == "---" {
-			ctxs[0] = CtxFrontmatter
+			ctxs[0] = lcFrontmatter
 			for i := 1; i < len(lines); i++ {
-				ctxs[i] = CtxFrontmatter
+				ctxs[i] = lcFrontmatter
 				if strings.TrimRight(lines[i], " \t\r") == "---" {
 					start = i + 1
 					break
@@ -459,13 +479,13 @@ func contexts(kind fileKind, lines []string) []Context {
 				fence = ""
 			}
 		case comment:
-			ctxs[i] = CtxComment
+			ctxs[i] = lcComment
 			comment = !strings.Contains(t, "-->")
 		case len(t)-len(trimmed) <= 3 && (strings.HasPrefix(trimmed, "```") || strings.HasPrefix(trimmed, "~~~")):
 			ctxs[i] = code
 			fence = trimmed[:len(trimmed)-len(strings.TrimLeft(trimmed, trimmed[:1]))]
 		case strings.Contains(t, "<!--"):
-			ctxs[i] = CtxComment
+			ctxs[i] = lcComment
 			comment = !strings.Contains(t[strings.Index(t, "<!--"):], "-->")
 		default:
 			ctxs[i] = prose

@@ -209,20 +209,23 @@ func TestWeigh(t *testing.T) {
 
 func TestContexts(t *testing.T) {
 	lines := strings.Split("---\nname: s\n---\nprose\n```bash\ncode\n```\n<!-- hidden\nstill -->\nafter\n~~~~\n```\nnot closed by backticks\n~~~~\nend", "\n")
-	got := contexts(kindSkillFile, lines)
+	var got []Context
+	for _, c := range contexts(kindSkillFile, lines) {
+		got = append(got, c.context())
+	}
 	want := []Context{CtxFrontmatter, CtxFrontmatter, CtxFrontmatter, CtxInstructions, CtxCode, CtxCode, CtxCode,
 		CtxComment, CtxComment, CtxInstructions, CtxCode, CtxCode, CtxCode, CtxCode, CtxInstructions}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("contexts (-want +got):\n%s", diff)
 	}
-	if got := contexts(kindDoc, []string{"a", "```", "b"}); got[0] != CtxDocs || got[2] != CtxDocCode {
+	if got := contexts(kindDoc, []string{"a", "```", "b"}); got[0] != lcDocs || got[2] != lcDocCode {
 		t.Errorf("document contexts %v", got)
 	}
 }
 
 func TestLogicalLines(t *testing.T) {
 	lines := []string{"A sentence that", "goes on.", "", "- item", "  continued", "# Heading", "curl -X POST \\", "  -d x https://h", "next"}
-	ctxs := []Context{CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxInstructions, CtxCode, CtxCode, CtxCode}
+	ctxs := []lineCtx{lcInstructions, lcInstructions, lcInstructions, lcInstructions, lcInstructions, lcInstructions, lcCode, lcCode, lcCode}
 	_, lower := splitLines(strings.Join(lines, "\n"))
 	var got []string
 	for ll := range logicalLines(lines, ctxs) {
