@@ -303,6 +303,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	if admitErr != nil {
 		return nil, admitErr
 	}
+	staged.stopKeeping()
 	sum, err := registry.Fingerprint(ctx, staged, skillsdir.TreeName)
 	if err != nil {
 		return nil, err

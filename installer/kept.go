@@ -16,10 +16,11 @@ import (
 // the fingerprint reads from disk. The scan's own budget, default
 // scan.DefaultMaxTotalBytes, bounds what is kept.
 type keptReads struct {
-	fsys  fs.FS
-	mu    sync.Mutex
-	kept  map[string]keptData
-	bytes int // kept now
+	fsys    fs.FS
+	mu      sync.Mutex
+	kept    map[string]keptData
+	bytes   int  // kept now
+	stopped bool // the last reader reads: nothing more is kept
 }
 
 // keptData is a file as it was read: its content, and what Stat said of it
@@ -37,8 +38,16 @@ func newKeptReads(fsys fs.FS) *keptReads {
 	return &keptReads{fsys: fsys, kept: map[string]keptData{}}
 }
 
+// stopKeeping is called before the last reader: what it reads from disk
+// would be copied for nobody.
+func (k *keptReads) stopKeeping() {
+	k.mu.Lock()
+	k.stopped = true
+	k.mu.Unlock()
+}
+
 // Open serves a kept file once, from memory; any other file is opened in
-// fsys, and kept if it is read to its end.
+// fsys, and kept if it is read to its end before stopKeeping.
 func (k *keptReads) Open(name string) (fs.File, error) {
 	k.mu.Lock()
 	kd, ok := k.kept[name]
@@ -46,13 +55,14 @@ func (k *keptReads) Open(name string) (fs.File, error) {
 		delete(k.kept, name)
 		k.bytes -= len(kd.data)
 	}
+	stopped := k.stopped
 	k.mu.Unlock()
 	if ok {
 		return &keptFile{Reader: bytes.NewReader(kd.data), name: name, info: kd.info, fsys: k.fsys}, nil
 	}
 	f, err := k.fsys.Open(name)
-	if err != nil {
-		return nil, err
+	if err != nil || stopped {
+		return f, err
 	}
 	return &keepingFile{File: f, name: name, k: k}, nil
 }

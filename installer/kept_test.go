@@ -79,6 +79,19 @@ func TestKeptReads(t *testing.T) {
 	if len(k.kept) != 2 || k.bytes != 2*len("second") {
 		t.Errorf("%d files, %d bytes kept; want 2 files, %d bytes", len(k.kept), k.bytes, 2*len("second"))
 	}
+	// For the last reader, kept files are still served, and nothing more
+	// is copied.
+	k.stopKeeping()
+	if got := readName(t, k, "whole.md", -1); string(got) != "second" {
+		t.Errorf("a kept file after stopKeeping read %q", got)
+	}
+	write("third.md", "third")
+	if got := readName(t, k, "third.md", -1); string(got) != "third" {
+		t.Errorf("read %q", got)
+	}
+	if _, ok := k.kept["third.md"]; ok || k.bytes != len("second") {
+		t.Errorf("%d bytes kept (third.md kept: %v) after stopKeeping; want only part.md's %d", k.bytes, ok, len("second"))
+	}
 }
 
 // What is kept is bounded, in all and while a file is read: a file over
