@@ -23,7 +23,8 @@ var configFieldHeading = regexp.MustCompile("(?m)^### `([^`]+)`$")
 // structs ("dependencies.python.source") and lists of structs
 // ("env[].name"). Two fields differ from their tags: Timeout is written
 // "timeout" (in milliseconds) and Interface.InputFields is derived from
-// interface.input, not read from the file.
+// interface.input, not read from the file. permissions.network is one key
+// whatever its form, not the fields of skill.NetworkAccess.
 func configFields(t *testing.T) []string {
 	t.Helper()
 	rawJSON := reflect.TypeFor[json.RawMessage]()
@@ -49,7 +50,8 @@ func configFields(t *testing.T) []string {
 			}
 			if ft.Kind() == reflect.Slice && ft != rawJSON && ft.Elem().Kind() == reflect.Struct {
 				walk(path+"[].", ft.Elem())
-			} else if ft.Kind() == reflect.Struct {
+			} else if ft.Kind() == reflect.Struct && ft != reflect.TypeFor[skill.NetworkAccess]() {
+				// NetworkAccess is one key, network: true, false or a list.
 				walk(path+".", ft)
 			}
 		}

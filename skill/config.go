@@ -60,6 +60,9 @@ type Config struct {
 	Setup        Setup         `json:"setup"`
 	Interface    Interface     `json:"interface"`
 	References   *References   `json:"references,omitempty"`
+	// Permissions are what the skill's processes may reach beyond their own
+	// folder and a private scratch space; the zero value asks for nothing.
+	Permissions Permissions `json:"permissions"`
 }
 
 // MarshalJSON writes the config with its timeout as "timeout_ms", the unit
@@ -144,7 +147,7 @@ type Field struct {
 	Enum        []any  `json:"enum,omitempty"`
 }
 
-var configFields = []string{"runtime", "entrypoint", "timeout", "env", "dependencies", "setup", "interface", "references"}
+var configFields = []string{"runtime", "entrypoint", "timeout", "env", "dependencies", "setup", "interface", "references", "permissions"}
 
 // ParseConfig reads skill.config.yaml. The config is returned only when it is
 // valid; otherwise it is nil and the diagnostics (CONFIG_PARSE_ERROR) say
@@ -224,6 +227,7 @@ func ParseConfig(data []byte) (*Config, diagnostics.List) {
 			checkRefPaths(r, "references", cfg.References)
 		}
 	}
+	cfg.Permissions = readPermissions(r, f["permissions"])
 	if iface := safeyaml.Lookup(root, "interface"); iface != nil {
 		cfg.Interface = readInterface(r, iface, f["interface"])
 	}

@@ -62,6 +62,7 @@ func FuzzParseConfig(f *testing.F) {
 		"timeout: 1e400\n",
 		"interface:\n  input: &x {a: *x}\n",
 		"dependencies:\n  system: [a, {name: b, check: 'b --version'}]\n",
+		"permissions: {network: ['a.test:443', '*.b.test', '[::1]'], read: ['~/x', /y, z], write: [.]}\n",
 	} {
 		f.Add([]byte(seed))
 	}
@@ -75,6 +76,16 @@ func FuzzParseConfig(f *testing.F) {
 		}
 		if diags.HasErrors() {
 			t.Fatalf("config returned with errors: %v", diags)
+		}
+		for _, p := range append(cfg.Permissions.Read, cfg.Permissions.Write...) {
+			if canon, err := skill.CanonicalGrantPath(p); err != nil || canon != p {
+				t.Fatalf("permission path %q accepted but not canonical (%q, %v)", p, canon, err)
+			}
+		}
+		for _, h := range cfg.Permissions.Network.Hosts {
+			if canon, err := skill.CanonicalHost(h); err != nil || canon != h {
+				t.Fatalf("permission host %q accepted but not canonical (%q, %v)", h, canon, err)
+			}
 		}
 		for _, p := range []string{cfg.Entrypoint, cfg.Setup.Posix, cfg.Setup.Win32} {
 			if p == "" {
