@@ -35,5 +35,7 @@
 // (hidden skills too, by name), execute_skill when one of them is a runnable
 // compute-entry skill, skill_manage when the host gives a [Manager], and
 // warnings for whoever configures the agent. An agent that
-// sees no skill gets no prompt and no skill tools, except skill_manage.
+// may read no skill gets no prompt and no skill tools, except skill_manage;
+// one whose skills are all hidden gets no prompt but still read_skill and
+// read_skill_file, to load them by name.
 package tools

@@ -57,10 +57,10 @@ type Agent struct {
 // what the host should know.
 type Toolset struct {
 	// Prompt is the catalog section for the system prompt; empty when the
-	// agent sees no skill.
+	// agent sees no skill in its catalog.
 	Prompt string `json:"prompt"`
-	// Tools are the skill tools to register; none when the agent sees no
-	// skill.
+	// Tools are the skill tools to register; none when the agent may read
+	// no skill, not even a hidden one by name.
 	Tools []Tool `json:"tools"`
 	// Warnings are for the host or the person configuring the agent, not for
 	// the model: a compute-entry skill without
@@ -107,8 +107,9 @@ type Resolver struct {
 // disabled in the registry hidden), the catalog, read_skill and
 // read_skill_file over the skills it may read (the catalog plus hidden skills
 // it may still read by name), execute_skill over its compute-entry skills,
-// skill_manage when a Manager is set. An agent that sees no skill gets no
-// prompt and no skill tools but skill_manage.
+// skill_manage when a Manager is set. An agent that may read no skill gets
+// no prompt and no skill tools but skill_manage; one that may read only
+// hidden skills gets read_skill and read_skill_file and no prompt.
 func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	if r == nil || r.Loader == nil {
 		return Toolset{}, errors.New("tools: Resolve needs a loader")
@@ -121,11 +122,12 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	}
 	ts := Toolset{Tools: []Tool{}, Warnings: []string{}, Diagnostics: diagnostics.List{}, Visibility: vis}
 	ts.Warnings = append(ts.Warnings, assignmentWarnings(agent.Skills, vis)...)
-	if len(vis.Catalog) == 0 {
+	// Hidden skills stay out of the catalog but not out of reach: an agent
+	// whose every skill is hidden still reads them by name.
+	readable := vis.Readable()
+	if len(readable) == 0 {
 		return r.addManage(ts, agent)
 	}
-
-	readable := vis.Readable()
 	var names, computeEntry []string
 	hasToolkit := false
 	for _, s := range readable {

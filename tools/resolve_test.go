@@ -173,6 +173,33 @@ func TestResolve(t *testing.T) {
 	}
 }
 
+// Hidden skills "can still be loaded explicitly through read_skill": an
+// agent assigned only hidden skills has an empty catalog, and still the
+// read tools over exactly those skills.
+func TestResolveOnlyHiddenSkills(t *testing.T) {
+	l, reg := fixture(t)
+	r := &tools.Resolver{Loader: l, Executor: executor.New(l, nil, nil), Manager: manager(t, l, reg)}
+	ts, err := r.Resolve(t.Context(), tools.Agent{Skills: []string{"secret-handshake"}, DisableManage: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file"}) || ts.Prompt != "" || len(ts.Warnings) != 0 {
+		t.Fatalf("tools %v, prompt %q, warnings %q; want the read tools, no catalog, no warning", got, ts.Prompt, ts.Warnings)
+	}
+	read, _ := ts.Tool("read_skill")
+	if res := call(t, read, `{"name":"secret-handshake"}`); res.IsError || !strings.Contains(res.Text, "Hidden body.") {
+		t.Errorf("read_skill of the hidden skill: %+v", res)
+	}
+	if res := call(t, read, `{"name":"notes"}`); !res.IsError {
+		t.Errorf("read_skill of a skill not assigned: %+v", res)
+	}
+	// With skill_manage allowed it comes after the read tools, as always.
+	ts, _ = r.Resolve(t.Context(), tools.Agent{Skills: []string{"secret-handshake"}})
+	if got := toolNames(ts); !slices.Equal(got, []string{"read_skill", "read_skill_file", "skill_manage"}) {
+		t.Errorf("tools %v", got)
+	}
+}
+
 // TestToolSchemas decodes every tool's InputSchema with an independent JSON
 // Schema compiler and feeds each tool valid and invalid arguments.
 func TestToolSchemas(t *testing.T) {
