@@ -11,7 +11,8 @@ import (
 )
 
 // broker fans installer events out to the clients of the events stream:
-// skill_install_progress then skill_install_done for installs, updates,
+// skill_install_progress {name, step, percent, message} then
+// skill_install_done {name, success, error} for installs, updates,
 // uninstalls and agent-written skills; skill_deps_progress then
 // skill_deps_done for dependency installs. A slow client misses events
 // rather than slowing an install down.
@@ -35,10 +36,16 @@ func (b *broker) publish(e installer.Event) {
 		kind = "deps"
 	}
 	name := "skill_" + kind + "_progress"
+	var payload any = progressEvent{Name: e.Skill, Op: string(e.Op), Source: e.Source, Step: string(e.Step), Percent: e.Percent, Message: e.Message}
 	if e.Done {
 		name = "skill_" + kind + "_done"
+		done := doneEvent{Name: e.Skill, Op: string(e.Op), Success: e.Err == nil}
+		if e.Err != nil {
+			done.Error = e.Err.Error()
+		}
+		payload = done
 	}
-	data, err := json.Marshal(e)
+	data, err := json.Marshal(payload)
 	if err != nil {
 		return
 	}
@@ -74,7 +81,6 @@ func (s *server) stream(w http.ResponseWriter, r *http.Request) {
 	ch, cancel := s.events.subscribe()
 	defer cancel()
 	w.Header().Set("Content-Type", "text/event-stream")
-	w.Header().Set("Cache-Control", "no-cache")
 	w.WriteHeader(http.StatusOK)
 	fmt.Fprint(w, ": connected\n\n")
 	flusher.Flush()

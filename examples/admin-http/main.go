@@ -71,7 +71,7 @@ func run(ctx context.Context, cfg config, out io.Writer, started func(net.Addr))
 	if cfg.token == "" {
 		cfg.token = rand.Text()
 		fmt.Fprintf(out, "admin-http: no -token or ADMIN_TOKEN given; this run's token, not shown again: %s\n"+
-			"admin-http: send it as \"Authorization: Bearer <token>\"\n", cfg.token)
+			"admin-http: send it as \"Authorization: Bearer <token>\", or give it as the password (any user name) when a browser opens the page\n", cfg.token)
 	}
 	ln, err := net.Listen("tcp", cfg.addr)
 	if err != nil {
@@ -82,7 +82,7 @@ func run(ctx context.Context, cfg config, out io.Writer, started func(net.Addr))
 		ln.Close()
 		return err
 	}
-	s, err := newServer(ctx, cfg.dir, os.Getenv, log, nil)
+	s, err := newServer(ctx, cfg.dir, os.Getenv, log, nil, nil)
 	if err != nil {
 		ln.Close()
 		return err
@@ -96,7 +96,8 @@ func run(ctx context.Context, cfg config, out io.Writer, started func(net.Addr))
 		defer cancel()
 		_ = srv.Shutdown(shutdown)
 	}()
-	log.Info("serving the skill admin API", "addr", ln.Addr().String(), "prefix", cfg.prefix, "skills", s.kit.Dir())
+	log.Info("serving the skill admin API", "addr", ln.Addr().String(), "prefix", cfg.prefix, "skills", s.kit.Dir(),
+		"page", "http://"+ln.Addr().String()+strings.TrimSuffix(cfg.prefix, "/")+"/")
 	if started != nil {
 		started(ln.Addr())
 	}
@@ -109,15 +110,17 @@ func run(ctx context.Context, cfg config, out io.Writer, started func(net.Addr))
 // newServer opens the Kit with the progress of installs and dependency
 // installs wired to the events stream. The caller sets the token, prefix
 // and host names.
-func newServer(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, iopts *installer.Options) (*server, error) {
+func newServer(ctx context.Context, dir string, getenv func(string) string, log *slog.Logger, iopts *installer.Options, dopts *deps.Options) (*server, error) {
 	events := newBroker()
-	opts := installer.Options{}
+	opts, depsOpts := installer.Options{}, deps.Options{}
 	if iopts != nil {
 		opts = *iopts
 	}
-	opts.Progress = events.publish
-	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Installer: &opts, Deps: &deps.Options{Progress: events.publish},
-		Getenv: getenv, Logger: log})
+	if dopts != nil {
+		depsOpts = *dopts
+	}
+	opts.Progress, depsOpts.Progress = events.publish, events.publish
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Installer: &opts, Deps: &depsOpts, Getenv: getenv, Logger: log})
 	if err != nil {
 		return nil, err
 	}

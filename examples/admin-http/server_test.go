@@ -5,6 +5,7 @@ import (
 	"bufio"
 	"bytes"
 	"context"
+	"encoding/base64"
 	"encoding/json"
 	"io"
 	"mime/multipart"
@@ -14,11 +15,13 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"slices"
 	"strings"
 	"sync"
 	"testing"
 	"time"
 
+	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/installer"
 )
 
@@ -99,7 +102,9 @@ func newFixture(t *testing.T) *fixture {
 		}
 		return ""
 	}
-	s, err := newServer(context.Background(), dir, getenv, nil, &installer.Options{AllowFileURLs: true})
+	// pip finds packages only in an empty folder: no test reaches an index.
+	offline := &deps.Options{PipArgs: []string{"--no-index", "--find-links", t.TempDir()}}
+	s, err := newServer(context.Background(), dir, getenv, nil, &installer.Options{AllowFileURLs: true}, offline)
 	if err != nil {
 		t.Fatal(err)
 	}
@@ -138,15 +143,16 @@ func TestMetasContentDiagnostics(t *testing.T) {
 	if code != 200 || env.Code != 1000 {
 		t.Fatalf("%d %+v", code, env)
 	}
-	var metas []meta
+	var metas []skillMeta
 	json.Unmarshal(data, &metas)
 	if len(metas) != 1 || metas[0].Classification != "compute-entry" || metas[0].Emoji != "🔎" || metas[0].Status != 1 {
 		t.Errorf("metas %s", data)
 	}
 
 	code, _, data = f.do(t, "GET", testPrefix+"/content?name=ocr", "")
-	if code != 200 || !strings.Contains(string(data), `"body":"Call execute_skill."`) || !strings.Contains(string(data), "name: ocr") {
-		t.Errorf("content %d %s", code, data)
+	var content string
+	if err := json.Unmarshal(data, &content); code != 200 || err != nil || !strings.HasPrefix(content, "---\nname: ocr\n") || !strings.HasSuffix(content, "Call execute_skill.\n") {
+		t.Errorf("content %d %s: want the whole SKILL.md as text", code, data)
 	}
 	if code, env, _ := f.do(t, "GET", testPrefix+"/content?name=nope", ""); code != 404 || env.Code != 1001 {
 		t.Errorf("unknown skill: %d %+v", code, env)
@@ -170,11 +176,11 @@ func TestMetasContentDiagnostics(t *testing.T) {
 func TestSecretsAndEnvSchema(t *testing.T) {
 	f := newFixture(t)
 	code, _, data := f.do(t, "GET", testPrefix+"/envSchema?name=ocr", "")
-	if code != 200 || !strings.Contains(string(data), `"has_value":false`) {
+	if code != 200 || !strings.Contains(string(data), `"hasValue":false`) {
 		t.Fatalf("%d %s", code, data)
 	}
 	code, _, data = f.do(t, "POST", testPrefix+"/secrets", `{"name":"ocr","secrets":{"OCR_API_KEY":"sk-live-123"}}`)
-	if code != 200 || !strings.Contains(string(data), `"has_value":true`) || strings.Contains(string(data), "sk-live-123") {
+	if code != 200 || !strings.Contains(string(data), `"hasValue":true`) || strings.Contains(string(data), "sk-live-123") {
 		t.Fatalf("save: %d %s", code, data)
 	}
 	if _, _, data := f.do(t, "GET", testPrefix+"/envSchema?name=ocr", ""); strings.Contains(string(data), "sk-live-123") {
@@ -201,7 +207,7 @@ func TestSecretsAndEnvSchema(t *testing.T) {
 		}
 	}
 	code, _, data = f.do(t, "POST", testPrefix+"/rotateSecrets", "")
-	if code != 200 || !strings.Contains(string(data), `"Unchanged":1`) {
+	if code != 200 || string(data) != `{"resealed":0,"unchanged":1,"failed":0}` {
 		t.Errorf("rotate: %d %s", code, data)
 	}
 }
@@ -219,7 +225,7 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if code, env, _ := f.do(t, "POST", testPrefix+"/install", `{"url":"`+url+`"}`); code != 200 {
 		t.Errorf("reinstall from the same origin: %d %+v", code, env)
 	}
-	if code, _, data := f.do(t, "POST", testPrefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"has_update":false`) {
+	if code, _, data := f.do(t, "POST", testPrefix+"/checkUpdates", ""); code != 200 || !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"hasUpdate":false`) {
 		t.Errorf("checkUpdates: %d %s", code, data)
 	}
 	if code, env, _ := f.do(t, "POST", testPrefix+"/update", `{"name":"notes"}`); code != 200 {
@@ -231,9 +237,12 @@ func TestInstallUpdateUninstall(t *testing.T) {
 	if code, _, _ := f.do(t, "POST", testPrefix+"/setStatus", `{"name":"notes","status":0}`); code != 200 {
 		t.Errorf("disable: %d", code)
 	}
-	_, _, data = f.do(t, "GET", testPrefix+"/metas", "")
-	if !strings.Contains(string(data), `"name":"notes"`) || !strings.Contains(string(data), `"status":0`) {
-		t.Errorf("metas after disable: %s", data)
+	_, _, data = f.do(t, "POST", testPrefix+"/list", `{"status":0}`)
+	if !strings.Contains(string(data), `"name":"notes"`) || strings.Contains(string(data), `"name":"ocr"`) {
+		t.Errorf("the disabled skills: %s", data)
+	}
+	if _, _, data = f.do(t, "GET", testPrefix+"/metas", ""); strings.Contains(string(data), `"name":"notes"`) {
+		t.Errorf("metas lists the enabled skills, not the disabled one: %s", data)
 	}
 	if code, _, _ := f.do(t, "POST", testPrefix+"/uninstall", `{"name":"notes"}`); code != 200 {
 		t.Errorf("uninstall: %d", code)
@@ -326,10 +335,16 @@ func TestProgressEvents(t *testing.T) {
 		line := lines.Text()
 		if line == "event: skill_install_progress" {
 			progress++
+			lines.Scan()
+			var e map[string]any
+			json.Unmarshal([]byte(strings.TrimPrefix(lines.Text(), "data: ")), &e)
+			if e["op"] != "install" || e["step"] == nil || e["percent"] == nil || e["message"] == nil || e["name"] == nil {
+				t.Errorf("progress event without op install, name, step, percent and message: %s", lines.Text())
+			}
 		}
 		if line == "event: skill_install_done" {
 			lines.Scan()
-			if !strings.Contains(lines.Text(), `"success":true`) || progress == 0 {
+			if lines.Text() != `data: {"name":"live","op":"install","success":true}` || progress == 0 {
 				t.Errorf("done after %d progress events: %s", progress, lines.Text())
 			}
 			return
@@ -350,6 +365,19 @@ func TestCrossSiteRequestsRefused(t *testing.T) {
 	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Origin", "http://example.com"); code != 200 {
 		t.Errorf("same origin (httptest's host is example.com): %d", code)
 	}
+	// A browser remembers the Basic password for this server and attaches
+	// it to requests any page makes; what it says of their origin decides.
+	for site, want := range map[string]int{"cross-site": 403, "same-site": 403, "same-origin": 200, "none": 200} {
+		for _, method := range []string{"GET", "POST"} {
+			path := "/metas"
+			if method == "POST" {
+				path = "/list"
+			}
+			if code, _, _ := f.do(t, method, testPrefix+path, "{}", "Sec-Fetch-Site", site); code != want {
+				t.Errorf("%s with Sec-Fetch-Site %s: %d, want %d", method, site, code, want)
+			}
+		}
+	}
 	if _, err := os.Stat(filepath.Join(f.dir, "ocr")); err != nil {
 		t.Error("the forged uninstall removed the skill")
 	}
@@ -357,7 +385,11 @@ func TestCrossSiteRequestsRefused(t *testing.T) {
 
 func TestToken(t *testing.T) {
 	f := newFixture(t)
-	for _, auth := range []string{"", "Bearer", "Bearer ", "Bearer wrong", "bearer " + testToken, "Basic " + testToken, testToken} {
+	basic := func(user, password string) string {
+		return "Basic " + base64.StdEncoding.EncodeToString([]byte(user+":"+password))
+	}
+	for _, auth := range []string{"", "Bearer", "Bearer ", "Bearer wrong", "bearer " + testToken, "Basic " + testToken, testToken,
+		basic("admin", "wrong"), basic(testToken, ""), basic("", ""), basic("admin", testToken+"x")} {
 		if code, env, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", auth); code != 401 || env.Code != 1001 {
 			t.Errorf("Authorization %q: %d %+v, want 401", auth, code, env)
 		}
@@ -365,10 +397,25 @@ func TestToken(t *testing.T) {
 	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", ""); code != 200 {
 		t.Errorf("right token: %d", code)
 	}
+	// A browser sends it as a Basic password, with whatever user name.
+	for _, user := range []string{"admin", "", "anyone"} {
+		if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", basic(user, testToken)); code != 200 {
+			t.Errorf("Basic password with user %q: %d, want 200", user, code)
+		}
+	}
+	// Without it the answer asks a browser for it.
+	req := httptest.NewRequest("GET", testPrefix+"/", nil)
+	rec := httptest.NewRecorder()
+	f.h.ServeHTTP(rec, req)
+	if challenges := rec.Header().Values("WWW-Authenticate"); rec.Code != 401 || !slices.ContainsFunc(challenges, func(c string) bool { return strings.HasPrefix(c, "Basic realm=") }) {
+		t.Errorf("the page without the token: %d %q, want 401 with a Basic challenge", rec.Code, challenges)
+	}
 	// An empty token, however it got there, opens nothing.
 	f.srv.token = ""
-	if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", "Bearer "); code != 401 {
-		t.Errorf("empty token: %d, want 401", code)
+	for _, auth := range []string{"Bearer ", basic("admin", "")} {
+		if code, _, _ := f.do(t, "GET", testPrefix+"/metas", "", "Authorization", auth); code != 401 {
+			t.Errorf("empty token, %q: %d, want 401", auth, code)
+		}
 	}
 }
 
@@ -502,7 +549,7 @@ func TestEveryRouteNeedsTheTokenAndIsDocumented(t *testing.T) {
 		t.Fatal(err)
 	}
 	routes := (&server{}).routes()
-	if len(routes) < 17 {
+	if len(routes) < 23 {
 		t.Fatalf("only %d routes", len(routes))
 	}
 	for route := range routes {
@@ -577,7 +624,7 @@ func TestAgentSkillsAndDeps(t *testing.T) {
 		}
 	}
 	code, env, data := f.do(t, "POST", testPrefix+"/installDeps", `{"name":"ocr"}`)
-	if code != 200 || !strings.Contains(string(data), `"name":"ocr"`) {
+	if code != 200 || !strings.HasPrefix(string(data), `{"success":true,`) {
 		t.Errorf("installDeps: %d %+v %s", code, env, data)
 	}
 	if code, _, _ := f.do(t, "POST", testPrefix+"/delete", `{"name":"checklist"}`); code != 200 {
