@@ -246,3 +246,33 @@ func TestPageServed(t *testing.T) {
 		t.Errorf("an unknown path under the prefix: %d, want 404", code)
 	}
 }
+
+// FuzzPageQuery sends any body to page: the answer is an envelope, 200
+// with a page that fits what it says or 400 with why, never a panic.
+func FuzzPageQuery(f *testing.F) {
+	for _, seed := range []string{`{}`, `{"page":2,"size":1}`, `{"page":9223372036854775807,"size":1000}`, `{"keyWord":"o","status":1,"order":"name","sort":"asc"}`,
+		`{"size":-1}`, `{"status":null}`, `[]`, `nul`, `{"page":1e3}`} {
+		f.Add(seed)
+	}
+	fx := newFixture(f)
+	f.Fuzz(func(t *testing.T, body string) {
+		code, env, data := fx.do(t, "POST", testPrefix+"/page", body)
+		switch code {
+		case 200:
+			var p struct {
+				List       []json.RawMessage
+				Pagination struct{ Page, Size, Total int }
+			}
+			if err := json.Unmarshal(data, &p); err != nil || p.Pagination.Page < 1 || p.Pagination.Size < 1 || p.Pagination.Size > maxPageSize ||
+				len(p.List) > p.Pagination.Size || p.Pagination.Total > 1 || p.List == nil {
+				t.Errorf("%s: %s", body, data)
+			}
+		case 400:
+			if env.Code != 1001 || env.Message == "" {
+				t.Errorf("%s: %+v", body, env)
+			}
+		default:
+			t.Errorf("%s: %d %+v", body, code, env)
+		}
+	})
+}

@@ -27,7 +27,7 @@ import (
 
 const testKey = "a test secret of at least sixteen bytes"
 
-func writeFile(t *testing.T, dir, rel, content string) {
+func writeFile(t testing.TB, dir, rel, content string) {
 	t.Helper()
 	p := filepath.Join(dir, filepath.FromSlash(rel))
 	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
@@ -90,7 +90,7 @@ type fixture struct {
 	dir string
 }
 
-func newFixture(t *testing.T) *fixture {
+func newFixture(t testing.TB) *fixture {
 	t.Helper()
 	dir := t.TempDir()
 	writeFile(t, dir, "ocr/SKILL.md", "---\nname: ocr\ndescription: Reads text in images.\nmetadata:\n  emoji: \"🔎\"\n  category: multimodal\n---\nCall execute_skill.\n")
@@ -113,9 +113,24 @@ func newFixture(t *testing.T) *fixture {
 	return &fixture{srv: s, h: s.handler(), dir: dir}
 }
 
+// listen serves h, the fixture's handler or one around it, on a loopback
+// port until the test's cleanups, as the fixture's server: its address is
+// the Host it answers to.
+func (f *fixture) listen(t testing.TB, h http.Handler) *httptest.Server {
+	t.Helper()
+	ts := httptest.NewServer(h)
+	t.Cleanup(ts.Close)
+	hosts, err := hostNames(ts.Listener.Addr().(*net.TCPAddr), nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	f.srv.hosts = hosts
+	return ts
+}
+
 // do sends a request with the token and decodes the envelope; header pairs
 // are set after the defaults, so they can replace them.
-func (f *fixture) do(t *testing.T, method, path, body string, header ...string) (int, envelope, json.RawMessage) {
+func (f *fixture) do(t testing.TB, method, path, body string, header ...string) (int, envelope, json.RawMessage) {
 	t.Helper()
 	req := httptest.NewRequest(method, path, strings.NewReader(body))
 	req.Header.Set("Authorization", "Bearer "+testToken)
@@ -300,13 +315,7 @@ func TestUploadInstall(t *testing.T) {
 
 func TestProgressEvents(t *testing.T) {
 	f := newFixture(t)
-	ts := httptest.NewServer(f.h)
-	defer ts.Close()
-	hosts, err := hostNames(ts.Listener.Addr().(*net.TCPAddr), nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	f.srv.hosts = hosts
+	ts := f.listen(t, f.h)
 	ctx, cancel := context.WithTimeout(context.Background(), 30*time.Second)
 	defer cancel()
 	req, _ := http.NewRequestWithContext(ctx, "GET", ts.URL+testPrefix+"/events", nil)

@@ -154,7 +154,10 @@ func (s *server) pageList(w http.ResponseWriter, r *http.Request) {
 		return
 	}
 	page, size := max(q.Page, 1), min(cmp.Or(q.Size, defaultPageSize), maxPageSize)
-	from := min((page-1)*size, len(rows))
+	from := len(rows)
+	if page-1 < len(rows)/size+1 { // else (page-1)*size could overflow
+		from = min((page-1)*size, len(rows))
+	}
 	ok(w, map[string]any{
 		"list":       rows[from:min(from+size, len(rows))],
 		"pagination": map[string]int{"page": page, "size": size, "total": len(rows)},
