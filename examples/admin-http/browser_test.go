@@ -18,6 +18,8 @@ import (
 	"sync/atomic"
 	"testing"
 	"time"
+
+	"github.com/skillkit-go/skillkit/secrets"
 )
 
 // responseLog keeps every byte the server answered, headers included, so a
@@ -72,6 +74,11 @@ func (w *loggedWriter) Flush() { w.ResponseWriter.(http.Flusher).Flush() }
 // (SKILLKIT_SCREENSHOTS=folder keeps them).
 func TestBrowser(t *testing.T) {
 	f := newFixture(t)
+	// Skill text is untrusted: markup in it must show as text.
+	writeFile(t, f.dir, "markup/SKILL.md", "---\nname: markup\ndescription: 'Shows <b>bold</b> and <img src=x onerror=\"document.title=1\"> as text.'\n---\n")
+	if _, err := f.srv.kit.Rescan(context.Background()); err != nil {
+		t.Fatal(err)
+	}
 	answers := &responseLog{}
 	// Started before the browser, so closed after it: Close waits for the
 	// page's event stream to end.
@@ -92,11 +99,14 @@ func TestBrowser(t *testing.T) {
 	b.handle("Runtime.exceptionThrown", problem)
 	b.handle("Log.entryAdded", func(m message) {
 		var e struct {
-			Entry struct{ Level, Text, URL string }
+			Entry struct{ Source, Level, Text, URL string }
 		}
 		json.Unmarshal(m.Params, &e)
-		// The one expected error: the page's first load, refused (401).
-		if e.Entry.Level == "error" && !strings.Contains(e.Entry.Text, "401") {
+		// The refusals the test asks for: the page without the token
+		// (401), a secret too long (400).
+		expected := e.Entry.Source == "network" && (strings.Contains(e.Entry.Text, "status of 401") ||
+			strings.Contains(e.Entry.Text, "status of 400") && strings.HasSuffix(e.Entry.URL, "/secrets"))
+		if e.Entry.Level == "error" && !expected {
 			problem(m)
 		}
 	})
@@ -169,12 +179,19 @@ func TestBrowser(t *testing.T) {
 	signIn.Store(true)
 	open()
 	must(tb.waitFor(ctx, "the list", `document.querySelector('tr[data-skill="ocr"]')`))
+	if row := text(`tr[data-skill="markup"]`); !strings.Contains(row, `Shows <b>bold</b> and <img src=x onerror="document.title=1"> as text.`) {
+		t.Errorf("markup in a skill's description is not shown as text: %q", row)
+	}
+	var elements int
+	if must(tb.eval(ctx, `document.querySelectorAll("#skills b, #skills img").length`, &elements)); elements != 0 {
+		t.Errorf("markup in a skill's description became %d elements", elements)
+	}
 	if row := text(`tr[data-skill="ocr"]`); !strings.Contains(row, "compute-entry") || !strings.Contains(row, "local") || !strings.Contains(row, "enabled") {
 		t.Errorf("the row of ocr: %q", row)
 	}
 	// The banner's list is folded: its text is there, not shown.
-	must(tb.waitFor(ctx, "the diagnostics", `document.querySelector("#diagnostics summary").innerText === "0 errors, 1 warnings" &&
-		document.querySelector("#diagnostics").textContent.includes("ENV_NOT_CONFIGURED")`))
+	must(tb.waitFor(ctx, "the diagnostics", `document.querySelector("#diagnostics summary").innerText.startsWith("0 errors, ") &&
+		document.querySelector("#diagnostics").textContent.includes("ocr: ENV_NOT_CONFIGURED")`))
 
 	// Install from a ZIP file, chosen as with the file chooser.
 	archive := filepath.Join(t.TempDir(), "weather.zip")
@@ -206,6 +223,17 @@ func TestBrowser(t *testing.T) {
 	secret := "sk-weather-" + rand.Text()
 	must(tb.click(ctx, `tr[data-skill="weather"] button[data-action="secrets"]`))
 	must(tb.waitFor(ctx, "the secrets dialog", `document.querySelector("#secrets").open && document.querySelector("#secrets-vars").innerText.includes("not set")`))
+	// A value the server refuses (longer than a value may be) leaves the
+	// page too.
+	must(tb.typeText(ctx, `#secrets-vars input[data-var="WEATHER_API_KEY"]`, secret+strings.Repeat("x", secrets.MaxValueLen)))
+	must(tb.click(ctx, "#secrets-form button[type=submit]"))
+	must(tb.waitFor(ctx, "the refusal", `document.querySelector("#secrets-message").innerText.startsWith("Not saved: secrets: value too long")`))
+	secretInPage := fmt.Sprintf(`[document.documentElement.outerHTML, ...[...document.querySelectorAll("input")].map((i) => i.value),
+		JSON.stringify(localStorage), JSON.stringify(sessionStorage)].some((s) => s.includes(%q))`, secret)
+	var inPage bool
+	if must(tb.eval(ctx, secretInPage, &inPage)); inPage {
+		t.Error("a refused value stays in the page")
+	}
 	must(tb.typeText(ctx, `#secrets-vars input[data-var="WEATHER_API_KEY"]`, secret))
 	must(tb.click(ctx, "#secrets-form button[type=submit]"))
 	must(tb.waitFor(ctx, "the secret saved", `document.querySelector("#secrets-message").innerText.startsWith("Saved WEATHER_API_KEY") &&
@@ -215,8 +243,8 @@ func TestBrowser(t *testing.T) {
 		t.Errorf("the vault does not hold the value typed: %v", err)
 	}
 	// The warning that weather's required variable had no value is gone.
-	must(tb.waitFor(ctx, "the diagnostics without weather's", `document.querySelector("#diagnostics summary").innerText === "0 errors, 1 warnings" &&
-		!document.querySelector("#diagnostics").textContent.includes("weather")`))
+	must(tb.waitFor(ctx, "the diagnostics without weather's", `document.querySelector("#diagnostics").textContent.includes("ocr: ENV_NOT_CONFIGURED") &&
+		!document.querySelector("#diagnostics").textContent.includes("weather: ENV_NOT_CONFIGURED")`))
 	shoot(ctx, t, tb, "secrets.png")
 	must(tb.click(ctx, "#secrets-close"))
 	must(tb.waitFor(ctx, "the dialog closed", `!document.querySelector("#secrets").open`))
@@ -235,10 +263,7 @@ func TestBrowser(t *testing.T) {
 
 	// The value is nowhere: not in the page, its fields or its storage,
 	// not in any answer of the server.
-	var inPage bool
-	must(tb.eval(ctx, fmt.Sprintf(`[document.documentElement.outerHTML, ...[...document.querySelectorAll("input")].map((i) => i.value),
-		JSON.stringify(localStorage), JSON.stringify(sessionStorage)].some((s) => s.includes(%q))`, secret), &inPage))
-	if inPage {
+	if must(tb.eval(ctx, secretInPage, &inPage)); inPage {
 		t.Error("the secret's value is in the page")
 	}
 	if all := answers.String(); strings.Contains(all, secret) || !strings.Contains(all, `"name":"weather"`) {

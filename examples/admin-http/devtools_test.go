@@ -255,8 +255,11 @@ func (tb *tab) eval(ctx context.Context, expr string, result any) error {
 	return nil
 }
 
-// waitFor evaluates a JavaScript condition until it is true.
+// waitFor evaluates a JavaScript condition until it is true, for at most
+// 30 seconds.
 func (tb *tab) waitFor(ctx context.Context, what, cond string) error {
+	ctx, cancel := context.WithTimeout(ctx, 30*time.Second)
+	defer cancel()
 	for {
 		var ok bool
 		err := tb.eval(ctx, "Boolean("+cond+")", &ok)

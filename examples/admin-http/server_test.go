@@ -330,36 +330,48 @@ func TestProgressEvents(t *testing.T) {
 	}
 	lines := bufio.NewScanner(resp.Body)
 	lines.Scan() // ": connected": the subscription is in place
-	go func() {
-		req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+testPrefix+"/uploadInstall",
-			bytes.NewReader(zipOf(t, map[string]string{"SKILL.md": "---\nname: live\ndescription: d\n---\n"})))
+	upload := func(files map[string]string) {
+		req, _ := http.NewRequestWithContext(ctx, "POST", ts.URL+testPrefix+"/uploadInstall", bytes.NewReader(zipOf(t, files)))
 		req.Header.Set("Content-Type", "application/zip")
 		req.Header.Set("Authorization", "Bearer "+testToken)
 		if resp, err := http.DefaultClient.Do(req); err == nil {
 			resp.Body.Close()
 		}
-	}()
-	var progress int
-	for lines.Scan() {
-		line := lines.Text()
-		if line == "event: skill_install_progress" {
-			progress++
-			lines.Scan()
-			var e map[string]any
-			json.Unmarshal([]byte(strings.TrimPrefix(lines.Text(), "data: ")), &e)
-			if e["op"] != "install" || e["step"] == nil || e["percent"] == nil || e["message"] == nil || e["name"] == nil {
-				t.Errorf("progress event without op install, name, step, percent and message: %s", lines.Text())
-			}
-		}
-		if line == "event: skill_install_done" {
-			lines.Scan()
-			if lines.Text() != `data: {"name":"live","op":"install","success":true}` || progress == 0 {
-				t.Errorf("done after %d progress events: %s", progress, lines.Text())
-			}
-			return
-		}
 	}
-	t.Fatalf("no skill_install_done: %v", lines.Err())
+	// done reads the stream until an install's last event and returns its
+	// data, checking the progress events before it.
+	done := func() string {
+		t.Helper()
+		progress := 0
+		for lines.Scan() {
+			switch lines.Text() {
+			case "event: skill_install_progress":
+				progress++
+				lines.Scan()
+				var e map[string]any
+				json.Unmarshal([]byte(strings.TrimPrefix(lines.Text(), "data: ")), &e)
+				if e["op"] != "install" || e["step"] == nil || e["percent"] == nil || e["message"] == nil || e["name"] == nil {
+					t.Errorf("progress event without op install, name, step, percent and message: %s", lines.Text())
+				}
+			case "event: skill_install_done":
+				lines.Scan()
+				if progress == 0 {
+					t.Errorf("done after no progress event: %s", lines.Text())
+				}
+				return lines.Text()
+			}
+		}
+		t.Fatalf("no skill_install_done: %v", lines.Err())
+		return ""
+	}
+	go upload(map[string]string{"SKILL.md": "---\nname: live\ndescription: d\n---\n"})
+	if got := done(); got != `data: {"name":"live","op":"install","success":true}` {
+		t.Errorf("a successful install ends with %s", got)
+	}
+	go upload(map[string]string{"README.md": "no skill here"})
+	if got := done(); !strings.HasPrefix(got, `data: {"name":"","op":"install","success":false,"error":"`) {
+		t.Errorf("a failed install ends with %s", got)
+	}
 }
 
 func TestCrossSiteRequestsRefused(t *testing.T) {
