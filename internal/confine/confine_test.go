@@ -3,18 +3,28 @@ package confine
 import (
 	"bytes"
 	"context"
+	"errors"
+	"fmt"
+	"net"
+	"net/http"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"strings"
 	"testing"
+
+	"github.com/skillkit-go/skillkit/internal/asuser"
 )
 
 // run starts spec's program confined and returns its combined output and
 // exit code.
-func run(t *testing.T, spec Spec) (string, int, []string) {
+func run(t *testing.T, spec Spec) (string, int) {
 	t.Helper()
 	if spec.System == nil {
 		spec.System = DefaultSystemPaths()
 	}
+	spec.Env = append(spec.Env, "PATH=/usr/bin:/bin", "HOME="+ScratchHome, "TMPDIR="+ScratchDir)
 	c, err := Prepare(context.Background(), spec)
 	if err != nil {
 		t.Fatal(err)
@@ -26,22 +36,232 @@ func run(t *testing.T, spec Spec) (string, int, []string) {
 	}
 	err = c.Cmd.Wait()
 	c.Close()
+	if len(c.Reduced) > 0 {
+		t.Errorf("confinement reduced on this kernel: %v", c.Reduced)
+	}
 	code := 0
-	if ee, ok := err.(*exec.ExitError); ok {
+	var ee *exec.ExitError
+	if errors.As(err, &ee) {
 		code = ee.ExitCode()
 	} else if err != nil {
 		t.Fatal(err)
 	}
-	return out.String(), code, c.Reduced
+	return out.String(), code
 }
 
-func sh(dir, script string) Spec {
-	return Spec{Path: "/bin/sh", Args: []string{"-c", script}, Dir: dir, Env: []string{"PATH=/usr/bin:/bin", "HOME=" + ScratchHome, "TMPDIR=" + ScratchDir}}
+// probe runs each check (a bash command) and returns which succeeded.
+func probe(t *testing.T, spec Spec, checks map[string]string) map[string]bool {
+	t.Helper()
+	var script strings.Builder
+	for name, cmd := range checks {
+		fmt.Fprintf(&script, "if ( %s ) >/dev/null 2>&1; then echo 'OK %s'; else echo 'NO %s'; fi\n", cmd, name, name)
+	}
+	spec.Path, spec.Args = "/bin/bash", []string{"-c", script.String()}
+	out, code := run(t, spec)
+	if code != 0 {
+		t.Fatalf("probe exited %d:\n%s", code, out)
+	}
+	got := map[string]bool{}
+	for line := range strings.Lines(out) {
+		if v, name, ok := strings.Cut(strings.TrimSpace(line), " "); ok && (v == "OK" || v == "NO") {
+			got[name] = v == "OK"
+		}
+	}
+	if len(got) != len(checks) {
+		t.Fatalf("probe printed %d results for %d checks:\n%s", len(got), len(checks), out)
+	}
+	return got
 }
 
-func TestSmoke(t *testing.T) {
-	dir := t.TempDir()
-	os.WriteFile(dir+"/mine", []byte("mine"), 0o644)
-	out, code, red := run(t, sh(dir, "id; cat mine; ls /tmp; ls ~; cat /proc/self/status | grep -i cap; echo x > /tmp/a && cat /tmp/a; cat /etc/hostname; ls /root; echo > mine; ls /proc | head -3"))
-	t.Logf("code %d reduced %v\n%s", code, red, out)
+func expect(t *testing.T, got map[string]bool, want bool, names ...string) {
+	t.Helper()
+	for _, n := range names {
+		if got[n] != want {
+			t.Errorf("%s: allowed=%v, want %v", n, got[n], want)
+		}
+	}
+}
+
+func writeFile(t *testing.T, path, content string, mode os.FileMode) {
+	t.Helper()
+	if err := os.MkdirAll(filepath.Dir(path), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(path, []byte(content), mode); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Chmod(path, mode); err != nil {
+		t.Fatal(err)
+	}
+}
+
+// TestFiles: the program reads the system, its folder and its grants,
+// writes its scratch space and its write grants, and nothing else: not the
+// user's home, not a sibling skill, not a file outside every hidden place.
+func TestFiles(t *testing.T) {
+	asuser.Again(t)
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	t.Setenv("HOME", home)
+	writeFile(t, filepath.Join(home, ".ssh/id_ed25519"), "KEY", 0o600)
+	skills := filepath.Join(root, "skills")
+	own := filepath.Join(skills, "probe")
+	writeFile(t, filepath.Join(own, "SKILL.md"), "own", 0o644)
+	writeFile(t, filepath.Join(own, "locked"), "locked", 0o000)
+	writeFile(t, filepath.Join(skills, "other/scripts/run.sh"), "echo other", 0o755)
+	data := filepath.Join(root, "data")
+	writeFile(t, filepath.Join(data, "in.txt"), "in", 0o644)
+	out := filepath.Join(root, "out")
+	if err := os.MkdirAll(out, 0o777); err != nil {
+		t.Fatal(err)
+	}
+	os.Chmod(out, 0o777)
+	checks := map[string]string{
+		"read-own":        "cat SKILL.md",
+		"read-system":     "cat /etc/passwd",
+		"read-grant":      "cat " + data + "/in.txt",
+		"write-scratch":   "echo x > /tmp/x && cat /tmp/x",
+		"write-home":      "echo x > ~/x && cat ~/x",
+		"write-grant":     "echo x > " + out + "/new",
+		"read-ssh":        "cat " + home + "/.ssh/id_ed25519",
+		"list-home":       "ls " + home + "/.ssh",
+		"read-sibling":    "cat " + skills + "/other/scripts/run.sh",
+		"write-sibling":   "echo evil > " + skills + "/other/scripts/run.sh",
+		"write-own":       "echo x > SKILL.md",
+		"create-own":      "echo x > new",
+		"read-locked":     "cat locked",
+		"write-bin":       "echo x > /usr/bin/skillkit-probe",
+		"write-proc-sys":  "echo 10 > /proc/sys/kernel/printk_ratelimit",
+		"read-proc-host":  "test $(ls -d /proc/[0-9]* | wc -l) -gt 5",
+		"read-shadow":     "cat /etc/shadow",
+		"root-capability": "grep -q 'CapEff:.*[1-9a-f]' /proc/self/status",
+	}
+	// A place outside every hidden folder, guarded by Landlock alone: the
+	// package's folder, where the root run can write.
+	if outside, err := os.MkdirTemp(".", ".probe-"); err == nil {
+		t.Cleanup(func() { os.RemoveAll(outside) })
+		outside, _ = filepath.Abs(outside)
+		os.Chmod(outside, 0o755)
+		writeFile(t, filepath.Join(outside, "secret"), "secret", 0o644)
+		checks["read-outside"] = "cat " + outside + "/secret"
+		checks["write-outside"] = "echo x > " + outside + "/secret"
+	} else if !asuser.Unprivileged() {
+		t.Fatalf("no folder outside the hidden ones: %v", err)
+	}
+	got := probe(t, Spec{Dir: own, Read: []string{data}, Write: []string{out}}, checks)
+	if _, ok := checks["read-outside"]; ok {
+		expect(t, got, false, "read-outside", "write-outside")
+	}
+	expect(t, got, true, "read-own", "read-system", "read-grant", "write-scratch", "write-home", "write-grant")
+	expect(t, got, false, "read-ssh", "list-home", "read-sibling", "write-sibling", "write-own", "create-own",
+		"read-locked", "write-bin", "write-proc-sys", "read-proc-host",
+		"read-shadow", "root-capability")
+	if b, _ := os.ReadFile(filepath.Join(skills, "other/scripts/run.sh")); string(b) != "echo other" {
+		t.Errorf("the sibling skill was changed: %q", b)
+	}
+}
+
+// TestNetwork: no network by default, not even the host's loopback; all
+// of it with Network.All.
+func TestNetwork(t *testing.T) {
+	asuser.Again(t)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	go func() {
+		for {
+			c, err := ln.Accept()
+			if err != nil {
+				return
+			}
+			c.Close()
+		}
+	}()
+	port := ln.Addr().(*net.TCPAddr).Port
+	checks := map[string]string{
+		"host-loopback": fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", port),
+		"own-loopback":  "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\",0)); s.listen(); c=socket.create_connection(s.getsockname())'",
+	}
+	got := probe(t, Spec{Dir: t.TempDir()}, checks)
+	expect(t, got, false, "host-loopback")
+	expect(t, got, true, "own-loopback")
+	got = probe(t, Spec{Dir: t.TempDir(), Network: Network{All: true}}, checks)
+	expect(t, got, true, "host-loopback")
+}
+
+// TestNetworkHosts: with a list, the program reaches the listed hosts
+// through the proxy and nothing else, neither another name nor the host's
+// loopback directly.
+func TestNetworkHosts(t *testing.T) {
+	asuser.Again(t)
+	srv := &http.Server{Handler: http.HandlerFunc(func(w http.ResponseWriter, r *http.Request) {
+		fmt.Fprintf(w, "hello from %s", r.Host)
+	})}
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	go srv.Serve(ln)
+	defer srv.Close()
+	port := ln.Addr().(*net.TCPAddr).Port
+	allow := func(host string, p int) bool { return host == "api.localhost" && p == port }
+	p := strconv.Itoa(port)
+	got := probe(t, Spec{Dir: t.TempDir(), Network: Network{Allow: allow}}, map[string]string{
+		"allowed":    "curl -sf http://api.localhost:" + p + "/ | grep -q 'hello from api.localhost'",
+		"other-name": "curl -sf http://other.localhost:" + p + "/",
+		"direct":     "curl -sf --noproxy '*' http://127.0.0.1:" + p + "/",
+		"raw":        "exec 3<>/dev/tcp/127.0.0.1/" + p,
+	})
+	expect(t, got, true, "allowed")
+	expect(t, got, false, "other-name", "direct", "raw")
+}
+
+// TestSyscalls: the seccomp filter refuses what no skill needs.
+func TestSyscalls(t *testing.T) {
+	asuser.Again(t)
+	got := probe(t, Spec{Dir: t.TempDir()}, map[string]string{
+		"unshare": "unshare -U true",
+		"mount":   "unshare -m true",
+		"ptrace":  "python3 -c 'import ctypes,sys; sys.exit(0 if ctypes.CDLL(None).ptrace(0,0,0,0)==0 else 1)'",
+		"plain":   "true",
+	})
+	expect(t, got, false, "unshare", "mount", "ptrace")
+	expect(t, got, true, "plain")
+}
+
+// TestLimits: processes, file size and scratch space are bounded.
+func TestLimits(t *testing.T) {
+	asuser.Again(t)
+	got := probe(t, Spec{Dir: t.TempDir(), Limits: Limits{Processes: 32, FileSize: 1 << 20, Scratch: 4 << 20}}, map[string]string{
+		"600-processes": forks(600),
+		"10-processes":  forks(10),
+		"2MB-file":      "head -c 2000000 /dev/zero > /tmp/big; r=$?; rm -f /tmp/big; exit $r",
+		"small-file":    "head -c 500000 /dev/zero > /tmp/small; r=$?; rm -f /tmp/small; exit $r",
+		"8MB-scratch":   "for i in 1 2 3 4 5 6 7 8 9; do head -c 900000 /dev/zero > /tmp/f$i || break; done; r=$?; ls /tmp/f9; r=$?; rm -f /tmp/f*; exit $r",
+	})
+	expect(t, got, false, "600-processes", "2MB-file", "8MB-scratch")
+	expect(t, got, true, "10-processes", "small-file")
+}
+
+// forks is a check that keeps n processes alive at once, without the
+// retries a shell makes when fork fails.
+func forks(n int) string {
+	return fmt.Sprintf(`python3 -c '
+import os, sys, time
+pids = []
+for i in range(%d):
+    try:
+        pid = os.fork()
+    except OSError:
+        break
+    if pid == 0:
+        time.sleep(5)
+        os._exit(0)
+    pids.append(pid)
+for pid in pids:
+    os.kill(pid, 9)
+    os.waitpid(pid, 0)
+sys.exit(0 if len(pids) == %d else 1)'`, n, n)
 }
