@@ -36,7 +36,7 @@ func run(t *testing.T, spec Spec) (string, int) {
 	}
 	err = c.Cmd.Wait()
 	c.Close()
-	if len(c.Reduced) > 0 {
+	if len(c.Reduced) > 0 && !refuseNamespaces {
 		t.Errorf("confinement reduced on this kernel: %v", c.Reduced)
 	}
 	code := 0
@@ -264,4 +264,37 @@ for pid in pids:
     os.kill(pid, 9)
     os.waitpid(pid, 0)
 sys.exit(0 if len(pids) == %d else 1)'`, n, n)
+}
+
+// TestWithoutNamespaces: where the kernel refuses namespaces, Landlock,
+// seccomp and the limits still keep the program to its grants and off the
+// network.
+func TestWithoutNamespaces(t *testing.T) {
+	asuser.Again(t)
+	refuseNamespaces = true
+	defer func() { refuseNamespaces = false }()
+	root := t.TempDir()
+	// Without a view of its own, nobody (on a root host) must be able to
+	// walk to the skill.
+	os.Chmod(filepath.Dir(root), 0o755)
+	os.Chmod(root, 0o755)
+	own := filepath.Join(root, "skills/probe")
+	writeFile(t, filepath.Join(own, "SKILL.md"), "own", 0o644)
+	writeFile(t, filepath.Join(root, "skills/other/run.sh"), "echo other", 0o755)
+	writeFile(t, filepath.Join(root, "home/.ssh/id"), "KEY", 0o644)
+	ln, err := net.Listen("tcp", "127.0.0.1:0")
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer ln.Close()
+	got := probe(t, Spec{Dir: own, Limits: Limits{Processes: 16}}, map[string]string{
+		"read-own":      "cat SKILL.md",
+		"read-ssh":      "cat " + root + "/home/.ssh/id",
+		"write-sibling": "echo x > " + root + "/skills/other/run.sh",
+		"loopback":      fmt.Sprintf("exec 3<>/dev/tcp/127.0.0.1/%d", ln.Addr().(*net.TCPAddr).Port),
+		"udp":           "python3 -c 'import socket; socket.socket(socket.AF_INET, socket.SOCK_DGRAM)'",
+		"600-processes": forks(600),
+	})
+	expect(t, got, true, "read-own")
+	expect(t, got, false, "read-ssh", "write-sibling", "loopback", "udp", "600-processes")
 }

@@ -49,7 +49,8 @@ type netPortAttr struct {
 
 // landlock restricts the exec'ing thread to the grants: read-only system
 // folders and grants, the writable scratch and write grants, and, where the
-// kernel's ABI has them, TCP connections only to the proxy's port and no
+// kernel's ABI has them, TCP connections only to the proxy's port (when
+// there is no network namespace) and no
 // signals or abstract sockets outside the program's own domain.
 func (h *helper) landlock(proxyPort int) error {
 	s := &h.spec
@@ -60,7 +61,10 @@ func (h *helper) landlock(proxyPort int) error {
 	all := fsRights(abi)
 	attr := unix.LandlockRulesetAttr{Access_fs: all}
 	size := unsafe.Sizeof(uint64(0)) // ABI 1: file system rights only
-	if abi >= 4 && !s.Network.All {
+	// In its own network namespace the program reaches nothing but its
+	// loopback (and the proxy's listener there); without one, Landlock is
+	// what keeps TCP to the proxy's port.
+	if abi >= 4 && !s.Network.All && !s.Namespaces {
 		attr.Access_net = unix.LANDLOCK_ACCESS_NET_CONNECT_TCP
 		size = 2 * unsafe.Sizeof(uint64(0))
 	}
