@@ -17,6 +17,9 @@ import (
 	"github.com/skillkit-go/skillkit/internal/asuser"
 )
 
+// withoutNamespaces makes run take the path of a kernel without namespaces.
+var withoutNamespaces bool
+
 // run starts spec's program confined and returns its combined output and
 // exit code.
 func run(t *testing.T, spec Spec) (string, int) {
@@ -29,6 +32,9 @@ func run(t *testing.T, spec Spec) (string, int) {
 	if err != nil {
 		t.Fatal(err)
 	}
+	if withoutNamespaces {
+		RefuseNamespaces(c)
+	}
 	var out bytes.Buffer
 	c.Cmd.Stdout, c.Cmd.Stderr = &out, &out
 	if err := c.Start(); err != nil {
@@ -36,7 +42,7 @@ func run(t *testing.T, spec Spec) (string, int) {
 	}
 	err = c.Cmd.Wait()
 	c.Close()
-	if len(c.Reduced) > 0 && !refuseNamespaces {
+	if len(c.Reduced) > 0 && !withoutNamespaces {
 		t.Errorf("confinement reduced on this kernel: %v", c.Reduced)
 	}
 	code := 0
@@ -271,8 +277,8 @@ sys.exit(0 if len(pids) == %d else 1)'`, n, n)
 // network.
 func TestWithoutNamespaces(t *testing.T) {
 	asuser.Again(t)
-	refuseNamespaces = true
-	defer func() { refuseNamespaces = false }()
+	withoutNamespaces = true
+	defer func() { withoutNamespaces = false }()
 	root := t.TempDir()
 	// Without a view of its own, nobody (on a root host) must be able to
 	// walk to the skill.
@@ -297,4 +303,21 @@ func TestWithoutNamespaces(t *testing.T) {
 	})
 	expect(t, got, true, "read-own")
 	expect(t, got, false, "read-ssh", "write-sibling", "loopback", "udp", "600-processes")
+}
+
+// TestStartError: a program that cannot start makes Start fail with the
+// kernel's reason, as os/exec does.
+func TestStartError(t *testing.T) {
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	script := filepath.Join(dir, "script")
+	writeFile(t, script, "#!/bin/sh\necho no\n", 0o644)
+	c, err := Prepare(context.Background(), Spec{Path: script, Dir: dir, System: DefaultSystemPaths()})
+	if err != nil {
+		t.Fatal(err)
+	}
+	err = c.Start()
+	if !errors.Is(err, os.ErrPermission) {
+		t.Fatalf("Start = %v, want permission denied", err)
+	}
 }

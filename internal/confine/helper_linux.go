@@ -125,12 +125,14 @@ func (h *helper) run() error {
 		return err
 	}
 	err := syscall.Exec(s.Path, append([]string{s.Path}, s.Args...), env)
-	code := 126
-	if errors.Is(err, syscall.ENOENT) {
-		code = 127
+	// Still here: the program did not start. The host makes this its start
+	// error, as os/exec would.
+	var errno syscall.Errno
+	if !errors.As(err, &errno) {
+		return err
 	}
-	fmt.Fprintf(os.Stderr, "skillkit: start %s: %v\n", s.Path, err)
-	os.Exit(code)
+	_, _ = h.ctl.Write([]byte("exec " + strconv.Itoa(int(errno))))
+	os.Exit(127)
 	return nil
 }
 

@@ -8,6 +8,9 @@ import (
 	"net"
 	"os"
 	"os/exec"
+	"path/filepath"
+	"strconv"
+	"slices"
 	"strings"
 	"syscall"
 
@@ -28,8 +31,10 @@ type Cmd struct {
 	// with its reason; empty when all applied.
 	Reduced []string
 
-	spec     Spec
-	hostCtl  *os.File
+	spec       Spec
+	scratch    string // the host folder that is the scratch space without namespaces
+	scratchErr error
+	hostCtl    *os.File
 	proxy    *proxy
 	fallback func() *exec.Cmd
 }
@@ -43,17 +48,17 @@ func Prepare(ctx context.Context, spec Spec) (*Cmd, error) {
 	spec.Home, _ = os.UserHomeDir()
 	spec.Network.Proxy = !spec.Network.All && spec.Network.Allow != nil
 	c := &Cmd{spec: spec}
-	c.Cmd = c.command(ctx, !refuseNamespaces)
+	c.Cmd = c.command(ctx, true)
 	c.fallback = func() *exec.Cmd { return c.command(ctx, false) }
-	if refuseNamespaces {
-		c.Reduced = []string{"namespaces: refused by the test"}
-	}
 	return c, nil
 }
 
-// refuseNamespaces makes tests take the path of a kernel that refuses
-// namespaces.
-var refuseNamespaces bool
+// RefuseNamespaces makes the kernel refuse c's namespaces, as it does where
+// unprivileged user namespaces are disabled: clone(2) fails with EINVAL for
+// CLONE_NEWUSER with CLONE_FS. Tests take the fallback path with it.
+func RefuseNamespaces(c *Cmd) {
+	c.Cmd.SysProcAttr.Cloneflags |= syscall.CLONE_FS
+}
 
 func (c *Cmd) command(ctx context.Context, namespaces bool) *exec.Cmd {
 	s := c.spec
@@ -85,6 +90,14 @@ func (c *Cmd) command(ctx context.Context, namespaces bool) *exec.Cmd {
 	} else if os.Geteuid() == 0 {
 		s.UID, s.GID = unprivilegedID, unprivilegedID
 		attr.Credential = &syscall.Credential{Uid: unprivilegedID, Gid: unprivilegedID, NoSetGroups: true}
+	}
+	if namespaces {
+		s.Env = withScratch(s.Env, ScratchDir, ScratchHome)
+	} else if dir, err := c.hostScratch(s.UID, s.GID); err == nil {
+		s.Write = append(s.Write, dir)
+		s.Env = withScratch(s.Env, dir, filepath.Join(dir, "home"))
+	} else {
+		c.scratchErr = err
 	}
 	raw, _ := json.Marshal(s) // a Spec always marshals
 	cmd := exec.CommandContext(ctx, "/proc/self/exe")
@@ -122,6 +135,9 @@ func startRefused(err error) bool {
 }
 
 func (c *Cmd) start() error {
+	if c.scratchErr != nil {
+		return fmt.Errorf("confine: scratch space: %w", c.scratchErr)
+	}
 	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 	if err != nil {
 		return err
@@ -171,6 +187,11 @@ func (c *Cmd) handshake() error {
 			if rest := strings.TrimSpace(strings.TrimPrefix(msg, "ok")); rest != "" {
 				c.Reduced = append(c.Reduced, strings.Split(rest, "; ")...)
 			}
+		case strings.HasPrefix(msg, "exec "):
+			errno, _ := strconv.Atoi(strings.TrimPrefix(msg, "exec "))
+			_ = c.Cmd.Wait()
+			c.Close()
+			return &os.PathError{Op: "exec", Path: c.spec.Path, Err: syscall.Errno(errno)}
 		case strings.HasPrefix(msg, "error "):
 			_ = c.Cmd.Wait()
 			c.Close()
@@ -195,8 +216,44 @@ func receivedFD(oob []byte) (int, error) {
 	return fds[0], nil
 }
 
-// Close stops the proxy, after the program ended.
+// hostScratch makes the scratch space of a program without a view of its
+// own: a private folder of the host's, removed by Close.
+func (c *Cmd) hostScratch(uid, gid int) (string, error) {
+	dir, err := os.MkdirTemp("", "skillkit-scratch-")
+	if err != nil {
+		return "", err
+	}
+	c.scratch = dir
+	if err := os.Mkdir(filepath.Join(dir, "home"), 0o700); err != nil {
+		return "", err
+	}
+	if os.Geteuid() == 0 {
+		for _, p := range []string{dir, filepath.Join(dir, "home")} {
+			if err := os.Chown(p, uid, gid); err != nil {
+				return "", err
+			}
+		}
+	}
+	return dir, nil
+}
+
+// withScratch points HOME and the temp folder variables at the scratch
+// space.
+func withScratch(env []string, tmp, home string) []string {
+	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
+		k, _, _ := strings.Cut(kv, "=")
+		return k == "HOME" || k == "TMPDIR" || k == "TMP" || k == "TEMP"
+	})
+	return append(env, "HOME="+home, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
+}
+
+// Close stops the proxy and removes the host scratch folder, after the
+// program ended.
 func (c *Cmd) Close() {
+	if c.scratch != "" {
+		_ = os.RemoveAll(c.scratch)
+		c.scratch = ""
+	}
 	if c.proxy != nil {
 		c.proxy.close()
 		c.proxy = nil
