@@ -112,8 +112,12 @@ func (c *Cmd) command(ctx context.Context, namespaces bool) *exec.Cmd {
 // says so in Reduced, unless the spec is Strict.
 func (c *Cmd) Start() error {
 	err := c.start()
-	if err == nil || c.spec.Strict || !startRefused(err) {
+	var refused *cloneError
+	if err == nil || !errors.As(err, &refused) || !startRefused(refused.err) {
 		return err
+	}
+	if c.spec.Strict {
+		return fmt.Errorf("%w: namespaces: %w", ErrReduced, refused.err)
 	}
 	attr := c.Cmd.SysProcAttr
 	next := c.fallback()
@@ -124,9 +128,16 @@ func (c *Cmd) Start() error {
 	if err := c.start(); err != nil {
 		return err
 	}
-	c.Reduced = append([]string{"namespaces: " + err.Error()}, c.Reduced...)
+	c.Reduced = append([]string{"namespaces: " + refused.err.Error()}, c.Reduced...)
 	return nil
 }
+
+// cloneError is the kernel's refusal to start the helper at all, as
+// opposed to the helper's own report.
+type cloneError struct{ err error }
+
+func (e *cloneError) Error() string { return e.err.Error() }
+func (e *cloneError) Unwrap() error { return e.err }
 
 // startRefused tells a kernel that refuses namespaces from other failures.
 func startRefused(err error) bool {
@@ -147,7 +158,7 @@ func (c *Cmd) start() error {
 	c.Cmd.ExtraFiles = []*os.File{child}
 	if err := c.Cmd.Start(); err != nil {
 		host.Close()
-		return err
+		return &cloneError{err}
 	}
 	child.Close()
 	c.hostCtl = host
