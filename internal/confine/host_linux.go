@@ -9,8 +9,8 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
-	"strconv"
 	"slices"
+	"strconv"
 	"strings"
 	"syscall"
 
@@ -35,8 +35,8 @@ type Cmd struct {
 	scratch    string // the host folder that is the scratch space without namespaces
 	scratchErr error
 	hostCtl    *os.File
-	proxy    *proxy
-	fallback func() *exec.Cmd
+	proxy      *proxy
+	fallback   func() *exec.Cmd
 }
 
 // Prepare builds the command that starts spec's program confined. ctx
