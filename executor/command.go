@@ -44,6 +44,11 @@ type Command struct {
 	// MaxStderr caps the bytes of standard error kept (the last ones,
 	// where errors usually are); zero means DefaultMaxStderr.
 	MaxStderr int64
+	// Confine is what the program may reach beyond the system, its working
+	// folder and its scratch space, when a [LocalRunner] confines it (the
+	// default on Linux); nil grants nothing more. Runners that confine by
+	// other means may read it too ([SandboxRunner] does).
+	Confine *Confinement
 }
 
 // Result is what a command did.

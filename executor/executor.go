@@ -329,6 +329,7 @@ func (e *Executor) Execute(ctx context.Context, name string, input json.RawMessa
 	res, err := e.runner.Run(ctx, Command{
 		Path: p.path, Args: p.args, Dir: p.dir, Env: env, Stdin: stdin,
 		Timeout: timeout, MaxStdout: e.maxOutput, MaxStderr: DefaultMaxStderr,
+		Confine: ConfinementOf(s, homeDir()),
 	})
 	release()
 	out.Duration, out.ExitCode = res.Duration, res.ExitCode

@@ -163,8 +163,8 @@ func TestExecutePython(t *testing.T) {
 		t.Errorf("a value saved for the skill without being declared did not reach it: EXTRA = %v", env["EXTRA"])
 	}
 	// (A pyenv shim, if python3 is one, puts its own folders in front of PATH.)
-	if env["HOME"] != os.Getenv("HOME") || !strings.HasSuffix(fmt.Sprint(env["PATH"]), os.Getenv("PATH")) {
-		t.Errorf("whitelisted HOME and PATH were not passed on: %v", env)
+	if env["HOME"] != executor.ConfinedHome || !strings.HasSuffix(fmt.Sprint(env["PATH"]), os.Getenv("PATH")) {
+		t.Errorf("HOME is not the private one, or PATH was not passed on: %v", env)
 	}
 	if dir, _ := filepath.EvalSymlinks(skills["py-echo"].DiskDir); got["cwd"] != dir {
 		t.Errorf("working directory %v, want the skill folder %s", got["cwd"], dir)
@@ -199,8 +199,17 @@ func TestExecuteEnvironmentIsTheWhitelist(t *testing.T) {
 	}
 	env := decode(t, out.Output)["env"].(map[string]any)
 	for _, name := range whitelisted {
-		if name != "PATH" && env[name] != host[name] {
-			t.Errorf("the whitelisted %s = %v, want the host's value", name, env[name])
+		want := host[name]
+		switch name {
+		case "PATH":
+			continue
+		case "HOME":
+			want = executor.ConfinedHome // the confinement's own, not the host's
+		case "TMPDIR", "TMP", "TEMP":
+			want = executor.ConfinedTemp
+		}
+		if env[name] != want {
+			t.Errorf("the whitelisted %s = %v, want %s", name, env[name], want)
 		}
 	}
 	for _, name := range others {
@@ -829,6 +838,7 @@ func TestExecuteBuildsTheCommand(t *testing.T) {
 	}
 	for i, name := range []string{"dn", "py", "js", "sh"} {
 		want[i].Dir, want[i].Env, want[i].Stdin = dir(name), wantEnv, []byte("{}")
+		want[i].Confine = &executor.Confinement{Read: []string{}, Write: []string{}} // no permissions declared
 		want[i].MaxStdout, want[i].MaxStderr = executor.DefaultMaxOutputBytes, executor.DefaultMaxStderr
 	}
 	if diff := cmp.Diff(want, got); diff != "" {

@@ -24,8 +24,9 @@ func TestExecuteTimeoutKillsGrandchild(t *testing.T) {
 	needPrograms(t, "bash")
 	for _, iso := range isolations {
 		t.Run(iso.String(), func(t *testing.T) {
-			e, _ := newExecutor(t, &executor.Options{Runner: &executor.LocalRunner{Isolation: iso}})
-			pidFile := filepath.Join(t.TempDir(), "pid")
+			pidDir := t.TempDir()
+			pidFile := filepath.Join(pidDir, "pid")
+			e, _ := newExecutor(t, &executor.Options{Runner: workIn(&executor.LocalRunner{Isolation: iso}, pidDir)})
 			start := time.Now()
 			out, err := execute(t, e, "bash-slow", fmt.Sprintf(`{"pid_file":%q}`, pidFile))
 			if !errors.Is(err, executor.ErrTimeout) {
@@ -45,7 +46,7 @@ func TestExecuteTimeoutKillsGrandchild(t *testing.T) {
 			// before bash even started the grandchild: it is checked only
 			// if it wrote its pid.
 			capped := executor.New(loadSkills(t, "testdata/skills"), nil, &executor.Options{
-				MaxTimeout: 100 * time.Millisecond, Runner: &executor.LocalRunner{Isolation: iso}})
+				MaxTimeout: 100 * time.Millisecond, Runner: workIn(&executor.LocalRunner{Isolation: iso}, pidDir)})
 			_, err = capped.Execute(deadline(t), "bash-slow", json.RawMessage(fmt.Sprintf(`{"pid_file":%q}`, pidFile+"2")))
 			if !errors.Is(err, executor.ErrTimeout) || !strings.Contains(err.Error(), "timeout of 100ms") {
 				t.Errorf("err = %v, want a timeout of 100ms", err)

@@ -4,36 +4,12 @@ package executor
 
 import (
 	"fmt"
-	"os"
-	"syscall"
 
 	"golang.org/x/sys/unix"
 )
 
 // canIsolate says that this system has namespaces to try.
 const canIsolate = true
-
-// isolate asks for the child to start in a new user namespace, where it
-// keeps the host's user and group IDs (mapped to themselves) but holds no
-// capability over anything outside, and a new PID namespace, of which it is
-// the first process: when it ends, the kernel kills every process left in
-// the namespace, whatever session or group it moved to.
-//
-// The kernel lets a process read another's /proc/PID/environ, mem, maps or
-// fd only when it holds CAP_SYS_PTRACE over the other's user namespace, or
-// shares that namespace and the other's credentials; a process in a child
-// namespace has no capability in the host's, so this holds even when the
-// host runs as root.
-//
-// No parent-death signal: inside a new PID namespace getppid returns 0, so
-// the os/exec child would take the parent for dead and kill itself.
-func isolate(attr *syscall.SysProcAttr) {
-	uid, gid := os.Geteuid(), os.Getegid()
-	attr.Cloneflags |= syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID
-	attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: uid, HostID: uid, Size: 1}}
-	attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: gid, HostID: gid, Size: 1}}
-	attr.GidMappingsEnableSetgroups = false
-}
 
 // ProtectHost makes the host process non-dumpable (Linux:
 // prctl(PR_SET_DUMPABLE, 0)) for the rest of its life, so that processes of

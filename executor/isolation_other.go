@@ -6,13 +6,10 @@ import (
 	"errors"
 	"fmt"
 	"runtime"
-	"syscall"
 )
 
 // canIsolate says that this system has no namespaces to try.
 const canIsolate = false
-
-func isolate(*syscall.SysProcAttr) {}
 
 // ProtectHost makes the host process non-dumpable on Linux; here it returns
 // an error wrapping [errors.ErrUnsupported]. See the Linux documentation of

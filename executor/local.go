@@ -16,6 +16,8 @@ import (
 	"sync/atomic"
 	"syscall"
 	"time"
+
+	"github.com/skillkit-go/skillkit/internal/confine"
 )
 
 // DefaultWaitDelay is how long a [LocalRunner] waits, after the program
@@ -52,10 +54,15 @@ type LocalRunner struct {
 	// isolation IsolateAuto asked for; nil means none.
 	Logger *slog.Logger
 
+	// Limits bound each confined command; zero fields take the defaults.
+	Limits Limits
+	// ExtraSystemPaths are folders every confined command reads besides
+	// [DefaultSystemPaths] (an interpreter installed elsewhere, say).
+	ExtraSystemPaths []string
+
 	warned atomic.Bool
-	// isolate, when set, replaces the platform's isolate (tests make the
-	// kernel refuse the namespaces with it).
-	isolate func(*syscall.SysProcAttr)
+	// refuseNamespaces makes the kernel refuse the namespaces (tests).
+	refuseNamespaces bool
 }
 
 var _ Runner = (*LocalRunner)(nil)
@@ -90,11 +97,12 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	defer p.closeParent()
 
 	start := time.Now()
-	cmd, err := r.start(ctx, runCtx, path, c, p)
+	cmd, done, err := r.start(ctx, runCtx, path, c, p)
 	p.closeChild() // the child holds its own copies now
 	if err != nil {
 		return Result{}, fmt.Errorf("executor: run %s: %w", c.Path, err)
 	}
+	defer done()
 	stdout := newCapture(c.MaxStdout, false)
 	stderr := newCapture(c.MaxStderr, true)
 	ioDone := p.start(stdout, stderr, c.Stdin)
@@ -127,60 +135,91 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 }
 
 // start starts the program with the isolation r asks for. runCtx bounds the
-// program; ctx (the caller's) goes to the warning.
-func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command, p *pipes) (*exec.Cmd, error) {
-	newCmd := func(isolated bool) *exec.Cmd {
-		cmd := exec.CommandContext(runCtx, path, c.Args...)
-		cmd.Dir = c.Dir
-		cmd.Env = envList(c.Env)
+// program; ctx (the caller's) goes to the warning. done runs after Wait.
+func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command, p *pipes) (cmd *exec.Cmd, done func(), err error) {
+	setup := func(cmd *exec.Cmd) *exec.Cmd {
+		if cmd.SysProcAttr == nil {
+			cmd.SysProcAttr = &syscall.SysProcAttr{}
+		}
+		setProcessGroup(cmd.SysProcAttr)
 		cmd.Cancel = func() error { return killGroup(cmd) }
 		cmd.WaitDelay = r.waitDelay()
-		cmd.SysProcAttr = &syscall.SysProcAttr{}
-		setProcessGroup(cmd.SysProcAttr)
-		if isolated && r.isolate != nil {
-			r.isolate(cmd.SysProcAttr)
-		} else if isolated {
-			isolate(cmd.SysProcAttr)
-		}
 		cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
 		if p.childIn != nil { // else os/exec gives the child the null device
 			cmd.Stdin = p.childIn
 		}
 		return cmd
 	}
-	if r.Isolation == IsolateOff {
-		cmd := newCmd(false)
-		return cmd, cmd.Start()
+	nothing := func() {}
+	if r.Isolation == IsolateOff || !canIsolate && r.Isolation == IsolateAuto {
+		// The documented plain start: a process group of its own.
+		cmd := setup(exec.CommandContext(runCtx, path, c.Args...))
+		cmd.Dir = c.Dir
+		cmd.Env = envList(c.Env)
+		return cmd, nothing, cmd.Start()
 	}
-	if !canIsolate {
-		if r.Isolation == IsolateRequired {
-			return nil, fmt.Errorf("%w: %s has no user and PID namespaces", ErrNoIsolation, runtime.GOOS)
+	cc, err := r.confined(runCtx, path, c)
+	if err != nil {
+		return nil, nil, err
+	}
+	setup(cc.Cmd)
+	if r.refuseNamespaces {
+		confine.RefuseNamespaces(cc)
+	}
+	if err := cc.Start(); err != nil {
+		if errors.Is(err, confine.ErrReduced) || errors.Is(err, confine.ErrUnsupported) {
+			err = fmt.Errorf("%w: %w", ErrNoIsolation, err)
 		}
-		cmd := newCmd(false) // the documented default here: a process group
-		return cmd, cmd.Start()
+		return nil, nil, err
 	}
-	cmd := newCmd(true)
-	nsErr := cmd.Start()
-	if nsErr == nil {
-		return cmd, nil
+	if len(cc.Reduced) > 0 && r.Logger != nil && !r.warned.Swap(true) {
+		r.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: commands run with less confinement than asked",
+			slog.String("reason", "the kernel refused: "+strings.Join(cc.Reduced, "; ")),
+			slog.String("effect", "see the table of docs/security.md for what each mechanism guards"),
+			slog.String("remedy", "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or user.max_user_namespaces) and Landlock (lsm=landlock), or use the sandbox runner; see docs/security.md"))
 	}
-	if r.Isolation == IsolateRequired {
-		return nil, fmt.Errorf("%w: could not start the program in a user and PID namespace of its own: %w", ErrNoIsolation, nsErr)
+	return cc.Cmd, cc.Close, nil
+}
+
+// confined prepares c's program under its confinement.
+func (r *LocalRunner) confined(runCtx context.Context, path string, c Command) (*confine.Cmd, error) {
+	dir := c.Dir
+	if dir == "" {
+		wd, err := os.Getwd()
+		if err != nil {
+			return nil, err
+		}
+		dir = wd
 	}
-	// The start failed either because of the namespaces or because of the
-	// program (not executable, say): without namespaces, the program's own
-	// failure comes back, and nothing was wrong with the namespaces.
-	cmd = newCmd(false)
-	if err := cmd.Start(); err != nil {
+	dir, err := filepath.Abs(dir)
+	if err != nil {
 		return nil, err
 	}
-	if r.Logger != nil && !r.warned.Swap(true) {
-		r.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: commands run without isolation from the host",
-			slog.String("reason", fmt.Sprintf("the kernel refused a user and PID namespace: %v", nsErr)),
-			slog.String("effect", "a program can read the environment and memory of dumpable processes of its user, and a process that leaves its group can outlive the run"),
-			slog.String("remedy", "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or user.max_user_namespaces), or use the sandbox runner; see docs/security.md"))
+	if !filepath.IsAbs(path) {
+		path = filepath.Join(dir, path)
 	}
-	return cmd, nil
+	grant := c.Confine
+	if grant == nil {
+		grant = &Confinement{}
+	}
+	home := homeDir()
+	spec := confine.Spec{
+		Path:    path,
+		Args:    c.Args,
+		Env:     envList(c.Env),
+		Dir:     dir,
+		System:  append(append(DefaultSystemPaths(), r.ExtraSystemPaths...), programPaths(path, c.Env, home)...),
+		Read:    grant.Read,
+		Write:   grant.Write,
+		Work:    grant.Work,
+		Network: confine.Network{All: grant.Network.All},
+		Limits:  confine.Limits(r.Limits),
+		Strict:  r.Isolation == IsolateRequired,
+	}
+	if !grant.Network.All && len(grant.Network.Hosts) > 0 {
+		spec.Network.Allow = grant.Network.AllowsHost
+	}
+	return confine.Prepare(runCtx, spec)
 }
 
 func (r *LocalRunner) waitDelay() time.Duration {

@@ -8,6 +8,7 @@ import (
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"strconv"
 	"strings"
 	"syscall"
@@ -30,7 +31,7 @@ func bashCommand(t *testing.T, script string) executor.Command {
 // numbers it, to file and becomes "sleep 300" (in a PID namespace, $! would
 // be the namespace's number).
 func sleeper(file string) string {
-	return fmt.Sprintf(`sh -c 'read -r pid rest < /proc/self/stat; echo "$pid" > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep 300' _ %q`, file)
+	return fmt.Sprintf(`sh -c 'read -r pid rest < /proc/self/stat; m=300.$(date +%%N); echo "$pid $m" > "$1.tmp"; mv "$1.tmp" "$1"; exec sleep "$m"' _ %q`, file)
 }
 
 func TestLocalRunnerTimeoutKillsGrandchild(t *testing.T) {
@@ -38,6 +39,7 @@ func TestLocalRunnerTimeoutKillsGrandchild(t *testing.T) {
 		t.Run(iso.String(), func(t *testing.T) {
 			pidFile := filepath.Join(t.TempDir(), "pid")
 			cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo started; wait`, sleeper(pidFile), pidFile))
+			cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
 			cmd.Timeout = 2 * time.Second
 			res, err := (&executor.LocalRunner{Isolation: iso}).Run(deadline(t), cmd)
 			if err != nil || !res.TimedOut || string(res.Stdout) != "started\n" {
@@ -55,6 +57,7 @@ func TestLocalRunnerKillsWhatTheProgramLeftBehind(t *testing.T) {
 			// The grandchild holds stdout: without the kill after Wait, Run
 			// would wait WaitDelay (an hour here) for the pipe to close.
 			cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo '{"ok":true}'`, sleeper(pidFile), pidFile))
+			cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
 			killPidIn(t, pidFile)
 			start := time.Now()
 			res, err := runWithin(t, &executor.LocalRunner{WaitDelay: time.Hour, Isolation: iso}, deadline(t), cmd)
@@ -114,7 +117,15 @@ func runWithin(t *testing.T, r executor.Runner, ctx context.Context, cmd executo
 func killPidIn(t *testing.T, file string) {
 	t.Cleanup(func() {
 		data, err := os.ReadFile(file)
-		if pid, perr := strconv.Atoi(strings.TrimSpace(string(data))); err == nil && perr == nil && pid > 1 {
+		if err != nil {
+			return
+		}
+		fields := strings.Fields(string(data))
+		if len(fields) > 1 && runtime.GOOS == "linux" {
+			for _, pid := range processesWithArg(t, fields[1]) {
+				_ = syscall.Kill(pid, syscall.SIGKILL)
+			}
+		} else if pid, err := strconv.Atoi(fields[0]); err == nil && pid > 1 {
 			_ = syscall.Kill(pid, syscall.SIGKILL)
 		}
 	})

@@ -5,16 +5,21 @@ import (
 	"bytes"
 	"context"
 	"fmt"
+	"path/filepath"
 	"strings"
 
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/gitcmd"
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // runGit runs git through the Runner. A non-zero exit or a timeout is a
 // *GitError; an error of the Runner (git not found, ctx done) is returned
 // as it is.
 func (in *Installer) runGit(ctx context.Context, op, url, dir, home string, args ...string) ([]byte, error) {
-	res, err := in.opt.runner.Run(ctx, gitcmd.Command(in.opt.git, dir, home, args...))
+	cmd := gitcmd.Command(in.opt.git, dir, home, args...)
+	cmd.Confine = gitConfinement(home, url)
+	res, err := in.opt.runner.Run(ctx, cmd)
 	if err != nil {
 		return nil, fmt.Errorf("git %s %s: %w", op, url, err)
 	}
@@ -22,6 +27,19 @@ func (in *Installer) runGit(ctx context.Context, op, url, dir, home string, args
 		return nil, &GitError{Op: op, URL: url, ExitCode: res.ExitCode, TimedOut: res.TimedOut, Stderr: gitcmd.LastLines(res.Stderr, 5)}
 	}
 	return res.Stdout, nil
+}
+
+// gitConfinement is what git may reach: the operation's staging folder
+// (its home sits there, beside the clone), the network, and a local
+// source's folder.
+func gitConfinement(home, url string) *executor.Confinement {
+	c := &executor.Confinement{Write: []string{filepath.Dir(home)}, Network: skill.NetworkAccess{All: true}}
+	if p, ok := strings.CutPrefix(url, "file://"); ok {
+		c.Read = append(c.Read, p)
+	} else if filepath.IsAbs(url) {
+		c.Read = append(c.Read, url)
+	}
+	return c
 }
 
 // clone makes a shallow clone of g into dest (which must not exist) and

@@ -15,6 +15,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/internal/asuser"
+	"golang.org/x/sys/unix"
 )
 
 // withoutNamespaces makes run take the path of a kernel without namespaces.
@@ -141,6 +142,7 @@ func TestFiles(t *testing.T) {
 		"read-proc-host":  "test $(ls -d /proc/[0-9]* | wc -l) -gt 5",
 		"read-shadow":     "cat /etc/shadow",
 		"root-capability": "grep -q 'CapEff:.*[1-9a-f]' /proc/self/status",
+		"helper-files":    "test $(ls /proc/self/fd | wc -l) -gt 4",
 	}
 	// A place outside every hidden folder, guarded by Landlock alone: the
 	// package's folder, where the root run can write.
@@ -161,7 +163,7 @@ func TestFiles(t *testing.T) {
 	expect(t, got, true, "read-own", "read-system", "read-grant", "write-scratch", "write-home", "write-grant")
 	expect(t, got, false, "read-ssh", "list-home", "read-sibling", "write-sibling", "write-own", "create-own",
 		"read-locked", "write-bin", "write-proc-sys", "read-proc-host",
-		"read-shadow", "root-capability")
+		"read-shadow", "root-capability", "helper-files")
 	if b, _ := os.ReadFile(filepath.Join(skills, "other/scripts/run.sh")); string(b) != "echo other" {
 		t.Errorf("the sibling skill was changed: %q", b)
 	}
@@ -320,4 +322,28 @@ func TestStartError(t *testing.T) {
 	if !errors.Is(err, os.ErrPermission) {
 		t.Fatalf("Start = %v, want permission denied", err)
 	}
+}
+
+// TestWork: a work folder is the program's to change for the run, on a
+// root host too, and what it made there belongs to the folder's owner
+// after it.
+func TestWork(t *testing.T) {
+	asuser.Again(t)
+	work := filepath.Join(t.TempDir(), "staging")
+	writeFile(t, filepath.Join(work, "old/file"), "old", 0o644)
+	got := probe(t, Spec{Dir: work, Work: []string{work}}, map[string]string{
+		"create": "mkdir new && echo x > new/file",
+		"change": "echo y >> old/file",
+	})
+	expect(t, got, true, "create", "change")
+	filepath.WalkDir(work, func(p string, _ os.DirEntry, err error) error {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			t.Fatal(err)
+		}
+		if int(st.Uid) != os.Geteuid() {
+			t.Errorf("%s belongs to %d after the run, want %d", p, st.Uid, os.Geteuid())
+		}
+		return nil
+	})
 }

@@ -124,6 +124,11 @@ func (h *helper) run() error {
 	if _, err := h.ctl.Write([]byte(msg)); err != nil {
 		return err
 	}
+	// Nothing of the helper's passes to the program but its three streams;
+	// the control socket's closing tells the host the program started.
+	if err := unix.CloseRange(3, ^uint(0), unix.CLOSE_RANGE_CLOEXEC); err != nil {
+		return fmt.Errorf("close the helper's files: %w", err)
+	}
 	err := syscall.Exec(s.Path, append([]string{s.Path}, s.Args...), env)
 	// Still here: the program did not start. The host makes this its start
 	// error, as os/exec would.

@@ -32,6 +32,7 @@ type Cmd struct {
 	Reduced []string
 
 	spec       Spec
+	lent       []lent // Work folders lent to nobody, to give back
 	scratch    string // the host folder that is the scratch space without namespaces
 	scratchErr error
 	hostCtl    *os.File
@@ -48,6 +49,12 @@ func Prepare(ctx context.Context, spec Spec) (*Cmd, error) {
 	spec.Home, _ = os.UserHomeDir()
 	spec.Network.Proxy = !spec.Network.All && spec.Network.Allow != nil
 	c := &Cmd{spec: spec}
+	if os.Geteuid() == 0 {
+		if err := c.lend(); err != nil {
+			c.Close()
+			return nil, err
+		}
+	}
 	c.Cmd = c.command(ctx, true)
 	c.fallback = func() *exec.Cmd { return c.command(ctx, false) }
 	return c, nil
@@ -249,18 +256,60 @@ func (c *Cmd) hostScratch(uid, gid int) (string, error) {
 }
 
 // withScratch points HOME and the temp folder variables at the scratch
-// space.
+// space, where the environment has them: it stays exactly what the caller
+// gave otherwise.
 func withScratch(env []string, tmp, home string) []string {
-	env = slices.DeleteFunc(slices.Clone(env), func(kv string) bool {
-		k, _, _ := strings.Cut(kv, "=")
-		return k == "HOME" || k == "TMPDIR" || k == "TMP" || k == "TEMP"
-	})
-	return append(env, "HOME="+home, "TMPDIR="+tmp, "TMP="+tmp, "TEMP="+tmp)
+	out := slices.Clone(env)
+	for i, kv := range out {
+		switch k, _, _ := strings.Cut(kv, "="); k {
+		case "HOME":
+			out[i] = "HOME=" + home
+		case "TMPDIR", "TMP", "TEMP":
+			out[i] = k + "=" + tmp
+		}
+	}
+	return out
 }
 
-// Close stops the proxy and removes the host scratch folder, after the
-// program ended.
+// lent is a folder tree lent to nobody for a run, and its owner.
+type lent struct {
+	path     string
+	uid, gid int
+}
+
+// lend gives each Work folder, with what it holds, to nobody for the run.
+func (c *Cmd) lend() error {
+	for _, p := range c.spec.Work {
+		var st unix.Stat_t
+		if err := unix.Lstat(p, &st); err != nil {
+			return fmt.Errorf("confine: work folder: %w", err)
+		}
+		c.lent = append(c.lent, lent{path: p, uid: int(st.Uid), gid: int(st.Gid)})
+		if err := chownTree(p, unprivilegedID, unprivilegedID); err != nil {
+			return fmt.Errorf("confine: lend %s to the program: %w", p, err)
+		}
+	}
+	return nil
+}
+
+// chownTree gives a folder tree to uid and gid, links themselves and not
+// what they point to.
+func chownTree(root string, uid, gid int) error {
+	return filepath.WalkDir(root, func(p string, _ os.DirEntry, err error) error {
+		if err != nil {
+			return err
+		}
+		return os.Lchown(p, uid, gid)
+	})
+}
+
+// Close stops the proxy, gives lent folders back and removes the host
+// scratch folder, after the program ended.
 func (c *Cmd) Close() {
+	for _, l := range c.lent {
+		_ = chownTree(l.path, l.uid, l.gid)
+	}
+	c.lent = nil
 	if c.scratch != "" {
 		_ = os.RemoveAll(c.scratch)
 		c.scratch = ""

@@ -120,7 +120,7 @@ func (h *helper) landlock(proxyPort int) error {
 			return err
 		}
 	}
-	writable := append([]string{}, s.Write...)
+	writable := append(append([]string{}, s.Write...), s.Work...)
 	if s.Namespaces {
 		writable = append(writable, ScratchDir, "/var/tmp", "/dev/shm")
 	}

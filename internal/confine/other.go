@@ -27,3 +27,6 @@ func (c *Cmd) Start() error { return ErrUnsupported }
 
 // Close does nothing.
 func (c *Cmd) Close() {}
+
+// RefuseNamespaces does nothing here.
+func RefuseNamespaces(c *Cmd) {}

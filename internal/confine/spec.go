@@ -32,6 +32,11 @@ type Spec struct {
 	Read []string `json:"read,omitempty"`
 	// Write are paths the program may read and change.
 	Write []string `json:"write,omitempty"`
+	// Work are folders made for the program (a staging folder) that it may
+	// change as if it owned them: on a root host, where the program runs
+	// as nobody, they belong to nobody for the run and return to their
+	// owner after it. A Write grant of root's keeps root's modes.
+	Work []string `json:"work,omitempty"`
 	// Network is the network the program may reach: none by default.
 	Network Network `json:"network"`
 	// Limits bound what it may use; zero fields take the defaults.
@@ -117,7 +122,7 @@ func (s *Spec) check() error {
 	if !filepath.IsAbs(s.Dir) {
 		return fmt.Errorf("confine: the working folder %q is not an absolute path", s.Dir)
 	}
-	for _, list := range [][]string{s.System, s.Read, s.Write} {
+	for _, list := range [][]string{s.System, s.Read, s.Write, s.Work} {
 		for _, p := range list {
 			if !filepath.IsAbs(p) || strings.ContainsRune(p, 0) {
 				return fmt.Errorf("confine: grant %q is not an absolute path", p)

@@ -76,6 +76,7 @@ func (h *helper) buildView() error {
 	add(s.System, false)
 	add(append([]string{s.Dir}, s.Read...), false)
 	add(s.Write, true)
+	add(s.Work, true)
 	// Parents first, so a grant inside another is bound over it; a path
 	// granted twice keeps its widest grant.
 	slices.SortStableFunc(binds, func(a, b bindBack) int {

@@ -1,0 +1,117 @@
+package executor
+
+import (
+	"os"
+	"path/filepath"
+	"slices"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/internal/confine"
+	"github.com/skillkit-go/skillkit/skill"
+)
+
+// Confinement is what a command run by a [LocalRunner] may reach besides
+// what every command gets: the system's programs and configuration
+// read-only, its working folder read-only, and a private scratch space
+// (TMPDIR, and HOME, an empty folder in it). The package documentation
+// says how each part is enforced.
+type Confinement struct {
+	// Read are further absolute paths the command may read.
+	Read []string
+	// Write are absolute paths it may read and change.
+	Write []string
+	// Work are folders made for the command (a staging folder) that it
+	// may change as if it owned them: on a root host, where commands run as
+	// nobody, they belong to nobody for the run and return to their owner
+	// after it. A Write grant keeps its owner and modes.
+	Work []string
+	// Network is what it may connect to; the zero value is nothing. With a
+	// list of hosts its HTTP and HTTPS traffic goes through a proxy in the
+	// host process that connects to those hosts only; a name that resolves
+	// to an address of this machine or of a private network is refused
+	// unless declared as that address (or as localhost or a name under
+	// .localhost, which mean this machine).
+	Network skill.NetworkAccess
+}
+
+// ConfinementOf is the confinement of skill s's processes: what its
+// permissions declare, with "~" meaning home (the host user's home folder).
+func ConfinementOf(s *skill.Skill, home string) *Confinement {
+	dir, _ := filepath.Abs(s.DiskDir)
+	read, write := s.Config.Permissions.Resolve(dir, home)
+	return &Confinement{Read: read, Write: write, Network: s.Config.Permissions.Network}
+}
+
+// Inside the confinement of a [LocalRunner] (with namespaces), the
+// variables HOME and TMPDIR, TMP, TEMP, where a command has them, name its
+// private scratch space.
+const (
+	ConfinedHome = confine.ScratchHome
+	ConfinedTemp = confine.ScratchDir
+)
+
+// Limits bound what a confined command may use. Zero fields take the
+// defaults: 256 processes, files of 1 GiB, 1 GiB of scratch space.
+type Limits struct {
+	// Processes is the most processes (threads included) alive at once.
+	Processes int
+	// FileSize is the largest file it may write, in bytes.
+	FileSize int64
+	// Scratch is the size of its private /tmp (HOME included), in bytes.
+	Scratch int64
+}
+
+// DefaultSystemPaths are the folders every confined command reads: the
+// system's programs, libraries and configuration.
+func DefaultSystemPaths() []string { return confine.DefaultSystemPaths() }
+
+// programPaths are the folders a command needs to find and run its
+// programs: the program's own installation (the folder above the bin
+// folder it lies in, symbolic links followed), and each absolute folder of
+// PATH; a version manager's shims folder (pyenv, rbenv, asdf) brings its
+// installation, the folder above it. Never the home folder itself, nor a
+// folder above it.
+func programPaths(program string, env map[string]string, home string) []string {
+	var out []string
+	add := func(dir string) {
+		dir = filepath.Clean(dir)
+		if dir == "/" || home != "" && (dir == home || strings.HasPrefix(home, dir+"/")) {
+			return
+		}
+		if !slices.Contains(out, dir) {
+			out = append(out, dir)
+		}
+	}
+	for _, p := range []string{program, evalSymlinks(program)} {
+		dir := filepath.Dir(p)
+		add(dir)
+		if b := filepath.Base(dir); b == "bin" || b == "sbin" {
+			add(filepath.Dir(dir))
+		}
+	}
+	if path, ok := envLookup(env, "PATH"); ok {
+		for _, dir := range filepath.SplitList(path) {
+			if !filepath.IsAbs(dir) {
+				continue
+			}
+			add(dir)
+			if filepath.Base(dir) == "shims" {
+				add(filepath.Dir(dir))
+			}
+		}
+	}
+	return out
+}
+
+func evalSymlinks(p string) string {
+	if r, err := filepath.EvalSymlinks(p); err == nil {
+		return r
+	}
+	return p
+}
+
+// homeDir is the host user's home folder, "" when unknown.
+func homeDir() string {
+	h, _ := os.UserHomeDir()
+	return h
+}
