@@ -111,7 +111,6 @@ func processesWithArg(t *testing.T, arg string) []int {
 	return pids
 }
 
-
 // workIn lends dir to every command r runs, as a staging folder is lent:
 // confined commands write nowhere else.
 func workIn(r executor.Runner, dir string) executor.Runner {

@@ -22,7 +22,6 @@ import (
 	"github.com/skillkit-go/skillkit/skill"
 )
 
-
 // TestNothingOutlivesRun runs a skill that starts a sleep in a new session
 // and a double-forked one, and checks that neither runs once Execute
 // returned: by pid, and by a marker on their command lines (pids in the
