@@ -64,6 +64,11 @@ type Options struct {
 	// NpmArgs are added to "npm install" (--registry URL, --offline, ...),
 	// masked in what is shown as PipArgs are.
 	NpmArgs []string
+	// RegistryHosts are further hosts ("host" or "host:port") an install
+	// step may reach through its confinement's proxy, besides
+	// DefaultRegistryHosts and the hosts that Env, PipArgs and NpmArgs name
+	// in URLs.
+	RegistryHosts []string
 	// Timeout bounds each install command. Default DefaultTimeout.
 	Timeout time.Duration
 	// Python creates the venv when uv is not used. Default "python3"
@@ -89,12 +94,14 @@ type config struct {
 	env     map[string]string // the complete environment of every command
 	pipArgs []string
 	npmArgs []string
-	timeout time.Duration
-	python  string
-	uv      string
-	noUV    bool
-	npm     string
-	dotnet  string
+	// registryHosts are Options.RegistryHosts.
+	registryHosts []string
+	timeout       time.Duration
+	python        string
+	uv            string
+	noUV          bool
+	npm           string
+	dotnet        string
 }
 
 // hostVariables are the host variables the tools see.
@@ -131,15 +138,16 @@ func (c *Options) resolve() config {
 	})
 	maps.Copy(env, c.Env)
 	r := config{
-		env:     env,
-		pipArgs: slices.Clone(c.PipArgs),
-		npmArgs: slices.Clone(c.NpmArgs),
-		timeout: c.Timeout,
-		python:  c.Python,
-		uv:      c.UV,
-		noUV:    c.NoUV,
-		npm:     c.Npm,
-		dotnet:  c.Dotnet,
+		env:           env,
+		pipArgs:       slices.Clone(c.PipArgs),
+		npmArgs:       slices.Clone(c.NpmArgs),
+		registryHosts: slices.Clone(c.RegistryHosts),
+		timeout:       c.Timeout,
+		python:        c.Python,
+		uv:            c.UV,
+		noUV:          c.NoUV,
+		npm:           c.Npm,
+		dotnet:        c.Dotnet,
 	}
 	if r.timeout <= 0 {
 		r.timeout = DefaultTimeout

@@ -160,10 +160,11 @@ func (d *Installer) Install(ctx context.Context, name string, opts *InstallOptio
 
 // run is one Install in progress.
 type run struct {
-	d    *Installer
-	name string
-	rep  *skillsdir.Reporter
-	res  *Result
+	d     *Installer
+	name  string
+	skill *skill.Skill
+	rep   *skillsdir.Reporter
+	res   *Result
 }
 
 // logf records a log line and streams it as a progress event.
@@ -221,7 +222,7 @@ func (d *Installer) install(ctx context.Context, name string, opts *InstallOptio
 		}
 	}
 
-	r := &run{d: d, name: name, rep: rep, res: &Result{Name: name, Steps: []StepResult{}, Logs: []string{}}}
+	r := &run{d: d, name: name, skill: s, rep: rep, res: &Result{Name: name, Steps: []StepResult{}, Logs: []string{}}}
 	for _, note := range plan.notes {
 		r.logf(StepSystem, 1, "%s", note)
 	}
@@ -614,6 +615,9 @@ func (r *run) command(ctx context.Context, step Step, cmd executor.Command) erro
 	if cmd.Env == nil {
 		cmd.Env = cfg.commandEnv()
 	}
+	if cmd.Confine == nil {
+		cmd.Confine = installConfinement(cmd, cmd.Dir, append(DefaultRegistryHosts(), cfg.registryHosts...))
+	}
 	line := commandLine(cmd)
 	percent := stepPercent(step)
 	r.logf(step, percent, "$ %s", line)
@@ -796,7 +800,9 @@ func (r *run) runSetup(ctx context.Context, script string) error {
 	}
 	prog, args := scriptCommand(script, d.cfg)
 	err := d.accounted(ctx, r.name, func() error {
-		return r.command(ctx, StepSetup, executor.Command{Path: prog, Args: args, Dir: dir, Env: env, Timeout: SetupTimeout})
+		home, _ := os.UserHomeDir()
+		return r.command(ctx, StepSetup, executor.Command{Path: prog, Args: args, Dir: dir, Env: env, Timeout: SetupTimeout,
+			Confine: executor.ConfinementOf(r.skill, home)})
 	})
 	if err != nil {
 		r.add(StepSetup, Failed, "%s: %v", script, err)

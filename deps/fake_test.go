@@ -454,7 +454,8 @@ func TestSetupScripts(t *testing.T) {
 	})})
 	files := map[string]string{
 		"SKILL.md":          skillMD("setupper", "x"),
-		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\n",
+		// The script writes into its folder, which the skill declares.
+		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\npermissions:\n  write: [.]\n",
 		"scripts/setup.sh":  "echo \"ran in $PWD\" > setup-ran.txt\necho setting up\n",
 	}
 	if _, err := in.add(ctx, installer.Source{ZipFile: writeZip(t, files)}); err != nil {

@@ -36,10 +36,24 @@ type Confinement struct {
 
 // ConfinementOf is the confinement of skill s's processes: what its
 // permissions declare, with "~" meaning home (the host user's home folder).
+// A write grant inside the skill's own folder is a Work folder: on a root
+// host it is lent to the skill's user for the run.
 func ConfinementOf(s *skill.Skill, home string) *Confinement {
 	dir, _ := filepath.Abs(s.DiskDir)
-	read, write := s.Config.Permissions.Resolve(dir, home)
-	return &Confinement{Read: read, Write: write, Network: s.Config.Permissions.Network}
+	var perms skill.Permissions
+	if s.Config != nil {
+		perms = s.Config.Permissions
+	}
+	read, write := perms.Resolve(dir, home)
+	c := &Confinement{Read: read, Write: []string{}, Network: perms.Network}
+	for _, w := range write {
+		if w == dir || strings.HasPrefix(w, dir+string(filepath.Separator)) {
+			c.Work = append(c.Work, w)
+		} else {
+			c.Write = append(c.Write, w)
+		}
+	}
+	return c
 }
 
 // Inside the confinement of a [LocalRunner] (with namespaces), the

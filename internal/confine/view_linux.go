@@ -55,11 +55,15 @@ func (h *helper) buildView() error {
 	}
 	masks := maskRoots(s.Home)
 	var binds []bindBack
+	writable := append(slices.Clone(s.Write), s.Work...)
 	add := func(paths []string, rw bool) {
 		for _, p := range paths {
 			p = filepath.Clean(p)
 			if !slices.ContainsFunc(masks, func(m string) bool { return under(p, m) }) {
 				continue
+			}
+			if !rw && slices.ContainsFunc(writable, func(w string) bool { return under(p, filepath.Clean(w)) }) {
+				continue // a read grant inside a writable one adds nothing, and must not take writing away
 			}
 			fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
 			if err != nil {
