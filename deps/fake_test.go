@@ -453,7 +453,7 @@ func TestSetupScripts(t *testing.T) {
 		return local.Run(ctx, c)
 	})})
 	files := map[string]string{
-		"SKILL.md":          skillMD("setupper", "x"),
+		"SKILL.md": skillMD("setupper", "x"),
 		// The script writes into its folder, which the skill declares.
 		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\npermissions:\n  write: [.]\n",
 		"scripts/setup.sh":  "echo \"ran in $PWD\" > setup-ran.txt\necho setting up\n",
