@@ -33,7 +33,7 @@ func (in *Installer) runGit(ctx context.Context, op, url, dir, home string, args
 // (its home sits there, beside the clone), the network, and a local
 // source's folder.
 func gitConfinement(home, url string) *executor.Confinement {
-	c := &executor.Confinement{Write: []string{filepath.Dir(home)}, Network: skill.NetworkAccess{All: true}}
+	c := &executor.Confinement{Work: []string{filepath.Dir(home)}, Network: skill.NetworkAccess{All: true}}
 	if p, ok := strings.CutPrefix(url, "file://"); ok {
 		c.Read = append(c.Read, p)
 	} else if filepath.IsAbs(url) {

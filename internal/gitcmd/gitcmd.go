@@ -2,6 +2,7 @@ package gitcmd
 
 import (
 	"os"
+	"path/filepath"
 	"runtime"
 	"strconv"
 	"strings"
@@ -81,7 +82,7 @@ func env(o Options, home string) map[string]string {
 		"HOME":                   home,
 		"XDG_CONFIG_HOME":        home,
 		"GIT_CONFIG_NOSYSTEM":    "1",
-		"GIT_CONFIG_GLOBAL":      os.DevNull,
+		"GIT_CONFIG_GLOBAL":      globalConfig(home),
 		"GIT_TERMINAL_PROMPT":    "0",
 		"GIT_ASKPASS":            "",
 		"SSH_ASKPASS":            "",
@@ -93,6 +94,23 @@ func env(o Options, home string) map[string]string {
 		e[k] = v
 	}
 	return e
+}
+
+// globalConfig is git's global configuration: a file in home that trusts
+// every repository's ownership. A confined git runs as nobody on a root
+// host, where a local source belongs to root; the upload-pack of a file://
+// clone drops the -c options, and with no hooks and no fsmonitor another
+// owner's repository runs nothing. The null device where home is not
+// writable.
+func globalConfig(home string) string {
+	if home == "" {
+		return os.DevNull
+	}
+	p := filepath.Join(home, ".gitconfig")
+	if err := os.WriteFile(p, []byte("[safe]\n\tdirectory = *\n"), 0o644); err != nil {
+		return os.DevNull
+	}
+	return p
 }
 
 // IsCommitID reports whether s is a full SHA-1 or SHA-256 object id.
