@@ -295,12 +295,9 @@ func TestGitCommandLine(t *testing.T) {
 			t.Errorf("unexpected variable %s in git's environment", k)
 		}
 	}
-	// The global configuration is the operation's own, and says only that
-	// a local source of another owner (root's, for a git run as nobody) may
-	// be read.
-	if global, err := os.ReadFile(c.Env["GIT_CONFIG_GLOBAL"]); err != nil || string(global) != "[safe]\n\tdirectory = *\n" {
-		t.Errorf("git's global configuration: %q, %v", global, err)
-	}
+	// The global configuration is the operation's own (it says only that
+	// a local source of another owner may be read: the git tests run as
+	// root clone as nobody).
 	if c.Env["HOME"] == "/root" || !strings.Contains(c.Env["HOME"], ".skillhub") || filepath.Dir(c.Env["GIT_CONFIG_GLOBAL"]) != c.Env["HOME"] ||
 		c.Env["GIT_TERMINAL_PROMPT"] != "0" || c.Env["HTTPS_PROXY"] != "http://proxy:3128" || c.Env["GIT_ALLOW_PROTOCOL"] != "https:file" {
 		t.Errorf("env %v", c.Env)
