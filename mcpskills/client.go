@@ -10,10 +10,12 @@ import (
 	"fmt"
 	"io"
 	"os"
-	"os/exec"
 	"slices"
+	"strings"
 	"sync"
 	"time"
+
+	"github.com/skillkit-go/skillkit/executor"
 )
 
 // ProtocolVersion is the MCP revision the client asks for in initialize.
@@ -88,6 +90,25 @@ type Options struct {
 	// ClientName and ClientVersion are sent in initialize (default
 	// "skillkit", "0").
 	ClientName, ClientVersion string
+	// Confine is what a server [Start] runs may reach besides the
+	// system's programs (read-only), its working folder (read-only) and a
+	// private scratch space; nil grants nothing more: no network, none of
+	// the user's files. It runs confined as an executor.LocalRunner runs a
+	// skill, with its own /proc, so it cannot read the host's environment.
+	Confine *executor.Confinement
+	// Lifetime bounds how long a server [Start] runs lives (default
+	// DefaultLifetime); then it is stopped and the connection closes.
+	Lifetime time.Duration
+}
+
+// DefaultLifetime is how long a server started by [Start] lives by default.
+const DefaultLifetime = 10 * time.Minute
+
+func (o *Options) lifetime() time.Duration {
+	if o == nil || o.Lifetime <= 0 {
+		return DefaultLifetime
+	}
+	return o.Lifetime
 }
 
 func (o *Options) maxMessage() int {
@@ -120,7 +141,7 @@ type Client struct {
 	opts *Options
 	w    io.WriteCloser
 	wmu  sync.Mutex
-	cmd  *exec.Cmd
+	proc *executor.Process
 	done chan struct{} // closed when the reader stops
 	// answering bounds the server's requests being answered at once.
 	answering chan struct{}
@@ -142,25 +163,23 @@ func Start(ctx context.Context, argv []string, opts *Options) (*Client, error) {
 	if len(argv) == 0 || argv[0] == "" {
 		return nil, errors.New("mcpskills: no server command")
 	}
-	cmd := exec.Command(argv[0], argv[1:]...)
-	cmd.Env = serverEnv(opts)
+	env := map[string]string{}
+	for _, kv := range serverEnv(opts) {
+		k, v, _ := strings.Cut(kv, "=")
+		env[k] = v
+	}
+	cmd := executor.Command{Path: argv[0], Args: argv[1:], Env: env, Timeout: opts.lifetime()}
+	var stderr io.Writer
 	if opts != nil {
-		cmd.Dir = opts.Dir
-		cmd.Stderr = opts.Stderr
+		cmd.Dir, cmd.Confine, stderr = opts.Dir, opts.Confine, opts.Stderr
 	}
-	stdin, err := cmd.StdinPipe()
+	proc, err := (&executor.LocalRunner{}).Start(context.WithoutCancel(ctx), cmd, stderr)
 	if err != nil {
-		return nil, fmt.Errorf("mcpskills: %w", err)
-	}
-	stdout, err := cmd.StdoutPipe()
-	if err != nil {
-		return nil, fmt.Errorf("mcpskills: %w", err)
-	}
-	if err := cmd.Start(); err != nil {
 		return nil, fmt.Errorf("mcpskills: starting %s: %w", argv[0], err)
 	}
+	stdin, stdout := proc.Stdin, proc.Stdout
 	c := newClient(stdout, stdin, opts)
-	c.cmd = cmd
+	c.proc = proc
 	if err := c.initialize(ctx); err != nil {
 		c.Close()
 		return nil, fmt.Errorf("%w (server %s)", err, argv[0])
@@ -547,15 +566,15 @@ func (c *Client) Close() error {
 	c.wmu.Lock()
 	err := c.w.Close()
 	c.wmu.Unlock()
-	if c.cmd == nil {
+	if c.proc == nil {
 		return nil
 	}
 	exited := make(chan error, 1)
-	go func() { exited <- c.cmd.Wait() }()
+	go func() { exited <- c.proc.Wait() }()
 	select {
 	case <-exited:
 	case <-time.After(closeGrace):
-		_ = c.cmd.Process.Kill()
+		_ = c.proc.Kill()
 		<-exited
 	}
 	<-c.done

@@ -9,11 +9,13 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
@@ -350,7 +352,13 @@ func TestServed(t *testing.T) {
 // output, and writes its environment to the file that variable names.
 func TestMain(m *testing.M) {
 	if out := os.Getenv("MCPSKILLS_FAKE_SERVER"); out != "" {
-		os.WriteFile(out, []byte(strings.Join(os.Environ(), "\n")), 0o644)
+		// What the server sees of the host: its environment, and whether
+		// the host's process is there to read.
+		host := "HOST_PROC=hidden"
+		if _, err := os.Stat("/proc/" + os.Getenv("MCPSKILLS_HOST_PID") + "/environ"); err == nil {
+			host = "HOST_PROC=visible"
+		}
+		os.WriteFile(out, []byte(strings.Join(append(os.Environ(), host), "\n")), 0o644)
 		(&fakeServer{skills: twoSkills()}).serve(os.Stdin, os.Stdout)
 		os.Exit(0)
 	}
@@ -363,7 +371,8 @@ func TestRemote(t *testing.T) {
 	t.Setenv("SKILL_SECRET_KEY", "host-secret")
 	envFile := filepath.Join(t.TempDir(), "env")
 	r := &Remote{Command: []string{os.Args[0], "-test.run=^$"}, URI: SkillURI("pdf-forms"),
-		Options: &Options{Env: map[string]string{"MCPSKILLS_FAKE_SERVER": envFile}}}
+		Options: &Options{Env: map[string]string{"MCPSKILLS_FAKE_SERVER": envFile, "MCPSKILLS_HOST_PID": strconv.Itoa(os.Getpid())},
+			Confine: &executor.Confinement{Work: []string{filepath.Dir(envFile)}}}}
 	rec := r.Origin()
 	if rec.Source != registry.SourceMCP || rec.Subdir != "skill://pdf-forms/SKILL.md" || !strings.HasPrefix(rec.URL, CommandPrefix) {
 		t.Errorf("origin %+v", rec)
@@ -398,7 +407,7 @@ func TestRemote(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if strings.Contains(string(env), "host-secret") || !strings.Contains(string(env), "PATH=") {
+	if strings.Contains(string(env), "host-secret") || !strings.Contains(string(env), "PATH=") || !strings.Contains(string(env), "HOST_PROC=hidden") {
 		t.Errorf("the server's environment:\n%s", env)
 	}
 	// Limits are checked on the entry, before anything is read.
@@ -425,5 +434,25 @@ func TestRemote(t *testing.T) {
 	}
 	if _, err := (&Remote{Command: r.Command, URI: SkillURI("nope"), Options: r.Options}).Version(ctx); err == nil {
 		t.Error("an unknown skill has a version")
+	}
+}
+
+// A server started by Start lives no longer than its Lifetime: then it is
+// stopped, and the connection with it.
+func TestServerLifetime(t *testing.T) {
+	envFile := filepath.Join(t.TempDir(), "env")
+	c, err := Start(t.Context(), []string{os.Args[0], "-test.run=^$"}, &Options{Lifetime: time.Second,
+		Env:     map[string]string{"MCPSKILLS_FAKE_SERVER": envFile},
+		Confine: &executor.Confinement{Work: []string{filepath.Dir(envFile)}}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer c.Close()
+	if _, _, err := c.List(t.Context()); err != nil {
+		t.Fatalf("within its lifetime: %v", err)
+	}
+	time.Sleep(2 * time.Second)
+	if _, _, err := c.List(t.Context()); !errors.Is(err, ErrClosed) {
+		t.Errorf("after its lifetime: %v, want ErrClosed", err)
 	}
 }
