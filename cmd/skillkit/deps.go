@@ -180,7 +180,8 @@ func depsQuestions(ctx context.Context, kit *skillkit.Kit, name string, setup bo
 		script = s.Config.Setup.Win32
 	}
 	if script != "" {
-		out = append(out, question{setup: true, text: fmt.Sprintf("%s has a setup script, %s, which runs with your rights. Run it?", name, script)})
+		out = append(out, question{setup: true, text: fmt.Sprintf("%s has a setup script, %s, which runs confined to what the skill may reach (%s). Run it?",
+			name, script, s.Config.Permissions)})
 	}
 	return out
 }

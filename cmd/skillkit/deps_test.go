@@ -32,7 +32,7 @@ func setupSkillZip(t *testing.T) string {
 	w := zip.NewWriter(&buf)
 	for name, body := range map[string]string{
 		"SKILL.md":          md("setupper", "Set up first."),
-		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\ndependencies:\n  system:\n    - {name: git, check: git --version}\n",
+		"skill.config.yaml": "setup:\n  posix: scripts/setup.sh\ndependencies:\n  system:\n    - {name: git, check: git --version}\npermissions:\n  write: [.]\n",
 		"scripts/setup.sh":  "echo ran > setup-ran.txt\n",
 	} {
 		f, _ := w.Create(name)
@@ -71,7 +71,8 @@ func TestDepsCommand(t *testing.T) {
 	}
 	// --setup without a terminal needs --yes.
 	code, _, errOut = runCLI(t, "deps", "--dir", skills, "--setup", "setupper")
-	if code != exitUsage || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") || ran() {
+	if code != exitUsage || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") ||
+		!strings.Contains(errOut, "network: none; write: .") || ran() {
 		t.Fatalf("--setup without --yes: exit %d, %s", code, errOut)
 	}
 	// At a terminal, "no" installs the rest without the script.

@@ -7,6 +7,7 @@ import (
 	"path/filepath"
 	"slices"
 	"strconv"
+	"strings"
 
 	"golang.org/x/sys/unix"
 )
@@ -39,6 +40,41 @@ func maskRoots(home string) []string {
 	})
 }
 
+// closedAncestors are the folders above a root host's grants that others
+// may not enter (/root, say, above a pyenv installation): the program,
+// nobody, could not reach its grants through them, so they are hidden and
+// the grants bound back like those under the other hidden places.
+func closedAncestors(s *Spec, masks []string) []string {
+	var out []string
+	grants := append(append(append(append([]string{s.Dir}, s.System...), s.Read...), s.Write...), s.Work...)
+	for _, g := range grants {
+		g = filepath.Clean(g)
+		if slices.ContainsFunc(append(masks, out...), func(m string) bool { return under(g, m) }) {
+			continue
+		}
+		// The highest folder above g that others may not enter.
+		prefix := ""
+		for _, part := range strings.Split(strings.TrimPrefix(filepath.Dir(g), "/"), "/") {
+			if part == "" {
+				break
+			}
+			prefix += "/" + part
+			if closed(prefix) {
+				if !slices.Contains(out, prefix) {
+					out = append(out, prefix)
+				}
+				break
+			}
+		}
+	}
+	return out
+}
+
+func closed(dir string) bool {
+	var st unix.Stat_t
+	return unix.Stat(dir, &st) == nil && st.Mode&0o001 == 0
+}
+
 // bindBack is a granted path that lies under a mask root, opened before the
 // mask hides it.
 type bindBack struct {
@@ -54,6 +90,9 @@ func (h *helper) buildView() error {
 		return fmt.Errorf("private mounts: %w", err)
 	}
 	masks := maskRoots(s.Home)
+	if s.RootHost {
+		masks = append(masks, closedAncestors(s, masks)...)
+	}
 	var binds []bindBack
 	writable := append(slices.Clone(s.Write), s.Work...)
 	add := func(paths []string, rw bool) {
