@@ -159,7 +159,9 @@ func ExampleKit_InstallDeps() {
 	zw := zip.NewWriter(&upload)
 	for name, body := range map[string]string{
 		"SKILL.md":          "---\nname: thumbs\ndescription: Makes thumbnails. Use when the user wants small previews of images.\n---\nRun scripts/thumbs.sh.\n",
-		"skill.config.yaml": "runtime: bash\nsetup:\n  posix: scripts/setup.sh\n",
+		// The setup script writes into the skill's folder, which it
+		// declares: its processes reach nothing else.
+		"skill.config.yaml": "runtime: bash\nsetup:\n  posix: scripts/setup.sh\npermissions:\n  write: [.]\n",
 		"scripts/setup.sh":  "mkdir -p cache && echo cache ready\n",
 	} {
 		w, _ := zw.Create(name)
@@ -179,7 +181,11 @@ func ExampleKit_InstallDeps() {
 		log.Fatal(err)
 	}
 	defer kit.Close()
-	if _, err := kit.Install(ctx, installer.Source{Zip: bytes.NewReader(data), ZipSize: int64(len(data))}, nil); err != nil {
+	// A skill from an upload that asks to reach beyond its folder needs a
+	// person's yes (installer.ScanError says what it asks for).
+	userGrants := true
+	if _, err := kit.Install(ctx, installer.Source{Zip: bytes.NewReader(data), ZipSize: int64(len(data))},
+		&installer.InstallOptions{Confirmed: userGrants}); err != nil {
 		log.Fatal(err)
 	}
 	userSaidYes := true // the host asked: "thumbs has a setup script, scripts/setup.sh; run it?"

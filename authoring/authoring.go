@@ -374,6 +374,9 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	// What an agent writes is the agent's, whatever the record it keeps:
 	// the scan's verdict is weighed with agent trust.
 	a, err := w.dir.Admit(ctx, s, registry.Record{Name: name, Source: registry.SourceAgent})
+	if err == nil {
+		a.Grant(nil) // an agent's skill that asks to reach more needs a person
+	}
 	if err != nil {
 		return nil, err
 	}

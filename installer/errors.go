@@ -8,6 +8,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // Errors. Every error the Installer returns for one of these conditions
@@ -92,11 +93,17 @@ type ScanError struct {
 	Trust    scan.Trust      `json:"trust"`    // the trust of its source
 	Decision scan.Decision   `json:"decision"` // scan.Block or scan.Ask
 	Report   scan.Report     `json:"scan"`     // the verdict and every finding
+	// Permissions are what the skill's processes may reach beyond their
+	// folder; the confirmation grants them.
+	Permissions skill.Permissions `json:"permissions"`
+	// Widened lists what an update asks for beyond what the installed
+	// version was granted.
+	Widened []string `json:"widened,omitempty"`
 }
 
 // Error names the skill, the decision and the worst findings.
 func (e *ScanError) Error() string {
-	a := skillsdir.Admission{Report: e.Report, Trust: e.Trust, Decision: e.Decision}
+	a := skillsdir.Admission{Report: e.Report, Trust: e.Trust, Decision: e.Decision, Permissions: e.Permissions, Widened: e.Widened}
 	return fmt.Sprintf("%v: %s: %s", e.sentinel(), e.Record.Name, a.Why())
 }
 

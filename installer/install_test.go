@@ -589,3 +589,38 @@ func TestFlagsOnAnySpellingOfTheSkillFile(t *testing.T) {
 		t.Fatalf("a folder with no skill file: %v", err)
 	}
 }
+
+// A skill that asks to reach more than its folder needs a person's yes,
+// which grants it; an update that asks for more than was granted needs
+// another, even when the scan finds nothing.
+func TestPermissionsNeedAYes(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	src := skillFolder(t, "fetcher", "Fetch the page.", map[string]string{"skill.config.yaml": "permissions:\n  network: [api.example.com]\n"})
+	_, err := in.Install(ctx, Source{Dir: src}, nil)
+	var se *ScanError
+	if !errors.Is(err, ErrNeedsConfirmation) || !errors.As(err, &se) || se.Report.Verdict != scan.Safe ||
+		!slices.Equal(se.Permissions.Network.Hosts, []string{"api.example.com"}) || !strings.Contains(err.Error(), "asks to reach network: api.example.com") {
+		t.Fatalf("a safe skill asking for the network: %v (%+v)", err, se)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "fetcher")); !os.IsNotExist(err) {
+		t.Fatal("installed without a yes")
+	}
+	if _, err := in.Install(ctx, Source{Dir: src}, &InstallOptions{Confirmed: true}); err != nil {
+		t.Fatalf("with a yes: %v", err)
+	}
+
+	// The same permissions again: nothing more to grant, nothing to ask.
+	os.WriteFile(filepath.Join(src, "notes.md"), []byte("a new version\n"), 0o644)
+	if _, err := in.Update(ctx, "fetcher", nil); err != nil {
+		t.Fatalf("an update granted before: %v", err)
+	}
+	os.WriteFile(filepath.Join(src, "skill.config.yaml"), []byte("permissions:\n  network: [api.example.com]\n  write: [\"~/notes\"]\n"), 0o644)
+	_, err = in.Update(ctx, "fetcher", nil)
+	if !errors.Is(err, ErrNeedsConfirmation) || !errors.As(err, &se) || !slices.Equal(se.Widened, []string{"write: ~/notes"}) {
+		t.Fatalf("an update asking for more: %v (%+v)", err, se)
+	}
+	if b, _ := os.ReadFile(filepath.Join(dir, "fetcher", "skill.config.yaml")); strings.Contains(string(b), "notes") {
+		t.Fatal("the wider update was applied without a yes")
+	}
+}

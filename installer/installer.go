@@ -231,7 +231,8 @@ func (c *candidate) admitted(confirmed bool, fingerprint string) error {
 		return fmt.Errorf("%w: %s has the fingerprint %s, not %s", ErrFingerprintMismatch, c.rec.Name, c.rec.Fingerprint, fingerprint)
 	}
 	if c.admit.Decision == scan.Block || c.admit.Decision == scan.Ask && !confirmed {
-		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report}
+		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report,
+			Permissions: c.admit.Permissions, Widened: c.admit.Widened}
 	}
 	return nil
 }
@@ -303,6 +304,11 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	if admitErr != nil {
 		return nil, admitErr
 	}
+	if old, ok := in.installedPermissions(s.Name); ok {
+		admit.Grant(&old)
+	} else {
+		admit.Grant(nil)
+	}
 	staged.stopKeeping()
 	sum, err := registry.Fingerprint(ctx, staged, skillsdir.TreeName)
 	if err != nil {
@@ -324,6 +330,26 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		return nil, fmt.Errorf("installer: syncing the staged skill: %w", err)
 	}
 	return c, nil
+}
+
+// installedPermissions are the permissions of the skill installed under
+// name, if there is one: what its last approval granted.
+func (in *Installer) installedPermissions(name string) (skill.Permissions, bool) {
+	data, err := in.dir.Root().ReadFile(path.Join(name, skill.ConfigFileName))
+	if errors.Is(err, fs.ErrNotExist) {
+		if ok, _ := in.dir.Exists(name); ok {
+			return skill.Permissions{}, true // installed, asking for nothing
+		}
+		return skill.Permissions{}, false
+	}
+	if err != nil {
+		return skill.Permissions{}, false
+	}
+	cfg, _ := skill.ParseConfig(data)
+	if cfg == nil {
+		return skill.Permissions{}, true
+	}
+	return cfg.Permissions, true
 }
 
 // fetch brings plan's files into t's staging tree through the archive and

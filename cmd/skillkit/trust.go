@@ -5,6 +5,7 @@ import (
 	"errors"
 	"flag"
 	"fmt"
+	"strings"
 
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/scan"
@@ -56,6 +57,11 @@ func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Rea
 	fmt.Fprintf(c.stderr, "skillkit %s: the security scan rates %s %s (%s source):\n", cmd, name, se.Report.Verdict, se.Trust)
 	for _, f := range se.Report.Findings {
 		fmt.Fprintf(c.stderr, "  %s\n", f)
+	}
+	// What the yes grants: the skill's processes are confined to their
+	// folder and to what it declares.
+	if len(se.Widened) > 0 {
+		fmt.Fprintf(c.stderr, "skillkit %s: %s asks to reach, beyond its folder and what it was granted before: %s\n", cmd, name, safeText(strings.Join(se.Widened, ", ")))
 	}
 	if se.Decision == scan.Block {
 		fmt.Fprintf(c.stderr, "skillkit %s: refused %s: the trust policy blocks a %s skill from a %s source; --force does not change that (--allow-dangerous asks instead)\n",

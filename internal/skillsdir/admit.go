@@ -17,6 +17,12 @@ type Admission struct {
 	Report   scan.Report
 	Trust    scan.Trust
 	Decision scan.Decision
+	// Permissions are what the skill's processes may reach beyond their
+	// folder (skill.config.yaml's permissions section).
+	Permissions skill.Permissions
+	// Widened lists, for an update, what Permissions grant that the
+	// installed version's did not (see [Admission.Widen]).
+	Widened []string
 }
 
 // Admit scans s, staged to become the skill rec describes, and applies the
@@ -33,6 +39,9 @@ func (d *Dir) Admit(ctx context.Context, s *skill.Skill, rec registry.Record) (A
 		return Admission{}, fmt.Errorf("skillkit: scanning %s: %w", rec.Name, err)
 	}
 	a := Admission{Report: rep, Trust: scan.TrustOf(&rec, d.trusted)}
+	if s.Config != nil {
+		a.Permissions = s.Config.Permissions
+	}
 	a.Decision = d.policy.Decide(a.Trust, rep.Verdict)
 	if a.Decision == scan.Block && d.allowDangerous {
 		a.Decision = scan.Ask
@@ -43,6 +52,26 @@ func (d *Dir) Admit(ctx context.Context, s *skill.Skill, rec registry.Record) (A
 			"rules", strings.Join(a.Rules(3), ","))
 	}
 	return a, nil
+}
+
+// Grant decides on the permissions, after Admit: old are those the
+// installed version was granted (nil for a new skill), and Widened what the
+// skill asks for beyond them. A new community or agent skill that asks to
+// reach anything beyond its folder, and an update that asks for more than
+// was granted (whatever its source's trust), need a person's yes, whatever
+// the scan says: that yes is what grants them.
+func (a *Admission) Grant(old *skill.Permissions) {
+	var granted skill.Permissions
+	if old != nil {
+		granted = *old
+	}
+	a.Widened = a.Permissions.Beyond(granted)
+	if len(a.Widened) == 0 || a.Decision != scan.Allow {
+		return
+	}
+	if old != nil || a.Trust == scan.TrustCommunity || a.Trust == scan.TrustAgent {
+		a.Decision = scan.Ask
+	}
 }
 
 // Rules names the rules of the worst findings, at most n.
@@ -62,6 +91,9 @@ func (a Admission) Rules(n int) []string {
 func (a Admission) Why() string {
 	var b strings.Builder
 	fmt.Fprintf(&b, "the scan rates it %s (%s source)", a.Report.Verdict, a.Trust)
+	if len(a.Widened) > 0 {
+		fmt.Fprintf(&b, "; it asks to reach %s", strings.Join(a.Widened, ", "))
+	}
 	for i, f := range a.Report.Worst() {
 		if i == 3 {
 			fmt.Fprintf(&b, "; and %d more", len(a.Report.Worst())-3)
