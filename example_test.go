@@ -158,7 +158,7 @@ func ExampleKit_InstallDeps() {
 	var upload bytes.Buffer
 	zw := zip.NewWriter(&upload)
 	for name, body := range map[string]string{
-		"SKILL.md":          "---\nname: thumbs\ndescription: Makes thumbnails. Use when the user wants small previews of images.\n---\nRun scripts/thumbs.sh.\n",
+		"SKILL.md": "---\nname: thumbs\ndescription: Makes thumbnails. Use when the user wants small previews of images.\n---\nRun scripts/thumbs.sh.\n",
 		// The setup script writes into the skill's folder, which it
 		// declares: its processes reach nothing else.
 		"skill.config.yaml": "runtime: bash\nsetup:\n  posix: scripts/setup.sh\npermissions:\n  write: [.]\n",
