@@ -62,57 +62,45 @@
 //     input, the output or an environment value; the ctx is passed on, so
 //     a handler can add the caller's identity from it.
 //
-// # What is isolated, and what is not
+// # What is confined, and what is not
 //
 // [LocalRunner] isolates the environment and bounds time and captured
-// output. On Linux, by default ([IsolateAuto]), each command also starts in
-// a new user namespace and a new PID namespace:
+// output. On Linux, by default ([IsolateAuto]), each command is also
+// confined ([Confinement]; docs/security.md has the table per platform):
 //
-//   - It cannot read /proc/PID/environ, mem, maps or fd of the host or of
-//     any other process outside its namespaces, even when the host runs as
-//     root: the kernel asks for CAP_SYS_PTRACE over the other process's
-//     user namespace, which a process in a child namespace never has. So a
-//     vault key in the host's environment stays out of reach. It can still
-//     read any process's command line (as ps can), and every file the
-//     host's user can read.
-//   - Its first process is the namespace's first: when it ends, or is
-//     killed on timeout or cancellation, the kernel kills every process
-//     left in the namespace before Run returns, including those that
-//     called setsid or forked twice.
-//   - It keeps the host's user and group IDs, network and files; files of
-//     other users show as owned by nobody, set-user-ID programs (sudo) do
-//     not gain privileges, and a root host's commands lose the privileges
-//     that need capabilities over the host (binding ports below 1024,
-//     changing other users' files). [IsolateOff] runs commands as before
-//     for the programs that need that.
+//   - Files: it reads the system's folders, its working folder, the
+//     folders of the program it runs and its Read grants; it writes only a
+//     private scratch space (/tmp, with HOME in it, bounded in size) and its
+//     Write and Work grants. HOME, /tmp, /var/tmp, /dev/shm and /run are
+//     empty in its view but for its grants, so the user's files and the
+//     sockets of the user's sessions are out of reach (Landlock, and a
+//     mount namespace of its own).
+//   - Network: none but its own loopback, unless its Network says so; a
+//     list of hosts goes through a filtering proxy in the host process.
+//   - Processes: its own user, PID, IPC and UTS namespaces and a private
+//     /proc: the host's environment and memory are out of reach, and when
+//     its first process ends or is killed on timeout or cancellation, the
+//     kernel kills every process it started before Run returns, including
+//     those that called setsid or forked twice. No capabilities,
+//     no_new_privs, a seccomp filter against the calls no skill needs, and
+//     limits ([Limits]). On a root host it runs as nobody.
 //
-// Where the kernel refuses the namespaces (unprivileged user namespaces
-// disabled), the command runs in the host's namespaces and the runner's
-// Logger gets one warning; [IsolateRequired] makes that an error instead.
-// There, and with IsolateOff and on other Unix systems, each command runs in
-// its own process group, which is killed on timeout or cancellation and
-// again when the program ends, so grandchildren do not outlive Run; a
-// process that leaves the group (setsid, a daemon) escapes the kill, and
-// Run stops waiting for its output WaitDelay after the program ended. On
-// Windows only the direct child is killed. Without namespaces a program can
-// read the environment and memory of every dumpable process of its user:
-// [ProtectHost] makes the host non-dumpable, which guards the host itself
-// from programs without CAP_SYS_PTRACE (not from root).
+// Where the kernel refuses a mechanism the others still apply and the
+// runner's Logger gets one warning; [IsolateRequired] makes that an error
+// instead. [IsolateOff], and other systems, run each command in its own
+// process group, which is killed on timeout or cancellation and again when
+// the program ends, so grandchildren do not outlive Run; a process that
+// leaves the group (setsid, a daemon) escapes the kill, and Run stops
+// waiting for its output WaitDelay after the program ended. On Windows
+// only the direct child is killed. Unconfined, a program runs with the host
+// user's rights and can read the environment and memory of every dumpable
+// process of its user: [ProtectHost] makes the host non-dumpable, which
+// guards the host itself from programs without CAP_SYS_PTRACE (not from
+// root).
 //
-// LocalRunner does not restrict files, network, CPU or memory: the program
-// runs with the host user's rights, so it can read that user's files
-// (including a key kept in a file) and ask the user's other services (cron,
-// systemd --user) to run code later. Skill code is code the host chose to
-// install; LocalRunner is not a defense against a hostile skill.
-//
-// [SandboxRunner] (Linux, bubblewrap) adds a mount and network namespace: a
-// read-only system, the skill folder read-only, a private /tmp and /proc,
-// no network unless allowed, no capabilities; the program is the first
-// process of the sandbox's PID namespace, so everything it started dies
-// with it before Run returns (on timeout or cancellation, moments after:
-// bwrap is killed and the sandbox follows it). It still runs as the host's
-// user on the files it shows, and does not bound CPU, memory or the size
-// of /tmp.
+// [SandboxRunner] (Linux, bubblewrap) is the same boundary built by
+// bubblewrap, for hosts that prefer it; it honours Command.Confine's grants
+// and network too.
 //
 // Standard error can hold anything the skill prints, input values included:
 // the audit line and error messages keep only its tail, with the skill's

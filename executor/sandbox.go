@@ -192,6 +192,22 @@ func (r *SandboxRunner) Run(ctx context.Context, c Command) (Result, error) {
 			mounts = append(slices.Clip(mounts), bwrap.Mount{Kind: bwrap.ReadOnly, Src: dir, Dst: dir})
 		}
 	}
+	network := r.network
+	if g := c.Confine; g != nil {
+		// The command's own grants. A list of hosts cannot be filtered
+		// here (bwrap has no proxy): it gets no network, the safe side.
+		network = network || g.Network.All
+		for _, grant := range []struct {
+			paths []string
+			kind  bwrap.Kind
+		}{{g.Read, bwrap.ReadOnly}, {g.Write, bwrap.ReadWrite}, {g.Work, bwrap.ReadWrite}} {
+			for _, p := range grant.paths {
+				if _, err := os.Stat(p); err == nil && filepath.IsAbs(p) {
+					mounts = append(slices.Clip(mounts), bwrap.Mount{Kind: grant.kind, Src: p, Dst: p})
+				}
+			}
+		}
+	}
 	// bwrap always sets PWD; env(1) puts it back as the command gave it.
 	if strings.ContainsRune(prog, '=') {
 		return Result{}, fmt.Errorf("%w: the sandbox cannot run a program whose path holds '=': %s", ErrInvalidCommand, prog)
@@ -201,7 +217,7 @@ func (r *SandboxRunner) Run(ctx context.Context, c Command) (Result, error) {
 		pwd = []string{"--", "PWD=" + v}
 	}
 	inner := append(append(pwd, prog), c.Args...)
-	args, err := bwrap.Args(bwrap.Spec{Mounts: mounts, Network: r.network, Dir: dir, Program: r.env, Args: inner})
+	args, err := bwrap.Args(bwrap.Spec{Mounts: mounts, Network: network, Dir: dir, Program: r.env, Args: inner})
 	if err != nil {
 		return Result{}, fmt.Errorf("%w: %v", ErrInvalidCommand, err)
 	}

@@ -170,3 +170,27 @@ func TestExecuteInSandbox(t *testing.T) {
 		t.Errorf("bash-slow: %v after %v, want ErrTimeout after 2s", err, time.Since(start))
 	}
 }
+
+// The sandbox honours a command's own grants: a write grant is writable,
+// a read grant readable, and a list of hosts gets no network (the sandbox
+// cannot filter hosts).
+func TestSandboxRunnerConfinement(t *testing.T) {
+	needPrograms(t, "bash")
+	r := newSandbox(t, nil)
+	out, data := t.TempDir(), t.TempDir()
+	if err := os.WriteFile(filepath.Join(data, "in"), []byte("in"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	script := fmt.Sprintf("cat %s/in && echo x > %s/new", data, out)
+	cmd := bashCommand(t, script)
+	if res, err := r.Run(deadline(t), cmd); err != nil || res.ExitCode == 0 {
+		t.Fatalf("without grants: %+v %v", res, err)
+	}
+	cmd.Confine = &executor.Confinement{Read: []string{data}, Write: []string{out}}
+	if res, err := r.Run(deadline(t), cmd); err != nil || res.ExitCode != 0 {
+		t.Fatalf("with grants: %+v %v", res, err)
+	}
+	if _, err := os.Stat(filepath.Join(out, "new")); err != nil {
+		t.Fatal("the write grant was not writable")
+	}
+}
