@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"log/slog"
+	"os"
 	"path/filepath"
 	"slices"
 	"sync"
@@ -400,6 +401,15 @@ func (k *Kit) Doctor(ctx context.Context) (diagnostics.List, error) {
 		return nil, err
 	}
 	return append(l.Doctor(ctx), replicas...).Sorted(), nil
+}
+
+// ConfinementFor returns what the scripts of the skill whose folder holds
+// dir may reach, for a host's shell tool that runs them through an
+// executor.LocalRunner ([executor.Command.Confine]); false when dir lies in
+// no skill folder (docs/shell-tool.md).
+func (k *Kit) ConfinementFor(dir string) (*executor.Confinement, bool) {
+	home, _ := os.UserHomeDir()
+	return k.env.ConfinementFor(dir, home)
 }
 
 // EnvFor returns the environment a host's shell tool should add for a

@@ -616,7 +616,7 @@ func (r *run) command(ctx context.Context, step Step, cmd executor.Command) erro
 		cmd.Env = cfg.commandEnv()
 	}
 	if cmd.Confine == nil {
-		cmd.Confine = &executor.Confinement{Work: []string{cmd.Dir}, Network: skill.NetworkAccess{All: true}}
+		cmd.Confine = installConfinement(cmd, cmd.Dir, append(DefaultRegistryHosts(), cfg.registryHosts...))
 	}
 	line := commandLine(cmd)
 	percent := stepPercent(step)

@@ -103,6 +103,34 @@ func (p *EnvProvider) EnvFor(ctx context.Context, dir string) (map[string]string
 	return skillEnv(ctx, p.env, s)
 }
 
+// ConfinementFor returns the confinement of the skill whose folder holds
+// dir (resolved as EnvFor resolves it, with "~" meaning home), for a host's
+// shell tool to run that skill's scripts under ([Command.Confine]); false
+// when dir lies in no skill folder.
+func (p *EnvProvider) ConfinementFor(dir, home string) (*Confinement, bool) {
+	if p == nil || p.skills == nil || dir == "" {
+		return nil, false
+	}
+	abs, err := filepath.Abs(dir)
+	if err != nil {
+		return nil, false
+	}
+	resolved, err := filepath.EvalSymlinks(filepath.Clean(abs))
+	if err != nil {
+		return nil, false
+	}
+	s, ok := p.skills.ResolveByPath(resolved)
+	if !ok || s == nil {
+		return nil, false
+	}
+	c := ConfinementOf(s, home)
+	// Its scripts run from anywhere (the agent's workspace): its own
+	// folder is readable wherever the command starts.
+	dirOf, _ := filepath.Abs(s.DiskDir)
+	c.Read = append([]string{dirOf}, c.Read...)
+	return c, true
+}
+
 // Redacted replaces a skill's secret values in the error text it wrote.
 const Redacted = "[redacted]"
 

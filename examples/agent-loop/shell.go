@@ -3,9 +3,9 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"fmt"
 	"maps"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"time"
@@ -21,8 +21,11 @@ import (
 // The command gets the host's whitelisted variables plus the variables of
 // the skill it touches — the skill whose folder is the working directory,
 // or else the first one a path in the command lies in — from Kit.EnvFor,
-// so a skill's secrets reach its own scripts and nothing else. A real host
-// sandboxes this tool as it sandboxes any shell.
+// so a skill's secrets reach its own scripts and nothing else. The command
+// runs confined (executor.LocalRunner): a skill's scripts reach what that
+// skill declares (Kit.ConfinementFor), any command the workspace, and
+// nothing else of the machine's files, nor the network unless the skill
+// declares it.
 func shellTool(kit *skillkit.Kit, workspace string) tools.Tool {
 	schema := json.RawMessage(`{"type":"object","properties":{` +
 		`"command":{"type":"string","minLength":1,"description":"A bash command line."},` +
@@ -44,20 +47,27 @@ func shellTool(kit *skillkit.Kit, workspace string) tools.Tool {
 					dir = filepath.Join(workspace, dir)
 				}
 			}
-			env, err := shellEnv(ctx, kit, dir, a.Command)
+			env, skillPath, err := shellEnv(ctx, kit, dir, a.Command)
 			if err != nil {
 				return tools.Result{}, err
 			}
-			ctx, cancel := context.WithTimeout(ctx, time.Minute)
-			defer cancel()
-			cmd := exec.CommandContext(ctx, "bash", "-c", a.Command)
-			cmd.Dir = dir
-			cmd.Env = env
-			out, err := cmd.CombinedOutput()
-			if err != nil {
-				return tools.Result{Text: string(out) + err.Error(), IsError: true}, nil
+			confine, ok := kit.ConfinementFor(skillPath)
+			if !ok {
+				confine = &executor.Confinement{}
 			}
-			return tools.Result{Text: string(out)}, nil
+			// The workspace is the agent's: lent to the command, as a staging
+			// folder is (on a root host commands run as nobody).
+			confine.Work = append(confine.Work, workspace)
+			res, err := (&executor.LocalRunner{}).Run(ctx, executor.Command{Path: "bash", Args: []string{"-c", a.Command},
+				Dir: dir, Env: env, Timeout: time.Minute, Confine: confine})
+			if err != nil {
+				return tools.Result{Text: err.Error(), IsError: true}, nil
+			}
+			out := string(res.Stdout) + string(res.Stderr)
+			if res.ExitCode != 0 {
+				return tools.Result{Text: fmt.Sprintf("%sexit code %d", out, res.ExitCode), IsError: true}, nil
+			}
+			return tools.Result{Text: out}, nil
 		},
 	}
 }
@@ -65,18 +75,19 @@ func shellTool(kit *skillkit.Kit, workspace string) tools.Tool {
 // shellEnv is the environment of a command: the host's whitelisted
 // variables, then the skill's own from Kit.EnvFor — by the working
 // directory, or else by the first path in the command inside a skill.
-func shellEnv(ctx context.Context, kit *skillkit.Kit, dir, command string) ([]string, error) {
+func shellEnv(ctx context.Context, kit *skillkit.Kit, dir, command string) (map[string]string, string, error) {
 	vars := map[string]string{}
 	for _, name := range executor.DefaultEnvWhitelist() {
 		if v, ok := os.LookupEnv(name); ok {
 			vars[name] = v
 		}
 	}
+	skillPath := dir
 	own, err := kit.EnvFor(ctx, dir)
 	if err != nil {
-		return nil, err
+		return nil, "", err
 	}
-	if len(own) == 0 {
+	if _, inSkill := kit.ConfinementFor(dir); !inSkill {
 		for _, word := range strings.Fields(command) {
 			p := strings.Trim(word, `"'`)
 			if !filepath.IsAbs(p) {
@@ -85,18 +96,16 @@ func shellEnv(ctx context.Context, kit *skillkit.Kit, dir, command string) ([]st
 			if _, err := os.Stat(p); err != nil {
 				continue
 			}
+			if _, inSkill := kit.ConfinementFor(p); !inSkill {
+				continue
+			}
 			if own, err = kit.EnvFor(ctx, p); err != nil {
-				return nil, err
+				return nil, "", err
 			}
-			if len(own) > 0 {
-				break
-			}
+			skillPath = p
+			break
 		}
 	}
 	maps.Copy(vars, own)
-	env := make([]string, 0, len(vars))
-	for k, v := range vars {
-		env = append(env, k+"="+v)
-	}
-	return env, nil
+	return vars, skillPath, nil
 }
