@@ -3,9 +3,11 @@ package executor_test
 import (
 	"bytes"
 	"encoding/json"
+	"fmt"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
 	"slices"
 	"testing"
 	"time"
@@ -118,4 +120,24 @@ func BenchmarkIsolationOverhead(b *testing.B) {
 	needPrograms(b, "bash")
 	alternateRunners(b, "off", &executor.LocalRunner{Isolation: executor.IsolateOff},
 		"isolated", &executor.LocalRunner{Isolation: executor.IsolateRequired})
+}
+
+// BenchmarkConfinementOverhead runs the same command through a LocalRunner
+// without confinement (IsolateOff: a plain os/exec start in a process
+// group) and through the default, confined one, alternately, in a host
+// that holds heapMB of touched memory: a real host holds hundreds of MB,
+// and a fork copies its page tables (a user namespace rules out vfork).
+func BenchmarkConfinementOverhead(b *testing.B) {
+	needPrograms(b, "bash")
+	for _, heapMB := range []int{0, 512} {
+		b.Run(fmt.Sprintf("heap=%dMB", heapMB), func(b *testing.B) {
+			heap := make([]byte, heapMB<<20)
+			for i := 0; i < len(heap); i += 4096 {
+				heap[i] = 1
+			}
+			alternateRunners(b, "plain", &executor.LocalRunner{Isolation: executor.IsolateOff},
+				"confined", &executor.LocalRunner{Isolation: executor.IsolateRequired})
+			runtime.KeepAlive(heap)
+		})
+	}
 }

@@ -229,16 +229,22 @@ func setLimits(l Limits) error {
 }
 
 // becomeUnprivileged switches a root host's helper to the program's user
-// and group, with no supplementary group.
+// and group, with no supplementary group. On this thread only: it is the
+// one that execs the program (the others end there), and Go's own
+// setuid would stop every thread of the helper to change them all.
 func becomeUnprivileged(uid, gid int) error {
-	if err := unix.Setgroups(nil); err != nil {
-		return fmt.Errorf("clear groups: %w", err)
-	}
-	if err := unix.Setresgid(gid, gid, gid); err != nil {
-		return fmt.Errorf("set group: %w", err)
-	}
-	if err := unix.Setresuid(uid, uid, uid); err != nil {
-		return fmt.Errorf("set user: %w", err)
+	for _, c := range []struct {
+		what string
+		nr   uintptr
+		args [3]uintptr
+	}{
+		{"clear groups", unix.SYS_SETGROUPS, [3]uintptr{0, 0, 0}},
+		{"set group", unix.SYS_SETRESGID, [3]uintptr{uintptr(gid), uintptr(gid), uintptr(gid)}},
+		{"set user", unix.SYS_SETRESUID, [3]uintptr{uintptr(uid), uintptr(uid), uintptr(uid)}},
+	} {
+		if _, _, errno := unix.RawSyscall(c.nr, c.args[0], c.args[1], c.args[2]); errno != 0 {
+			return fmt.Errorf("%s: %w", c.what, errno)
+		}
 	}
 	return nil
 }

@@ -109,7 +109,8 @@ func (c *Cmd) command(ctx context.Context, namespaces bool) *exec.Cmd {
 	raw, _ := json.Marshal(s) // a Spec always marshals
 	cmd := exec.CommandContext(ctx, "/proc/self/exe")
 	cmd.Args = []string{"skillkit-confine"}
-	cmd.Env = []string{helperEnv + "=" + string(raw)}
+	// The helper lives a few milliseconds on one thread: no collector.
+	cmd.Env = []string{helperEnv + "=" + string(raw), "GOGC=off", "GOMAXPROCS=1"}
 	cmd.SysProcAttr = attr
 	return cmd
 }
