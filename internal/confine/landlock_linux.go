@@ -96,7 +96,7 @@ func (h *helper) landlock(proxyPort int) error {
 		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(fd)}
 		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
 			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("Landlock rule for %s: %w", p, errno)
+			return fmt.Errorf("landlock rule for %s: %w", p, errno)
 		}
 		return nil
 	}
@@ -133,7 +133,7 @@ func (h *helper) landlock(proxyPort int) error {
 		rule := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(proxyPort)}
 		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), llRuleNetPort,
 			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("Landlock rule for the proxy's port: %w", errno)
+			return fmt.Errorf("landlock rule for the proxy's port: %w", errno)
 		}
 	}
 	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
