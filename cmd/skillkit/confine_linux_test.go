@@ -50,7 +50,7 @@ func probeSkill(t *testing.T, dir, permissions string, checks map[string]string)
 
 // runProbe runs "skillkit run probe" as a separate process, with no option
 // set, and returns what each check did.
-func runProbe(t *testing.T, dir, home string) map[string]bool {
+func runProbe(t *testing.T, dir, home string, flags ...string) map[string]bool {
 	t.Helper()
 	exe, err := os.Executable()
 	if err != nil {
@@ -58,7 +58,7 @@ func runProbe(t *testing.T, dir, home string) map[string]bool {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "--dir", dir, "run", "probe")
+	cmd := exec.CommandContext(ctx, exe, append([]string{"--dir", dir, "run", "probe"}, flags...)...)
 	cmd.Env = []string{runMainEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + home, "SKILL_SECRET_KEY=" + strings.Repeat("k", 43)}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
@@ -186,4 +186,32 @@ func TestRunNetworkPermissions(t *testing.T) {
 		want(t, got, true, tc.allowed...)
 		want(t, got, false, tc.refused...)
 	}
+}
+
+// TestRunSandbox: --sandbox runs the skill in bubblewrap, which keeps the
+// same boundary: its folder readable, the user's files and the network not.
+func TestRunSandbox(t *testing.T) {
+	if _, err := exec.LookPath("bwrap"); err != nil {
+		if os.Getenv("CI") != "" {
+			t.Fatal("CI installs bubblewrap")
+		}
+		t.Skip("needs bwrap")
+	}
+	root := t.TempDir()
+	home := filepath.Join(root, "home")
+	if err := os.MkdirAll(filepath.Join(home, ".ssh"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(home, ".ssh/id"), []byte("KEY"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	dir := filepath.Join(root, "skills")
+	probeSkill(t, dir, "", map[string]string{
+		"read-own": "cat SKILL.md",
+		"read-ssh": "cat " + home + "/.ssh/id",
+		"pid-1":    "test \"$(cat /proc/1/comm)\" != systemd -a ! -e /proc/" + strconv.Itoa(os.Getpid()),
+	})
+	got := runProbe(t, dir, home, "--sandbox")
+	want(t, got, true, "read-own", "pid-1")
+	want(t, got, false, "read-ssh")
 }

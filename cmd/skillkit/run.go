@@ -17,21 +17,24 @@ import (
 )
 
 type runOptions struct {
-	dir   string
-	input string
-	json  bool
+	dir     string
+	input   string
+	json    bool
+	sandbox bool
 }
 
 func runCommand() *command {
 	return &command{
 		name:    "run",
-		args:    "NAME [--input JSON | --input -] [--json] [--dir DIR]",
+		args:    "NAME [--input JSON | --input -] [--json] [--sandbox] [--dir DIR]",
 		summary: "run a compute-entry skill as execute_skill would and print its output",
 		help: `
 The input is a JSON object (default {}); "--input -" reads it from standard
 input. The skill runs in its folder with the whitelisted environment plus its
 own saved secrets (SKILL_SECRET_KEY or APP_SECRET opens them), under its
-timeout. Prints the skill's JSON output; --json prints the whole outcome
+timeout, confined: it reaches its folder, the system's programs and what its
+skill.config.yaml permissions declare, nothing else (docs/security.md);
+--sandbox builds that boundary with bubblewrap instead. Prints the skill's JSON output; --json prints the whole outcome
 ({"success","output"|"error","duration_ms","exit_code"}). Exit status 1 when
 the skill fails or cannot run.
 The skills folder is --dir, else $SKILLKIT_DIR, else ./skills.`,
@@ -40,6 +43,7 @@ The skills folder is --dir, else $SKILLKIT_DIR, else ./skills.`,
 			fs.StringVar(&o.dir, "dir", "", "the skills folder `DIR` (default $SKILLKIT_DIR, else ./skills)")
 			fs.StringVar(&o.input, "input", "{}", "the input `JSON` object, or - to read it from standard input")
 			fs.BoolVar(&o.json, "json", false, "print the whole outcome as JSON")
+			fs.BoolVar(&o.sandbox, "sandbox", false, "run the skill in a bubblewrap sandbox (Linux, needs bwrap)")
 			return o
 		},
 		run: runRun,
@@ -66,7 +70,15 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
 		return exitFailure
 	}
-	kit, err := c.open(ctx, skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger})
+	kopts := skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger}
+	if o.sandbox {
+		r, err := executor.NewSandboxRunner(ctx, nil)
+		if err != nil {
+			return c.fail("run", err)
+		}
+		kopts.Executor = &executor.Options{Runner: r}
+	}
+	kit, err := c.open(ctx, kopts)
 	if err != nil {
 		return c.fail("run", err)
 	}
