@@ -123,7 +123,16 @@ func TestFiles(t *testing.T) {
 		t.Fatal(err)
 	}
 	os.Chmod(out, 0o777)
+	// A session's socket (an SSH agent's, say): connecting to it is no file
+	// access, so Landlock alone would not stop it.
+	agent, err := net.Listen("unix", filepath.Join(home, "agent.sock"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer agent.Close()
+	os.Chmod(filepath.Join(home, "agent.sock"), 0o777)
 	checks := map[string]string{
+		"agent-socket": "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' " + filepath.Join(home, "agent.sock"),
 		"read-own":        "cat SKILL.md",
 		"read-system":     "cat /etc/passwd",
 		"read-grant":      "cat " + data + "/in.txt",
@@ -161,7 +170,7 @@ func TestFiles(t *testing.T) {
 		expect(t, got, false, "read-outside", "write-outside")
 	}
 	expect(t, got, true, "read-own", "read-system", "read-grant", "write-scratch", "write-home", "write-grant")
-	expect(t, got, false, "read-ssh", "list-home", "read-sibling", "write-sibling", "write-own", "create-own",
+	expect(t, got, false, "agent-socket", "read-ssh", "list-home", "read-sibling", "write-sibling", "write-own", "create-own",
 		"read-locked", "write-bin", "write-proc-sys", "read-proc-host",
 		"read-shadow", "root-capability", "helper-files")
 	if b, _ := os.ReadFile(filepath.Join(skills, "other/scripts/run.sh")); string(b) != "echo other" {
