@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"io"
 	"os/exec"
+	"time"
 )
 
 // Process is a long-running program a [LocalRunner] started with
@@ -17,8 +18,11 @@ type Process struct {
 	// Stdout is the program's standard output.
 	Stdout io.ReadCloser
 
-	cmd  *exec.Cmd
-	done func()
+	cmd       *exec.Cmd
+	done      func()
+	stderr    <-chan struct{} // closed when standard error was copied out
+	stderrEnd func()          // closes the parent's end of standard error
+	waitDelay time.Duration
 }
 
 // Start starts c's program as [LocalRunner.Run] would, confined the same
@@ -56,16 +60,29 @@ func (r *LocalRunner) Start(ctx context.Context, c Command, stderr io.Writer) (*
 		cancel()
 		return nil, fmt.Errorf("executor: start %s: %w", c.Path, err)
 	}
-	go func() { _ = drain(stderr, p.parentErr) }()
-	return &Process{Stdin: p.parentIn, Stdout: p.parentOut, cmd: cmd, done: func() { done(); cancel() }}, nil
+	copied := make(chan struct{})
+	go func() {
+		defer close(copied)
+		_ = drain(stderr, p.parentErr)
+	}()
+	return &Process{Stdin: p.parentIn, Stdout: p.parentOut, cmd: cmd, done: func() { done(); cancel() },
+		stderr: copied, stderrEnd: func() { _ = p.parentErr.Close() }, waitDelay: r.waitDelay()}, nil
 }
 
 // Wait waits for the program to end, then kills what it left behind and
 // releases what the confinement held. It returns the program's exit error,
 // as [os/exec.Cmd.Wait] does.
+// Standard error has been copied to its writer when Wait returns (or
+// given up WaitDelay after, if something the program left holds it).
 func (p *Process) Wait() error {
 	err := p.cmd.Wait()
 	_ = killGroup(p.cmd)
+	select {
+	case <-p.stderr:
+	case <-time.After(p.waitDelay):
+		p.stderrEnd()
+		<-p.stderr
+	}
 	p.done()
 	return err
 }

@@ -371,7 +371,7 @@ func TestErrorsNameFlags(t *testing.T) {
 	check(2, "update with --force to discard the changes", "update", "--dir", skills, "alpha")
 
 	// The setup script's note names the command that runs it.
-	code, out, errOut := runCLI(t, "install", "--dir", skills, setupSkillZip(t))
+	code, out, errOut := runCLI(t, "install", "--dir", skills, "--yes", setupSkillZip(t))
 	if code != exitOK || !strings.Contains(out, "(skillkit deps --setup runs it, after asking)") || strings.Contains(out, "with setup") {
 		t.Errorf("install of a skill with a setup script: exit %d\n%s%s", code, out, errOut)
 	}

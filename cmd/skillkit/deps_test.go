@@ -56,7 +56,8 @@ func TestDepsCommand(t *testing.T) {
 		}
 	}
 	skills := filepath.Join(t.TempDir(), "skills")
-	if code, _, errOut := runCLI(t, "install", "--dir", skills, setupSkillZip(t)); code != exitOK {
+	// The skill declares that its setup writes into its folder: a yes grants it.
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, "--yes", setupSkillZip(t)); code != exitOK {
 		t.Fatalf("install: %s", errOut)
 	}
 	marker := filepath.Join(skills, "setupper", "setup-ran.txt")

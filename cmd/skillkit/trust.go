@@ -61,7 +61,7 @@ func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Rea
 	// What the yes grants: the skill's processes are confined to their
 	// folder and to what it declares.
 	if len(se.Widened) > 0 {
-		fmt.Fprintf(c.stderr, "skillkit %s: %s asks to reach, beyond its folder and what it was granted before: %s\n", cmd, name, safeText(strings.Join(se.Widened, ", ")))
+		fmt.Fprintf(c.stderr, "skillkit %s: %s asks to reach, beyond its own folder (not granted before): %s\n", cmd, name, safeText(strings.Join(se.Widened, ", ")))
 	}
 	if se.Decision == scan.Block {
 		fmt.Fprintf(c.stderr, "skillkit %s: refused %s: the trust policy blocks a %s skill from a %s source; --force does not change that (--allow-dangerous asks instead)\n",
