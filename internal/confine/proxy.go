@@ -130,11 +130,28 @@ func target(req *http.Request) (string, int, error) {
 	if err != nil {
 		host, portStr = strings.Trim(hostport, "[]"), defPort
 	}
+	host = strings.ToLower(strings.TrimSuffix(host, "."))
 	port, err := strconv.Atoi(portStr)
-	if err != nil || port <= 0 || port > 65535 || host == "" {
+	if err != nil || port <= 0 || port > 65535 || !validHost(host) {
 		return "", 0, fmt.Errorf("bad address %q", hostport)
 	}
-	return strings.ToLower(strings.TrimSuffix(host, ".")), port, nil
+	return host, port, nil
+}
+
+// validHost accepts an IP address or a DNS name's characters.
+func validHost(h string) bool {
+	if _, err := netip.ParseAddr(h); err == nil {
+		return true
+	}
+	if h == "" || len(h) > 253 {
+		return false
+	}
+	for _, c := range h {
+		if !(c >= 'a' && c <= 'z' || c >= '0' && c <= '9' || c == '-' || c == '.' || c == '_') {
+			return false
+		}
+	}
+	return true
 }
 
 // connect dials host:port when the skill may reach it. A name that
