@@ -132,7 +132,7 @@ func TestFiles(t *testing.T) {
 	defer agent.Close()
 	os.Chmod(filepath.Join(home, "agent.sock"), 0o777)
 	checks := map[string]string{
-		"agent-socket": "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' " + filepath.Join(home, "agent.sock"),
+		"agent-socket":    "python3 -c 'import socket,sys; s=socket.socket(socket.AF_UNIX); s.connect(sys.argv[1])' " + filepath.Join(home, "agent.sock"),
 		"read-own":        "cat SKILL.md",
 		"read-system":     "cat /etc/passwd",
 		"read-grant":      "cat " + data + "/in.txt",
