@@ -107,8 +107,9 @@
 //	hidden-text           medium    HTML styled invisible (display:none, font-size:0)
 //	context-exfil         high      "print your system prompt", "send the conversation to <url>"
 //	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env; critical to a collection service
-//	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host
-//	decode-and-run        critical  base64 -d | sh, xxd -r | bash, powershell -EncodedCommand, FromBase64String + iex
+//	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host;
+//	                                none when the interpreter is given its program (python3 -m json.tool, node -e, sh -c), so the download is its data
+//	decode-and-run        critical  base64 -d | sh, xxd -r | bash, base64 -d | xargs (decoded text as a command's arguments), powershell -EncodedCommand, FromBase64String + iex
 //	paste-in-terminal     medium    "copy and paste this into Terminal", "press Win+R"
 //	download-and-run      high      curl -o x && chmod +x x && ./x, password-protected archives; critical from a suspicious host
 //	credential-path       high      ~/.ssh keys, ~/.aws, .gnupg, .kube, .netrc, browser profiles, wallets, keychains (access kind)
@@ -118,14 +119,15 @@
 //	exfil-service         high      webhook.site, requestbin, pipedream, interactsh/oast, ngrok, transfer.sh, pastebin; medium for Discord and Telegram webhooks
 //	dns-exfil             high      a DNS lookup of a name built at run time; critical with command substitution or encoding
 //	http-exfil            high      curl -F @file, $(whoami) in a request; critical for credential files, the environment, history
-//	reverse-shell         critical  bash -i >& /dev/tcp, nc -e, mkfifo|nc, socat exec:, os.dup2(s.fileno()), PowerShell TCPClient + iex
+//	reverse-shell         critical  bash -i >& /dev/tcp, nc -e, mkfifo|nc, nc -l | sh (a bind shell), socat exec:, os.dup2(s.fileno()), PowerShell TCPClient + iex
 //	tunnel                medium    ngrok, cloudflared tunnel, ssh -R, chisel
 //	remote-code-exec      critical  exec(requests.get(...).text), eval(fetch), pickle.loads of a download, mshta/regsvr32/certutil
-//	eval-decoded          critical  exec(base64.b64decode(...)), eval(atob(...)), eval(base64_decode(...)), iex + GzipStream
+//	eval-decoded          critical  exec(base64.b64decode(...)), eval(atob(...)), eval(base64_decode(...)), iex + GzipStream, exec(open("/tmp/.x").read())
 //	string-reassembly     high      chr() chains, getattr(__builtins__, ...), a sensitive name split into joined pieces
 //	destructive-command   critical  rm -rf ~ or /, mkfs, dd of=/dev/sd*, fork bomb, shutil.rmtree(home), vssadmin delete shadows
-//	anti-forensics        high      history -c, unset HISTFILE, wevtutil cl, removing /var/log
+//	anti-forensics        high      history -c, unset HISTFILE, wevtutil cl, removing or truncating anything under /var/log, journalctl --vacuum
 //	tamper-agent-config   high      writing AGENTS.md, CLAUDE.md, .cursorrules, ~/.claude, other skills' SKILL.md, /etc/hosts; medium as prose
+//	permission-change     high      a file made writable by every user (chmod 777, o+w, 0o666), sudo chown/chgrp/chmod, chown to root
 //	privilege-escalation  critical  sudoers, NOPASSWD, setuid bits, setcap cap_setuid, ld.so.preload, disabling Defender; high for usermod -aG docker, --privileged, pkexec
 //	persistence           high      crontab, launch agents, systemd units, Run keys, schtasks; critical for authorized_keys and payloads; medium for PATH lines in shell rc files
 //	crypto-miner          critical  stratum+tcp://, xmrig and other miners, mining pools, --donate-level

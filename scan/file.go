@@ -57,6 +57,9 @@ type fileState struct {
 	env   []string // secret-looking environment variables the file reads
 	// descLine is the line of SKILL.md's description key.
 	descLine int
+	// examples: a SKILL.md of a skill about security that presents its
+	// code as patterns to find or examples not to run.
+	examples bool
 }
 
 // first returns the file's first hit of the first id that has one: ids go
@@ -102,6 +105,13 @@ var securityWords = []string{"security", "secure", "audit", "pentest", "penetrat
 	"malware", "threat", "red team", "red-team", "attack", "adversarial", "prompt injection", "ctf", "forensic",
 	"incident response", "hardening", "owasp", "yara", "siem", "cve", "phishing", "intrusion"}
 
+// exampleMarker: SKILL.md says its code is something to look for, not to
+// run.
+var exampleMarker = lazyRE(`\b(?:never|do\s+not|don'?t)\s+(?:run|execute)\s+(?:them|these|this|it|the\s+(?:examples?|patterns?|snippets?|samples?))\b`,
+	`\b(?:look|search|scan|grep|check)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,3}?(?:patterns?|signatures?|indicators?|phrases|strings|code\s+that)\b`,
+	`\b(?:patterns?|examples?|signatures?|indicators?)\s+(?:to|that\s+you\s+should)\s+(?:detect|flag|find|look\s+for|catch|block)\b`,
+	`\b(?:malicious|attack|suspicious)\s+(?:examples?|patterns?|samples?|snippets?)\b`)
+
 func aboutSecurity(text string) bool {
 	text = strings.ToLower(text)
 	return slices.ContainsFunc(securityWords, func(w string) bool { return strings.Contains(text, w) })
@@ -112,7 +122,10 @@ func (sc *skillScan) add(f Finding) { sc.findings = append(sc.findings, f) }
 // record turns a hit into a finding (unless it is a signal) and keeps it
 // for the combinations.
 func (sc *skillScan) record(l *line, h *hit) {
-	h.final = weigh(h, sc.attackDocs)
+	// A command in SKILL.md's code is what the model runs: the skill's
+	// topic excuses it only when SKILL.md says its code shows what to look
+	// for rather than what to do.
+	h.final = weigh(h, sc.attackDocs && (h.ctx != CtxCode || h.kind != kindCommand || l.file.examples))
 	h.match = snippet(l.text, h.start, h.end)
 	if l.decoded != "" {
 		h.match = l.decoded + ": " + h.match
@@ -170,6 +183,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	}
 	kind := sc.classify(p, text)
 	f := &fileState{path: p, kind: kind}
+	f.examples = kind == kindSkillFile && sc.attackDocs && exampleMarker().MatchString(lowerASCII(text))
 	sc.files = append(sc.files, f)
 	if truncated {
 		sev := Low

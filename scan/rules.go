@@ -40,6 +40,7 @@ const (
 	ruleAntiForensics       = "anti-forensics"
 	ruleTamperAgentConfig   = "tamper-agent-config"
 	rulePrivilegeEscalation = "privilege-escalation"
+	rulePermissionChange    = "permission-change"
 	rulePersistence         = "persistence"
 	ruleCryptoMiner         = "crypto-miner"
 
@@ -245,6 +246,9 @@ func ruleTable() []*rule {
 				p("iex expression downloadstring", `\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(?:iex|invoke-expression)\b`),
 			},
 			check: func(l *line, h *hit) bool {
+				if programGiven(l.lower[h.start:h.end], l.lower[h.end:l.winEnd]) {
+					return false // "| python3 -m json.tool", "| node -e ...": the download is data, not the program
+				}
 				switch classifyURLs(l.win()) {
 				case destLocal, destInstaller:
 					h.sev = Low
@@ -260,6 +264,7 @@ func ruleTable() []*rule {
 		{
 			id: ruleDecodeAndRun, kind: kindCommand, sev: Critical,
 			pats: []pat{
+				p("base64 b64 xxd", `(?:(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|xxd\s+-r)\b[^|\n]*\|\s*xargs\b`),
 				p("base64 b64", `(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
 				p("xxd openssl uudecode", `(?:xxd\s+-r|openssl\s+(?:enc\s+)?-?(?:base64|a)\s+-d|uudecode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
 				p("base64 b64", `eval\s+["']?\$\([^)]*\b(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|(?:ba|z|da|k)?sh\s+-c\s+["']?\$\([^)]*\bbase64\s+(?:-\w+\s+)*(?:-d|--decode)`),
@@ -434,12 +439,13 @@ func ruleTable() []*rule {
 		{
 			id: ruleDNSExfil, kind: kindCommand, sev: High,
 			pats: []pat{
+				p("dig nslookup host drill", `\b(?:dig|nslookup|host|drill)\s+(?:[-+@]\S*\s+)*["']?(?:[a-z0-9_.-]*\$\([^)\n]{1,200}\)|[a-z0-9_.-]*\{[a-z_][a-z0-9_.\[\]'"]*\})[a-z0-9_.{}-]*\.[a-z0-9-]+\.[a-z]{2,}`),
 				p("dig nslookup host drill resolvectl dnsname", `\b(?:dig|nslookup|host|drill|resolvectl\s+query|resolve-dnsname)\s+(?:[-+@]\S*\s+)*["']?[^\s"']*(?:\$\(|`+bt+`|\$\{|\$[a-z_])[^\s"']*\.[a-z0-9-]+\.[a-z]{2,}`),
 				p("gethostbyname gethostbyname_ex getaddrinfo resolve query lookup resolve4 resolve6 resolvetxt resolveany", `\b(?:gethostbyname(?:_ex)?|getaddrinfo|resolve|query|lookup|resolve4|resolve6|resolvetxt|resolveany)\s*\(\s*(?:f["'][^"'\n]*\{[^}]+\}[^"'\n]*\.[a-z0-9-]+\.[a-z]{2,}|[^\n]*\+\s*["']\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}["']|`+bt+`[^`+bt+`\n]*\$\{[^}]+\}[^`+bt+`\n]*\.[a-z0-9-]+\.[a-z]{2,}|["'][^"'\n]*\{\}[^"'\n]*["']\s*\.\s*format\()`),
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon().MatchString(l.win()) {
+				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon().MatchString(l.win()) || secretRef().MatchString(m) {
 					h.sev = Critical
 					h.msg = "puts data into the name of a DNS lookup, which carries it past firewalls to whoever runs the domain"
 				}
@@ -490,6 +496,7 @@ func ruleTable() []*rule {
 				p("ncat", `ncat\b[^\n]*--(?:exec|sh-exec|lua-exec)\b`),
 				p("mkfifo", `mkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b`),
 				p("nc ncat netcat telnet", `\b(?:nc|ncat|netcat|telnet)\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet)\b`),
+				p("nc ncat netcat telnet socat", `\b(?:nc|ncat|netcat|telnet|socat)\s[^\n|;&]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|php|pwsh|powershell)\b`),
 				p("socat", `socat\b[^\n]*\b(?:exec|system):[^\n]*(?:sh|bash|cmd|powershell)\b`),
 				p("dup2", `os\.dup2\(\s*[a-z_][a-z0-9_.]*\.fileno\(\)`),
 				p("pty", `pty\.spawn\(\s*["'](?:/bin/)?(?:ba|z)?sh`),
@@ -539,6 +546,7 @@ func ruleTable() []*rule {
 		{
 			id: ruleEvalDecoded, kind: kindCommand, sev: Critical,
 			pats: []pat{
+				p("exec eval", `(?:^|[^.\w])(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?open\(\s*[rfb]?["'](?:/tmp/|/var/tmp/|/dev/shm/|[^"'\n]*/\.)[^"'\n]*["']`),
 				p("exec eval compile", `(?:^|[^.\w])(?:exec|eval|compile)\s*\([^\n]*\b(?:b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|fromhex|unhexlify|decompress|loads|codecs\.decode|rot_?13|zlib|base64)\b`),
 				p("atob unescape decodeuricomponent fromcharcode", `\b(?:eval|new\s+function|settimeout|setinterval)\s*\(\s*(?:atob|unescape|decodeuricomponent|string\.fromcharcode|buffer\.from)\s*\(`),
 				p("buffer", `\beval\s*\([^\n]*\bbuffer\.from\([^\n]*["'](?:base64|hex)["']|\bnew\s+function\s*\(\s*buffer\.from\(`),
@@ -589,7 +597,8 @@ func ruleTable() []*rule {
 				p("histfile histsize", `\bunset\s+histfile\b|\bhistfile=/dev/null\b|\bhistsize=0\b`),
 				p("bash_history zsh_history sh_history", `\brm\s+[^\n]*\.(?:bash|zsh|sh)_history\b|>\s*~/\.(?:bash|zsh)_history\b|\bshred\b[^\n]*_history`),
 				p("wevtutil eventlog", `wevtutil(?:\.exe)?\s+cl\b|clear-eventlog\b`),
-				p("log", `\brm\s+-[a-z]*r[a-z]*\s+/var/log\b`),
+				p("log", `\brm\s+(?:[^\n;&|]*\s)?-[a-z]*r[a-z]*\s+(?:[^\n;&|]*\s)?["']?/var/log\b`),
+				p("journalctl", `\bjournalctl\s+[^\n]*--vacuum-(?:time|size)\b|\b(?:truncate\s+-s\s*0|shred)\s+[^\n]*/var/log/`),
 			},
 			msg: "erases the shell history or system logs, hiding what ran",
 		},
@@ -620,6 +629,17 @@ func ruleTable() []*rule {
 			pats:  []pat{p("agents claude gemini cursorrules", `\b(?:add|append|write|insert|put|prepend|inject)\s+(?:[\w'.-]+\s+){0,8}?(?:to|into|in)\s+(?:(?:your|the|project'?s?|global|user)\s+)*(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|~/\.claude/settings\.json)`)},
 			check: notNegated,
 			msg:   "tells the model to write into an agent's instruction file, where it persists across sessions",
+		},
+		{
+			id: rulePermissionChange, kind: kindCommand, sev: High,
+			pats: []pat{
+				p("chmod", `\bchmod\s+(?:-[a-z]+\s+)*(?:0?[0-7]?[0-7][0-7][2367]|[ugo]*a[ugo]*\+[rx]*w|o\+[rx]*w|\+[rx]*w)\s`),
+				p("chmod chmodsync", `\b(?:os\.chmod|fs\.chmod(?:sync)?|file\.chmod|os\.chmod)\s*\([^\n]*\b0o?[0-7]?[0-7][0-7][2367]\b`),
+				p("sudo", `\bsudo\s+(?:-\S+\s+)*(?:chown|chgrp|chmod|chattr|setfacl)\b`),
+				p("chown", `\bchown\s+(?:-[a-z]+\s+)*root\b`),
+				p("icacls", `\bicacls\b[^\n]*\b(?:everyone|\*s-1-1-0):\(?[a-z,]*f`),
+			},
+			msg: "changes who may read or write files: makes them writable by every user, or gives them to root",
 		},
 		{
 			id: rulePrivilegeEscalation, kind: kindCommand, sev: Critical,
@@ -719,6 +739,26 @@ var (
 	persistedPayload = lazyRE(`\b(?:curl|wget|nc|ncat|base64|eval)\b|/dev/tcp|python[0-9.]*\s+-c|bash\s+-i|\balias\s+(?:sudo|ssh|git)=`)
 	shellStartup     = lazyRE(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
 )
+
+// programGiven: an interpreter whose program is on its command line
+// (-c, -e, -m module, a script file), so what is piped in is its data.
+// A shell reads its program from -c; the others from -c, -e or -m too.
+func programGiven(match, after string) bool {
+	if shellName().MatchString(match) {
+		return shellProgram().MatchString(after)
+	}
+	return interpreterProgram().MatchString(after)
+}
+
+var (
+	shellName          = lazyRE(`(?:^|[/\s|])(?:ba|z|da|k|fi)?sh$`)
+	shellProgram       = lazyRE(`^\s+(?:-[a-z]*c\b|[a-z0-9_./-]+\.(?:sh|bash)\b)`)
+	interpreterProgram = lazyRE(`^\s+(?:-[a-z]*[cem]\b|-m\s*[a-z_]|[a-z0-9_./-]+\.(?:py|js|mjs|cjs|rb|pl|php)\b)`)
+)
+
+// secretRef: a reference to a secret-looking variable in shell ($NAME,
+// ${NAME}, $(NAME) as Makefiles write it), lower-cased.
+var secretRef = lazyRE(`\$[({]?[a-z_][a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[a-z0-9_]*\b`)
 
 // notSecretInSSH: what follows ~/.ssh when it names no secret.
 var notSecretInSSH = lazyRE(`^[/\\](?:[a-z0-9_.-]*\.pub|config|known_hosts[a-z0-9_.]*|authorized_keys)\b`)
