@@ -119,6 +119,7 @@
 //	exfil-service         high      webhook.site, requestbin, pipedream, interactsh/oast, ngrok, transfer.sh, pastebin; medium for Discord and Telegram webhooks
 //	dns-exfil             high      a DNS lookup of a name built at run time; critical with command substitution or encoding
 //	http-exfil            high      curl -F @file, $(whoami) in a request; critical for credential files, the environment, history
+//	encoded-transfer      high      base64 -d of a literal or a hidden file around curl/wget, a download then decoded, a listener's input decoded
 //	reverse-shell         critical  bash -i >& /dev/tcp, nc -e, mkfifo|nc, nc -l | sh (a bind shell), socat exec:, os.dup2(s.fileno()), PowerShell TCPClient + iex
 //	tunnel                medium    ngrok, cloudflared tunnel, ssh -R, chisel
 //	remote-code-exec      critical  exec(requests.get(...).text), eval(fetch), pickle.loads of a download, mshta/regsvr32/certutil
@@ -153,11 +154,36 @@
 //	exfil-env             critical  one that reads the whole environment and talks to the network
 //	secret-exfil          high      a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name;
 //	                                medium when the hosts are named, low when the variables are declared; critical to an IP, a collection service or a computed DNS name
+//	secret-flow           critical  a secret, credential file or the whole environment followed through variables, string building and
+//	                                encoding into a request's payload or a DNS name (see Flows); less for declared secrets and own hosts
+//	secret-harvest        high      secrets of two or more services gathered and serialized into one payload (json.dumps, JSON.stringify)
+//	hidden-endpoint       high      a request to an address decoded at run time
 //	fake-prerequisite     critical  SKILL.md presents a download-and-run or an encoded command as a setup step ("Prerequisites", "paste into Terminal")
 //	concealed-action      critical  an instruction to hide something from the user, in a skill that does something risky; high when both are medium
 //
 // A script that reads its own declared variable and sends it to a host its
 // documents name is what an API skill does: no finding.
+//
+// # Flows
+//
+// A script, and each fenced code block of SKILL.md and other documents, is
+// read as statements (joined over open brackets and trailing backslashes),
+// and what each value carries is followed through plain assignments in
+// shell, Python, JavaScript, PowerShell, Ruby, Lua and Go: a secret-looking
+// environment variable (or one sent under a secret's label, "token=$X"), a
+// credential or .env file's contents, the whole environment, text decoded
+// at run time. A statement that sends over the network or looks up a DNS
+// name reports what its payload carries; where a request authenticates
+// (headers, basic auth) is not its payload, since that is what a key is
+// for, and in a shell pipeline what earlier stages feed a command that
+// uploads its input is. The weight depends on the context: a secret the
+// skill declares (env in skill.config.yaml or the frontmatter) sent to its
+// own service (a host allowed by permissions.network, named in the
+// description, or the vendor the variable is named after, as
+// OPENAI_API_KEY and api.openai.com) is no finding; its own service
+// without the declaration is medium; a declared secret to another host is
+// high; anything else, a credential file, the whole environment and any
+// DNS name are critical. In other documents a flow weighs one step less.
 //
 // # Limits
 //

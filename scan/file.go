@@ -204,6 +204,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 		}
 		sc.scanLine(&l)
 	}
+	sc.flows(f, lines, lower, ctxs)
 	// Hidden characters line by line, after the rules: the line read
 	// without them reports only what the line as written did not.
 	for i, t := range lines {

@@ -41,6 +41,7 @@ const (
 	ruleTamperAgentConfig   = "tamper-agent-config"
 	rulePrivilegeEscalation = "privilege-escalation"
 	rulePermissionChange    = "permission-change"
+	ruleEncodedTransfer     = "encoded-transfer"
 	rulePersistence         = "persistence"
 	ruleCryptoMiner         = "crypto-miner"
 
@@ -487,6 +488,15 @@ func ruleTable() []*rule {
 				return true
 			},
 			msg: "uploads data",
+		},
+		{
+			id: ruleEncodedTransfer, kind: kindCommand, sev: High,
+			pats: []pat{
+				p("base64 b64", `\b(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\s*(?:<<<\s*["']?[a-z0-9+/=]{16,}|["']?(?:/tmp/|/var/tmp/|/dev/shm/|[^\s|;&]*/\.)\S*)[^\n]*\b(?:curl|wget|nc|ncat|scp|invoke-webrequest|iwr)\b`),
+				p("base64 b64", `\b(?:curl|wget)\s[^\n]*(?:;|&&)\s*(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\b`),
+				p("nc ncat netcat socat", `\b(?:nc|ncat|netcat|socat)\s[^\n|]*\|\s*(?:base64|b64|base32)\s+(?:-\w+\s+)*(?:-d|--decode)\b|\b(?:nc|ncat|netcat|socat)\s[^\n|]*\|\s*xxd\s+-r\b`),
+			},
+			msg: "decodes a literal or a hidden file around a network transfer, so a reader sees neither what is fetched nor what is sent",
 		},
 		{
 			id: ruleReverseShell, kind: kindCommand, sev: Critical,
