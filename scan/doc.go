@@ -140,9 +140,12 @@
 //	unicode-bidi          high      bidirectional overrides, embeddings and isolates; critical in scripts and config (Trojan Source); low for stray direction marks
 //	unicode-invisible     medium    zero-width and other invisible characters, stray variation selectors
 //	control-char          medium    C0 and C1 control characters, terminal escape sequences
-//	dep-typosquat         high      a dependency one edit, a separator or a look-alike glyph away from a popular package; critical for names used by published malware
+//	dep-typosquat         high      a dependency one edit, a separator or a look-alike glyph away from a popular package; critical for names used by published malware;
+//	                                in a command (npx, pip install, uvx, ...) a slip of the keys (two letters swapped, one dropped or doubled inside)
+//	name-typosquat        high      the skill's name one slip from a widely installed skill's (names/skills.txt), or holding a misspelled word (names/words.txt)
 //	dep-url               medium    a dependency from a URL, a git repository or outside the skill; high over plain HTTP or from an IP
-//	dep-confusion         high      --extra-index-url, --trusted-host, a version pin of 90 and up, an npm registry over plain HTTP; medium for another index or registry, internal-looking names
+//	dep-confusion         high      --extra-index-url, --trusted-host, a version pin of 90 and up, an npm registry over plain HTTP, a skill that says its
+//	                                packages come from a private registry and installs one by bare name; medium for another index or registry, internal-looking names
 //	install-hook          medium    package.json preinstall, install, postinstall and prepare scripts
 //	symlink-escape        high      a symbolic link leading outside the skill; critical to a credential store
 //	read-error            medium    a file that cannot be listed or read

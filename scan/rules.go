@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -49,6 +50,10 @@ const (
 	signalPrerequisite = "prerequisite"
 	signalNetSend      = "net-send"
 	signalEnvRead      = "env-read"
+	// private-registry: the skill says its packages come from a private
+	// registry; pkg-install: a command installs a package by name.
+	signalPrivateRegistry = "private-registry"
+	signalPkgInstall      = "pkg-install"
 )
 
 // defaultRules is the rule table, built once.
@@ -499,6 +504,62 @@ func ruleTable() []*rule {
 			msg: "decodes a literal or a hidden file around a network transfer, so a reader sees neither what is fetched nor what is sent",
 		},
 		{
+			id: signalPrivateRegistry, kind: kindPhrase, sev: Low, signal: true,
+			pats: []pat{p("internal private corporate company house hosted enterprise", `\b(?:from|on|in|to)\s+(?:(?:our|the|your|a|an|company'?s?)\s+)*(?:own\s+)?(?:internal|private|corporate|company|in-house|self-hosted|enterprise)\s+(?:(?:npm|pypi|python|package|artifact)\s+)?(?:registry|registries|index|feed|mirror|artifactory|nexus|repository)\b`)},
+			check: func(l *line, h *hit) bool {
+				return notNegated(l, h) && !conditional().MatchString(l.lower[h.end:l.winEnd])
+			},
+		},
+		{
+			id: signalPkgInstall, kind: kindCommand, sev: Low, signal: true,
+			pats:  []pat{p("npx npm yarn pnpm bunx pip pip3 pipx uvx uv", pkgInstallExpr)},
+			only:  []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool { return !registryFlag().MatchString(l.win()) },
+		},
+		{
+			id: ruleDepTyposquat, kind: kindCommand, sev: High,
+			pats: []pat{p("npx npm yarn pnpm bunx pip pip3 pipx uvx uv", pkgInstallExpr)},
+			only: []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool {
+				m := pkgInstall().FindStringSubmatch(l.lower[h.start:h.end])
+				if m == nil {
+					return false
+				}
+				e := ecosystems()["npm"]
+				if strings.HasPrefix(strings.TrimSpace(m[1]), "pip") || strings.HasPrefix(strings.TrimSpace(m[1]), "uv") {
+					e = ecosystems()["pypi"]
+				}
+				name := e.normalize(strings.TrimRight(m[2], ".,;:"))
+				if i := strings.LastIndexByte(name, '@'); i > 0 {
+					name = name[:i] // a version
+				}
+				if e.malicious[name] {
+					h.sev = Critical
+					h.msg = "installs " + name + ", a name published malware used"
+					return true
+				}
+				if e.popular[name] {
+					return false
+				}
+				if strings.HasPrefix(l.lower[h.end:], "://") || strings.ContainsAny(name, "/:") {
+					return false // a URL or a path; dep-url's business in manifests
+				}
+				if p := slipOf(name, e); p != "" {
+					h.msg = fmt.Sprintf("installs %s, one slip away from the popular %s package %s", name, e.name, p)
+					return true
+				}
+				return false
+			},
+			msg: "installs a package named like a popular one",
+		},
+		{
+			id: ruleDepConfusion, kind: kindCommand, sev: Medium,
+			pats:  []pat{pl([]string{"corp", "internal", "private", "intranet"}, `(?:\bfrom\s+|\bimport\s+|require\(\s*["']|\binstall\s+(?:-\S+\s+)*|\bnpx\s+(?:-\S+\s+)*|\badd\s+)["']?@?(?:[a-z0-9]*corp|internal|private|intranet)[a-z0-9]*[-_/][a-z0-9_/-]+`)},
+			only:  []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool { return !registryFlag().MatchString(l.win()) },
+			msg:   "uses a package whose name looks internal to a company: on a public registry anyone can publish that name (dependency confusion)",
+		},
+		{
 			id: ruleReverseShell, kind: kindCommand, sev: Critical,
 			pats: []pat{
 				p("tcp udp", `\b(?:ba|z|k)?sh\s+-i\b[^\n]*/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/[^\s/]+/[0-9]+\s*(?:0>&1|<&|>&|0<&)|\bexec\s+[0-9]+<>\s*/dev/(?:tcp|udp)/`),
@@ -748,6 +809,14 @@ var (
 	lesserPrivilege  = lazyRE(`usermod|gpasswd|pkexec|docker|nsenter|chroot|sudo|echo|ld_preload`)
 	persistedPayload = lazyRE(`\b(?:curl|wget|nc|ncat|base64|eval)\b|/dev/tcp|python[0-9.]*\s+-c|bash\s+-i|\balias\s+(?:sudo|ssh|git)=`)
 	shellStartup     = lazyRE(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
+)
+
+// pkgInstallExpr: a command that installs or runs a package by name.
+const pkgInstallExpr = `(\bnpx\s+(?:-\S+\s+)*|\bbunx\s+(?:-\S+\s+)*|\bnpm\s+(?:i|install|add)\s+(?:-\S+\s+)*|\b(?:yarn|pnpm)\s+(?:add|dlx)\s+(?:-\S+\s+)*|\b(?:pip3?|uv\s+pip|pipx)\s+install\s+(?:-\S+\s+)*|\buvx\s+(?:-\S+\s+)*|\bpipx\s+run\s+(?:-\S+\s+)*)(@?[a-z0-9][a-z0-9._/@-]*)`
+
+var (
+	pkgInstall   = lazyRE(pkgInstallExpr)
+	registryFlag = lazyRE(`--registry\b|--index-url\b|\s-i\s+https?:|--extra-index-url\b|--find-links\b`)
 )
 
 // programGiven: an interpreter whose program is on its command line
