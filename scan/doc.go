@@ -155,8 +155,9 @@
 //
 //	exfil-credentials     critical  a script or SKILL.md that reads a credential store and talks to the network
 //	exfil-env             critical  one that reads the whole environment and talks to the network
-//	secret-exfil          high      a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name;
-//	                                medium when the hosts are named, low when the variables are declared; critical to an IP, a collection service or a computed DNS name
+//	secret-exfil          medium    a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name
+//	                                (a correlation: secret-flow reports the flow); low when the variables are declared; critical to an IP, a
+//	                                collection service or a computed DNS name
 //	secret-flow           critical  a secret, credential file or the whole environment followed through variables, string building and
 //	                                encoding into a request's payload or a DNS name (see Flows); less for declared secrets and own hosts
 //	secret-harvest        high      secrets of two or more services gathered and serialized into one payload (json.dumps, JSON.stringify)

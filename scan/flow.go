@@ -29,6 +29,8 @@ const (
 	tCred                      // a credential or .env file's contents
 	tEnvAll                    // the whole environment
 	tDecoded                   // text decoded at run time
+	tRemote                    // a response read from the network
+	tHome                      // the home folder itself
 )
 
 // value is what the flow detector knows of an expression or a variable.
@@ -55,7 +57,7 @@ func (v *value) add(o value) {
 // Expressions of the flow detector, on lower-cased text.
 var (
 	// flowGate: a unit without one of these sends and serializes nothing.
-	flowGate = lazyRE(`curl|wget|\bnc\b|ncat|netcat|socat|telnet|requests|httpx|aiohttp|urllib|urlopen|fetch|axios|\bgot\b|needle|superagent|\bhttps?\.|net::http|httparty|faraday|webrequest|restmethod|\biwr\b|\birm\b|webclient|sendbeacon|xmlhttprequest|socket|smtp|\bdig\b|nslookup|\bhost\b|\bdrill\b|gethostby|getaddrinfo|dns|lookup|dumps|stringify|to_json|convertto-json|marshal`)
+	flowGate = lazyRE(`curl|wget|\bnc\b|ncat|netcat|socat|telnet|requests|httpx|aiohttp|urllib|urlopen|fetch|axios|\bgot\b|needle|superagent|\bhttps?\.|net::http|httparty|faraday|webrequest|restmethod|\biwr\b|\birm\b|webclient|sendbeacon|xmlhttprequest|socket|smtp|\bdig\b|nslookup|\bhost\b|\bdrill\b|gethostby|getaddrinfo|dns|lookup|dumps|stringify|to_json|convertto-json|marshal|exec|eval|system|popen|child_process|iex|invoke-expression|rmtree|\brm\b|remove|rm_rf|loadstring`)
 	// assignment: a statement that gives a variable a value.
 	assignment = lazyRE(`^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*|const\s+|let\s+|var\s+|my\s+|our\s+|set\s+)?[$@]?([a-z_][a-z0-9_]*)\s*(?::=|\+=|=)\s*([^=].*)$`)
 	// netSink: a call or command that sends data over the network.
@@ -75,11 +77,32 @@ var (
 		`\.(?:set_?header|setrequestheader|add_header)\s*\([^)]*\)`, `-headers\s+@?\{[^}]*\}`)
 	// credSource: a credential or .env file read, or the whole environment.
 	envFileRead = lazyRE(`(?:\bcat|\bopen|read_text|readfilesync|readfile|get-content|file\.read|io\.open|os\.readfile|\bsource|load_dotenv|dotenv_values)\s*\(?\s*[^\n)]*\.env\b`)
-	wholeEnv    = lazyRE(`\bos\.environ\b(?:\s*\)|\s*,|\s*$|\.copy\(\)|\.items\(\)|\.keys\(\)|\.values\(\))|\bprocess\.env\b(?:\s*[),}]|\s*$)|\benv\.to_h\b|\$\(\s*(?:env|printenv|set)\s*\)|` + "`" + `(?:env|printenv)` + "`" + `|\bget-childitem\s+env:|\bos\.environ\(\)|\bsystem\.getenv\(\s*\)`)
+	wholeEnv    = lazyRE(`\bos\.environ\b(?:\s*\)|\s*,|\s*$|\.copy\(\)|\.items\(\)|\.keys\(\)|\.values\(\))|\bprocess\.env\b(?:\s*[),}]|\s*$)|\benv\.to_h\b|\$\(\s*(?:env|printenv|set)\s*\)|` + "`" + `(?:env|printenv)` + "`" + `|\bget-childitem\s+env:|\bos\.environ\(\)|\bsystem\.getenv\(\s*\)|^\s*(?:env|printenv|export\s+-p|set)\s*$|\benv\.(?:each|each_pair|to_a|select|filter|map|keys|values)\b|\bobject\.(?:entries|keys|values)\(\s*process\.env\b`)
 	decodes     = lazyRE(`b64decode|b32decode|b16decode|base64\s+(?:-\w+\s+)*(?:-d|--decode)|\batob\s*\(|["'](?:base64|hex)["']\s*\)\.tostring|\.fromhex\(|unhexlify|codecs\.decode|frombase64string|decode64|base64_decode|\bxxd\s+-r`)
 	// blockOpener: a line that opens a block of statements (a function, a
 	// loop, a condition) rather than a literal.
 	blockOpener = lazyRE(`(?:\)|\belse|\bdo|\btry|\bfinally|=>|^\s*(?:func|function|class|struct|if|for|while|switch|catch|begin)\b[^{]*)\s*\{\s*$`)
+	// element: a statement that puts a value into a container or an
+	// object: x[k] = v, x.k = v, x.append(v), x.push(v), x.update(v).
+	element = lazyRE(`^\s*\$?([a-z_][a-z0-9_]*)(?:\[[^\]]*\]|\.[a-z_][a-z0-9_]*)+\s*=\s*([^=].*)$`,
+		`^\s*\$?([a-z_][a-z0-9_]*)\.(?:append|extend|update|push|add|insert|concat|write|merge!?|store|set)\s*\((.*)$`,
+		`^\s*\$?([a-z_][a-z0-9_]*)\s*<<\s*(.*)$`)
+	// loopHead: a loop over an iterable; its variables carry what it
+	// holds.
+	loopHead = lazyRE(`^\s*(?:for|foreach)\s*\(?\s*(?:const\s+|let\s+|var\s+|my\s+)?([\[\]$a-z0-9_, ()]+?)\s+(?:in|of)\s+(.+)$`,
+		`^\s*(.+?)\.(?:each|each_pair|foreach|map|filter|select|items)\s*(?:\(|do\b|\{)\s*\|?([a-z0-9_, ]+)`)
+	// remoteRead: the body of a response.
+	remoteRead = lazyRE(`(?:requests|httpx|session)\.(?:get|post)\([^\n]*\)\s*\.(?:text|content|json)|urlopen\([^\n]*\)\.read\(|\bawait\s+[a-z_]*\.?text\(\)|\.then\(\s*\(?\s*r\w*\s*\)?\s*=>\s*r\w*\.text\(\)|\bnet::http\.get\(|\bopen-uri\b|\bdownloadstring\(|\binvoke-(?:webrequest|restmethod)\b|\$\(\s*(?:curl|wget)\s`)
+	// xorDecode: bytes XORed with a key, the simplest cipher a payload hides in.
+	xorDecode = lazyRE(`\^\s*[a-z0-9_\[\]%() ]+\s+for\s+\w+(?:\s*,\s*\w+)?\s+in\b|\bchr\(\s*ord\(\s*\w+\s*\)\s*\^|\^=\s*\w+|\.charcodeat\([^)]*\)\s*\^|\bxor\w*\s*\(`)
+	// execSink: a call that runs text as code or as a shell command.
+	execSink = lazyRE(`(?:^|[^.\w])(?:exec|eval)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.\w+\([^\n]*shell\s*=\s*true|\bchild_process\b|\bexecsync\s*\(|\b(?:bash|sh|zsh)\s+-c\s+["']?\$|\b(?:iex|invoke-expression)\b|\bnew\s+function\s*\(|\bsystem\s*\(|\b%x\(|\binstance_eval\b|\bloadstring\s*\(|\bload\s*\(`)
+	// homeExpr: the home folder, whole.
+	homeExpr = lazyRE(`^\s*(?:os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?path\.home\(\)|path\(\s*["']~/?["']\s*\)\.expanduser\(\)|os\.environ(?:\[\s*["']home["']\s*\]|\.get\(\s*["']home["']\s*\))|os\.getenv\(\s*["'](?:home|userprofile)["']\s*\)|os\.homedir\(\)|os\.userhomedir\(\)|process\.env\.(?:home|userprofile)|["']?\$\{?home\}?/?["']?|~/?|dir\.home|env\[\s*["']home["']\s*\]|\$env:userprofile)\s*;?\s*$`)
+	// deleteSink: a recursive delete of a path held in a variable.
+	deleteSink = lazyRE(`(?:shutil\.rmtree|fs\.(?:rmsync|rmdirsync|rm|rmdir|remove|removesync)|fs\.promises\.rm|fileutils\.(?:rm_rf|rm_r|remove_dir)|os\.removeall|fse?\.remove)\s*\(\s*([a-z_][a-z0-9_]*)\s*[,)]`,
+		`\brm\s+(?:-\S+\s+)*-[a-z]*r[a-z]*\s+(?:-\S+\s+)*["']?\$\{?([a-z_][a-z0-9_]*)\}?/?\*?["']?(?:\s|;|$)`,
+		`\bremove-item\s+(?:-path\s+)?\$([a-z_][a-z0-9_]*)\b[^\n]*-recurse`)
 	// presenceCheck: asking whether a variable is set.
 	presenceCheck = lazyRE(`\bbool\(\s*os\.(?:getenv|environ\.get)\([^)]*\)\s*\)|!!\s*process\.env\.[a-z0-9_]+|["'][a-z0-9_]+["']\s+(?:not\s+)?in\s+(?:os\.environ|process\.env)\b`)
 	// stdinUpload: a network command that sends what it reads on its input.
@@ -160,16 +183,62 @@ func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ct
 		}
 		v := evalExpr(stmt, vars)
 		sc.flowSinks(f, stmt, v, vars, ctx, lineNo, match, reported)
-		if m := assignment().FindStringSubmatch(stmt); m != nil {
+		switch m := assignment().FindStringSubmatch(stmt); {
+		case m != nil:
 			rhs := evalExpr(m[2], vars)
+			if homeExpr().MatchString(m[2]) {
+				rhs.t |= tHome
+			}
 			if strings.Contains(stmt[:len(stmt)-len(m[2])], "+=") {
 				old := vars[m[1]]
 				old.add(rhs)
 				rhs = old
 			}
-			vars[m[1]] = rhs
+			if rhs.t == 0 && len(rhs.hosts) == 0 {
+				delete(vars, m[1]) // only what carries something is followed
+			} else {
+				vars[m[1]] = rhs
+			}
+		default:
+			// x[k] = v, x.append(v): the container carries what goes in.
+			if name, what := pair(element().FindStringSubmatch(stmt)); name != "" {
+				if v := evalExpr(what, vars); v.t != 0 || len(v.hosts) > 0 {
+					old := vars[name]
+					old.add(v)
+					vars[name] = old
+				}
+			}
+		}
+		if m := loopHead().FindStringSubmatch(stmt); m != nil {
+			names, iter := m[1], m[2]
+			if names == "" {
+				names, iter = m[4], m[3] // list.each do |x|: the iterable comes first
+			}
+			it := evalExpr(iter, vars)
+			it.t &^= tHome
+			if it.t == 0 {
+				continue
+			}
+			for _, n := range strings.FieldsFunc(names, func(r rune) bool { return !(r == '_' || r >= 'a' && r <= 'z' || r >= '0' && r <= '9') }) {
+				if n != "const" && n != "let" && n != "var" && n != "my" {
+					old := vars[n]
+					old.add(it)
+					vars[n] = old
+				}
+			}
 		}
 	}
+}
+
+// pair returns the two groups of the alternative that matched, in an
+// expression whose alternatives have two groups each.
+func pair(m []string) (string, string) {
+	for i := 1; i+1 < len(m); i += 2 {
+		if m[i] != "" {
+			return m[i], m[i+1]
+		}
+	}
+	return "", ""
 }
 
 // bracketDepth is how many brackets a line leaves open (negative when it
@@ -230,8 +299,11 @@ func evalExpr(s string, vars map[string]value) value {
 	if wholeEnv().MatchString(s) {
 		v.t |= tEnvAll
 	}
-	if decodes().MatchString(s) {
+	if decodes().MatchString(s) || xorDecode().MatchString(s) {
 		v.t |= tDecoded
+	}
+	if remoteRead().MatchString(s) {
+		v.t |= tRemote
 	}
 	for _, m := range urlHost().FindAllStringSubmatch(s, -1) {
 		h := strings.Trim(m[2], "[].")
@@ -241,6 +313,7 @@ func evalExpr(s string, vars map[string]value) value {
 	}
 	for name, vv := range vars {
 		if mentions(s, name) {
+			vv.t &^= tHome // a path under the home folder is not the folder
 			v.add(vv)
 		}
 	}
@@ -249,6 +322,9 @@ func evalExpr(s string, vars map[string]value) value {
 
 // mentions reports whether s names variable name as a whole word.
 func mentions(s, name string) bool {
+	if name == "" {
+		return false
+	}
 	for off := 0; ; {
 		i := strings.Index(s[off:], name)
 		if i < 0 {
@@ -295,12 +371,26 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 			report(ruleSecretHarvest, High, fmt.Sprintf("gathers secrets of different services (%s) into one payload", upperJoin(undeclared)))
 		}
 	}
+	if v.t&(tDecoded|tRemote) != 0 && execSink().MatchString(stmt) {
+		if v.t&tRemote != 0 {
+			report(ruleRemoteCodeExec, Critical, "runs what it downloaded, so the server decides what runs")
+		} else {
+			report(ruleEvalDecoded, Critical, "runs code or a command it first decodes, so a reader never sees it")
+		}
+	}
+	if m := deleteSink().FindStringSubmatch(stmt); m != nil {
+		for _, name := range m[1:] {
+			if name != "" && vars[name].t&tHome != 0 {
+				report(ruleDestructive, Critical, "deletes the whole home folder, held in a variable")
+			}
+		}
+	}
 	isDNS := dnsSink().MatchString(stmt)
 	if !isDNS && !netSink().MatchString(stmt) {
 		return
 	}
 	payload := sc.payload(stmt, vars)
-	if payload.t == 0 {
+	if payload.t&(tSecret|tCred|tEnvAll|tDecoded) == 0 {
 		return
 	}
 	hosts := payload.hosts
@@ -308,10 +398,10 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 		hosts = v.hosts
 	}
 	switch {
-	case payload.t&tDecoded != 0 && len(urlHost().FindAllString(stmt, 1)) == 0 && payload.t&^tDecoded == 0:
+	case payload.t&tDecoded != 0 && len(urlHost().FindAllString(stmt, 1)) == 0 && payload.t&(tSecret|tCred|tEnvAll) == 0:
 		report(ruleHiddenEndpoint, High, "sends to an address it decodes at run time, so no reader sees where the data goes")
 		return
-	case payload.t&tDecoded == tDecoded && payload.t&^tDecoded == 0:
+	case payload.t&(tSecret|tCred|tEnvAll) == 0:
 		return
 	}
 	what, sev := sc.weighFlow(payload, hosts, isDNS)

@@ -920,7 +920,7 @@ func envNames(s string) []string {
 }
 
 // secretName: a variable that holds a secret.
-var secretName = lazyRE(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
+var secretName = lazyRE(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|_pat$|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
 
 // recordEnvReads records the secret-looking variables a line reads; it
 // never reports.
