@@ -109,10 +109,11 @@
 //	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env; critical to a collection service
 //	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host;
 //	                                none when the interpreter is given its program (python3 -m json.tool, node -e, sh -c), so the download is its data
-//	decode-and-run        critical  base64 -d | sh, xxd -r | bash, base64 -d | xargs (decoded text as a command's arguments), powershell -EncodedCommand, FromBase64String + iex
+//	decode-and-run        critical  base64 -d | sh, base32 -d | bash, rev | sh, xxd -r | bash, base64 -d | xargs (decoded text as a command's arguments), powershell -EncodedCommand, FromBase64String + iex
 //	paste-in-terminal     medium    "copy and paste this into Terminal", "press Win+R"
 //	download-and-run      high      curl -o x && chmod +x x && ./x, password-protected archives; critical from a suspicious host
-//	credential-path       high      ~/.ssh keys, ~/.aws, .gnupg, .kube, .netrc, browser profiles, wallets, keychains (access kind)
+//	credential-path       high      ~/.ssh keys, ~/.aws, .gnupg, .kube, .netrc, browser profiles, wallets, keychains, paths joined from segments
+//	                                (".ssh", "id_rsa") (access kind)
 //	credential-read       high      the same, read: cat, open(), copy, find -name id_rsa, security find-generic-password
 //	credential-dump       critical  mimikatz, lsass dumps, reg save hklm\sam, LaZagne
 //	env-dump              medium    the whole environment: printenv, env |, json.dumps(os.environ), JSON.stringify(process.env)
@@ -127,10 +128,11 @@
 //	string-reassembly     high      chr() chains, getattr(__builtins__, ...), a sensitive name split into joined pieces
 //	destructive-command   critical  rm -rf ~ or /, mkfs, dd of=/dev/sd*, fork bomb, shutil.rmtree(home), vssadmin delete shadows
 //	anti-forensics        high      history -c, unset HISTFILE, wevtutil cl, removing or truncating anything under /var/log, journalctl --vacuum
-//	tamper-agent-config   high      writing AGENTS.md, CLAUDE.md, .cursorrules, ~/.claude, other skills' SKILL.md, /etc/hosts; medium as prose
+//	tamper-agent-config   high      writing AGENTS.md, CLAUDE.md, MEMORY.md, SOUL.md, .cursorrules, ~/.claude, other skills' SKILL.md, /etc/hosts; medium as prose
 //	permission-change     high      a file made writable by every user (chmod 777, o+w, 0o666), sudo chown/chgrp/chmod, chown to root
 //	privilege-escalation  critical  sudoers, NOPASSWD, setuid bits, setcap cap_setuid, ld.so.preload, disabling Defender; high for usermod -aG docker, --privileged, pkexec
-//	persistence           high      crontab, launch agents, systemd units, Run keys, schtasks; critical for authorized_keys and payloads; medium for PATH lines in shell rc files
+//	persistence           high      crontab, launch agents, systemd units, Run keys, schtasks, git hooks and core.hooksPath; critical for authorized_keys and
+//	                                payloads; medium for PATH lines in shell rc files
 //	crypto-miner          critical  stratum+tcp://, xmrig and other miners, mining pools, --donate-level
 //	encoded-blob          medium    a base64 blob over 1,000 characters or a hex blob over 512 digits in a script, SKILL.md or config
 //	executable-binary     high      an ELF, PE or Mach-O file; critical when hidden in an encoding

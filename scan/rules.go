@@ -104,6 +104,7 @@ var credentialPath = lazyRE(
 	`\bkeystore[/\\]utc--`, `ledger live[/\\]`, `atomic[/\\]local storage`,
 	`\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b`, `\blogin\.keychain(?:-db)?\b`,
 	`/etc/(?:shadow|master\.passwd)\b`,
+	`["'](?:\.ssh["']\s*,\s*["']id_|\.aws["']\s*,\s*["']credentials|\.kube["']\s*,\s*["']config|\.docker["']\s*,\s*["']config\.json|\.gnupg["']|\.azure["']\s*,\s*["']accesstokens)`,
 	`\bfind\s+(?:/|~|\$home)\S*\s[^\n]*-i?name\s+["']?(?:\*?\.(?:pem|key|env|kdbx|ppk|p12|pfx|ovpn)|id_rsa|id_ed25519|wallet\.dat|\*?wallet\*?|credentials|\*\.keystore)`,
 )
 
@@ -271,7 +272,8 @@ func ruleTable() []*rule {
 			id: ruleDecodeAndRun, kind: kindCommand, sev: Critical,
 			pats: []pat{
 				p("base64 b64 xxd", `(?:(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|xxd\s+-r)\b[^|\n]*\|\s*xargs\b`),
-				p("base64 b64", `(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
+				p("base64 b64 base32 basenc", `(?:base64|b64|base32|basenc(?:\s+--\w+)?)\s+(?:-\w+\s+)*(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
+				p("gunzip zcat rev tr", `(?:\bgunzip\s+-c|\bzcat|\bxz\s+-d[c]*|\brev|\btr\s+["']?(?:a-z|n-z|\[a-z)[^|\n]*)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s*(?:$|[;&|)])`),
 				p("xxd openssl uudecode", `(?:xxd\s+-r|openssl\s+(?:enc\s+)?-?(?:base64|a)\s+-d|uudecode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
 				p("base64 b64", `eval\s+["']?\$\([^)]*\b(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|(?:ba|z|da|k)?sh\s+-c\s+["']?\$\([^)]*\bbase64\s+(?:-\w+\s+)*(?:-d|--decode)`),
 				p("powershell pwsh", `(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encod|encode|encodedcommand)\s+[a-z0-9+/=]{16,}`),
@@ -347,6 +349,7 @@ func ruleTable() []*rule {
 				p("wallet electrum exodus bitcoin ethereum solana keystore ledger atomic nkbihfbeogaeaoehlefnkodbefgpgknn bfnaelmomeimhlpmgjnjophhpkkoljpa hnfanknocfeofbddgcijnmhnfnkdnaad", `\bwallet\.dat\b|\.electrum\b|\bexodus[/\\. ]wallet\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|solana[/\\]id\.json|\bnkbihfbeogaeaoehlefnkodbefgpgknn\b|\bbfnaelmomeimhlpmgjnjophhpkkoljpa\b|\bhnfanknocfeofbddgcijnmhnfnkdnaad\b|\bkeystore[/\\]utc--|ledger live[/\\]|atomic[/\\]local storage`),
 				p("keychain generic internet", `\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\blogin\.keychain(?:-db)?\b`),
 				p("shadow passwd", `/etc/(?:shadow|master\.passwd)\b`),
+				p("ssh aws gnupg kube docker azure", `["'](?:\.ssh["']\s*,\s*["']id_|\.aws["']\s*,\s*["']credentials|\.kube["']\s*,\s*["']config|\.docker["']\s*,\s*["']config\.json|\.gnupg["']|\.azure["']\s*,\s*["']accesstokens)`),
 				p("find", `\bfind\s+(?:/|~|\$home)\S*\s[^\n]*-i?name\s+["']?(?:\*?\.(?:pem|key|env|kdbx|ppk|p12|pfx|ovpn)|id_rsa|id_ed25519|wallet\.dat|\*?wallet\*?|credentials|\*\.keystore)`),
 			},
 			check: func(l *line, h *hit) bool {
@@ -676,9 +679,9 @@ func ruleTable() []*rule {
 		{
 			id: ruleTamperAgentConfig, kind: kindCommand, sev: High,
 			pats: []pat{
-				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts",
+				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts memory soul identity heartbeat",
 					`(?:>>?\s*["']?[~$a-z0-9_./{}-]*|\btee\s+(?:-a\s+)?["']?[~$a-z0-9_./{}-]*|\bsed\s+-i\S*\s+[^\n]*?|\b(?:cp|mv|install|ln\s+-sf?)\s+\S+\s+["']?[~$a-z0-9_./{}-]*)`+agentConfigTarget),
-				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts",
+				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts memory soul identity heartbeat",
 					`\b(?:open|writefile|appendfile|writefilesync|appendfilesync|write_text|set-content|add-content|out-file)\b[^\n]*`+agentConfigTarget),
 				p("skill", `(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv)\s+\S+\s+)\s*["']?(?:[~$a-z0-9_./{}-]*/)?(?:skills/[a-z0-9_*-]+|\.\./[a-z0-9_*-]+)/skill\.md\b`),
 			},
@@ -697,7 +700,7 @@ func ruleTable() []*rule {
 		},
 		{
 			id: ruleTamperAgentConfig, kind: kindPhrase, sev: Medium,
-			pats:  []pat{p("agents claude gemini cursorrules", `\b(?:add|append|write|insert|put|prepend|inject)\s+(?:[\w'.-]+\s+){0,8}?(?:to|into|in)\s+(?:(?:your|the|project'?s?|global|user)\s+)*(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|~/\.claude/settings\.json)`)},
+			pats:  []pat{p("agents claude gemini cursorrules memory soul identity", `\b(?:add|append|write|insert|put|prepend|inject|save|record|store)\s+(?:[\w'.-]+\s+){0,8}?(?:to|into|in)\s+(?:(?:your|the|project'?s?|global|user|long-term|persistent)\s+)*(?:agents\.md|claude\.md|gemini\.md|memory\.md|soul\.md|identity\.md|\.cursorrules|~/\.claude/settings\.json)`)},
 			check: notNegated,
 			msg:   "tells the model to write into an agent's instruction file, where it persists across sessions",
 		},
@@ -748,6 +751,7 @@ func ruleTable() []*rule {
 				p("systemd systemctl", `(?:>>?|\btee(?:\s+-a)?|\bcp\s+\S+|\bmv\s+\S+)\s*["']?/etc/systemd/system/\S*|\.config/systemd/user/\S*\.(?:service|timer)|\bsystemctl\s+(?:--user\s+)?enable\b`),
 				p("autostart currentversion schtasks scheduledtask startup", `\.config/autostart/|\\currentversion\\run(?:once)?\b|\bschtasks(?:\.exe)?\s+/create\b|\b(?:register|new)-scheduledtask\b|\\start menu\\programs\\startup\\|shell:startup`),
 				p("authorized_keys", `(?:>>|\btee\s+-a)\s*["']?\S*authorized_keys\b`),
+				p("hooks hookspath", `(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-sf?)\s+\S+\s+|\b(?:open|writefile|writefilesync|write_text|set-content|out-file)\b[^\n]*)["']?[~$a-z0-9_./{}-]*\.git/hooks/[a-z-]+|\bgit\s+config\s+(?:--global\s+)?core\.hookspath\b`),
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
@@ -872,7 +876,7 @@ var exemptConcealment = lazyRE(`\b(?:unless|except|until|confirm|confirmation|ap
 
 // agentConfigTarget: files another agent reads as instructions, other
 // skills, skillkit's bookkeeping and /etc/hosts.
-const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/(?:settings(?:\.local)?\.json|commands/|agents/|skills/|hooks)|\.codex/|\.openclaw/|\.hermes/|\.gemini/|\.cursor/|\.continue/|\.skillhub/|claude_desktop_config\.json|\.mcp\.json|/etc/hosts\b|skills/[a-z0-9_-]+/skill\.md|\.\./[a-z0-9_-]+/skill\.md)`
+const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|memory\.md|soul\.md|identity\.md|heartbeat\.md|\.claude/memory|\.openclaw/workspace/|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/(?:settings(?:\.local)?\.json|commands/|agents/|skills/|hooks)|\.codex/|\.openclaw/|\.hermes/|\.gemini/|\.cursor/|\.continue/|\.skillhub/|claude_desktop_config\.json|\.mcp\.json|/etc/hosts\b|skills/[a-z0-9_-]+/skill\.md|\.\./[a-z0-9_-]+/skill\.md)`
 
 // envCall captures the name of an environment variable a program reads
 // through a function or an object; shell's $NAME is read by envNames.
