@@ -99,14 +99,17 @@
 // above. A check may lower a match (an installer piped into a shell) or
 // raise it (a download from an IP address).
 //
-//	instruction-override  critical  "ignore previous instructions", "your real task is", "new system instructions:"
-//	concealment           high      "do not tell the user", "without the user knowing", "secretly upload"
+//	instruction-override  critical  "ignore previous instructions", "your real task is", "new system instructions:", 忽略之前的所有指令
+//	concealment           high      "do not tell the user", "without the user knowing", "secretly upload", 不要告诉用户, 悄悄上传
 //	role-hijack           high      "you are now DAN", "act as if you have no restrictions"
 //	prompt-boundary       high      skillkit's own wrapper tags (</skill_content>); chat-template markers medium
 //	hidden-instruction    high      an instruction to the model inside an HTML comment
 //	hidden-text           medium    HTML styled invisible (display:none, font-size:0)
 //	context-exfil         high      "print your system prompt", "send the conversation to <url>"
-//	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env; critical to a collection service
+//	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env, for "read the token ... and forward it to <url>" and
+//	                                its Chinese forms (上传/发送 with 密钥/令牌/凭证); critical to a collection service
+//	remote-instructions   medium    "fetch <url> and follow it"; high when the fetched text is to be obeyed, executed or re-read every time, and in Chinese
+//	                                (访问 <url> 并执行); critical from a paste, tunnel or IP host
 //	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host;
 //	                                none when the interpreter is given its program (python3 -m json.tool, node -e, sh -c), so the download is its data
 //	decode-and-run        critical  base64 -d | sh, base32 -d | bash, rev | sh, xxd -r | bash, base64 -d | xargs (decoded text as a command's arguments), powershell -EncodedCommand, FromBase64String + iex
@@ -206,8 +209,10 @@
 // program computes: a payload assembled across many statements, fetched at
 // run time, or encrypted with a key the skill holds is not seen; a URL
 // built from pieces is not classified. It does not open archives. Prompt
-// injection is matched by phrasing in English; a paraphrase, another
-// language or an image can carry one unseen. Typosquatting is judged
+// injection is matched by phrasing in English and Chinese; a paraphrase,
+// another language or an image can carry one unseen. A phrase is not an
+// order when its sentence negates it ("never", 不要) or describes it
+// ("attackers may ...", "such as", "flag ..."). Typosquatting is judged
 // against embedded lists of popular PyPI and npm names (names/*.txt) and
 // names of published malware: whether a name exists on a registry, who owns
 // it, its age, downloads and versions, and whether a private package of

@@ -43,6 +43,7 @@ const (
 	rulePrivilegeEscalation = "privilege-escalation"
 	rulePermissionChange    = "permission-change"
 	ruleEncodedTransfer     = "encoded-transfer"
+	ruleRemoteInstructions  = "remote-instructions"
 	rulePersistence         = "persistence"
 	ruleCryptoMiner         = "crypto-miner"
 
@@ -244,6 +245,60 @@ func ruleTable() []*rule {
 				return true
 			},
 			msg: "tells the model to send secrets somewhere",
+		},
+		{
+			id: ruleRemoteInstructions, kind: kindPhrase, sev: Medium,
+			pats: []pat{
+				p("fetch download read open load visit retrieve get curl", `\b(?:fetch|download|read|open|load|visit|retrieve|get|curl)\s+(?:[\w'.-]+\s+){0,6}?(?:https?://\S+|the\s+(?:url|link|page|remote\s+file|file\s+at)\b)[^.\n]{0,160}?\b(?:and|then)\s+(?:[\w'.-]+\s+){0,3}?(?:follow|execute|run|obey|apply|carry\s+out|do\s+(?:what|whatever))\b`),
+				p("follow obey execute apply", `\b(?:follow|obey|execute|apply|carry\s+out|do)\s+(?:all\s+|any\s+|every\s+)?(?:the\s+|whatever\s+)?(?:latest\s+|current\s+|updated\s+|new\s+|further\s+)?(?:instructions|steps|commands|directions|directives|rules|tasks|it\s+says)\s+(?:(?:you\s+)?(?:find|get|receive)\s+)?(?:at|from|in|on|found\s+at|listed\s+at|published\s+at|served\s+(?:at|by))\s+(?:https?://|the\s+(?:url|link|page|remote|endpoint|server|file\s+at))`),
+				pl([]string{"执行", "遵循", "按照", "照做", "服从", "运行"}, `(?:访问|打开|读取|获取|下载|抓取|请求)[^。！\n]{0,40}?(?:https?://\S+|链接|网址|地址|页面)[^。！\n]{0,60}?(?:执行|遵循|按照|照做|服从|运行)`),
+			},
+			check: func(l *line, h *hit) bool {
+				if !notNegated(l, h) || describes(l, h) {
+					return false
+				}
+				// Obeying what a server says, again and again, or doing
+				// whatever it says, is the remote control; following a setup
+				// page once is documentation.
+				rest := l.lower[h.start:l.winEnd]
+				if obeyWords().MatchString(rest) || !isASCII(l.lower[h.start:h.end]) {
+					h.sev = High
+				}
+				if classifyURLs(rest) == destSuspicious {
+					h.sev = Critical
+				}
+				return true
+			},
+			msg: "tells the model to fetch instructions from the network and follow them, so whoever serves them steers the agent",
+		},
+		{
+			id: ruleExfilInstruction, kind: kindPhrase, sev: High,
+			pats: []pat{
+				p("read collect gather include grab extract copy get take access", `\b(?:read|collect|gather|include|grab|extract|copy|get|take|access|harvest)\s+(?:[\w'.-]+\s+){0,5}?[\w-]*?(?:credentials?|api[\s_-]?keys?|secrets?|tokens?|passwords?|private[\s_-]?keys?|ssh[\s_-]?keys?|\.env\b|env(?:ironment)?\s+(?:file|variables)|cookies|session\s+(?:tokens?|data)|wallets?|seed\s+phrases?|~/\.ssh|~/\.aws)\b[^\n]{0,300}?\b(?:send|forward|post|upload|transmit|submit|e-?mail|sync|report|relay)\s+(?:[\w'.-]+\s+){0,6}?(?:to|at|via)\s+(?:https?://|[\w.-]+@|the\s+(?:endpoint|server|url|webhook|address))`),
+				pl([]string{"上传", "发送", "发到", "提交", "转发", "传到", "传给", "回传"}, `(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)[^。！\n]{0,40}?(?:上传|发送|发到|提交|转发|传到|传给|回传)|(?:上传|发送|发到|提交|转发|传到|传给|回传)[^。！\n]{0,30}?(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)`),
+			},
+			check: func(l *line, h *hit) bool {
+				if !notNegated(l, h) || describes(l, h) || chineseNegated(l, h) {
+					return false
+				}
+				if classifyURLs(l.lower[h.start:l.winEnd]) == destSuspicious || strings.Contains(l.lower[h.start:l.winEnd], "webhook") {
+					h.sev = Critical
+				}
+				return true
+			},
+			msg: "tells the model to gather secrets and send them somewhere",
+		},
+		{
+			id: ruleInstructionOverride, kind: kindPhrase, sev: Critical,
+			pats:  []pat{pl([]string{"忽略", "无视", "忘记", "覆盖"}, `(?:忽略|无视|忘记|忘掉|覆盖)(?:掉)?(?:你)?(?:之前|以前|先前|上面|上述|前面|所有|全部|系统)(?:的)?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定|要求)`)},
+			check: func(l *line, h *hit) bool { return notNegated(l, h) && !chineseNegated(l, h) && !describes(l, h) },
+			msg:   "tells the model to drop the instructions it was given",
+		},
+		{
+			id: ruleConcealment, kind: kindPhrase, sev: High,
+			pats:  []pat{pl([]string{"告诉", "通知", "瞒着", "悄悄", "偷偷", "透露", "提及", "提到"}, `(?:不要|别|切勿|不得|无需|不必)(?:向|对|跟)?(?:告诉|通知|提醒|告知|透露给?|提及|提到)(?:给)?用户|瞒着用户|(?:悄悄|偷偷|暗中|秘密)(?:地)?(?:发送|上传|执行|运行|读取|删除|安装|修改|写入|收集)`)},
+			check: func(l *line, h *hit) bool { return !describes(l, h) && !exemptConcealment().MatchString(l.win()) },
+			msg:   "tells the model to hide what it does from the user",
 		},
 		{
 			id: rulePipeToShell, kind: kindCommand, sev: High,
@@ -822,6 +877,48 @@ var (
 	pkgInstall   = lazyRE(pkgInstallExpr)
 	registryFlag = lazyRE(`--registry\b|--index-url\b|\s-i\s+https?:|--extra-index-url\b|--find-links\b`)
 )
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// obeyWords: text that makes fetched content a standing order.
+var obeyWords = lazyRE(`\b(?:execute|obey|whatever|every\s+(?:time|session|run|task|request)|each\s+(?:time|session|run|task)|always|before\s+(?:every|each|any)|periodically|latest\s+instructions|new\s+instructions|updated\s+instructions|without\s+(?:asking|confirmation|telling))\b`)
+
+// description: a sentence that describes an attack or a rule against one
+// ("attackers may tell the agent to ...", "flag text such as ...") rather
+// than gives the order.
+var description = lazyRE(`\b(?:attackers?|adversar\w*|malicious|malware|injected|poisoned|phishing|e\.g\.|such\s+as|for\s+(?:example|instance)|might|may|could|would|detect\w*|flag\w*|block\w*|watch\s+for|look\s+for|beware|warn\w*|refuse\w*|reject\w*|report\w*|is\s+an?\s+(?:sign|example|red\s+flag))\b|(?:攻击者|恶意|例如|比如|警惕|检测|拒绝)`)
+
+// describes reports whether the sentence before a match describes or
+// forbids rather than instructs.
+func describes(l *line, h *hit) bool {
+	before := l.lower[max(l.winStart, h.start-160):h.start]
+	if i := strings.LastIndexAny(before, ".!?;"); i >= 0 {
+		before = before[i+1:]
+	}
+	if i := strings.LastIndex(before, "。"); i >= 0 {
+		before = before[i+len("。"):]
+	}
+	return description().MatchString(before)
+}
+
+// chineseNegated: 不要, 切勿, 禁止 and the like before a Chinese phrase in
+// its sentence.
+func chineseNegated(l *line, h *hit) bool {
+	before := l.lower[max(l.winStart, h.start-60):h.start]
+	if i := strings.LastIndex(before, "。"); i >= 0 {
+		before = before[i+len("。"):]
+	}
+	return chineseNegation().MatchString(before)
+}
+
+var chineseNegation = lazyRE(`不要|不得|切勿|禁止|绝不|永远不要|不可|别`)
 
 // programGiven: an interpreter whose program is on its command line
 // (-c, -e, -m module, a script file), so what is piped in is its data.
