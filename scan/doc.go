@@ -153,6 +153,7 @@
 //	                                packages come from a private registry and installs one by bare name; medium for another index or registry, internal-looking names
 //	install-hook          medium    package.json preinstall, install, postinstall and prepare scripts
 //	symlink-escape        high      a symbolic link leading outside the skill; critical to a credential store
+//	unreviewable          high      a minified script (32 KB or more, lines of 1,000 bytes on average): findings in it are held to high
 //	read-error            medium    a file that cannot be listed or read
 //	scan-limit            high      a script, config or SKILL.md cut by MaxFileBytes, files past MaxTotalBytes or MaxFiles; low for other files
 //

@@ -60,6 +60,8 @@ type fileState struct {
 	// examples: a SKILL.md of a skill about security that presents its
 	// code as patterns to find or examples not to run.
 	examples bool
+	// minified: a bundle of machine-written code no person reads.
+	minified bool
 }
 
 // first returns the file's first hit of the first id that has one: ids go
@@ -105,6 +107,24 @@ var securityWords = []string{"security", "secure", "audit", "pentest", "penetrat
 	"malware", "threat", "red team", "red-team", "attack", "adversarial", "prompt injection", "ctf", "forensic",
 	"incident response", "hardening", "owasp", "yara", "siem", "cve", "phishing", "intrusion"}
 
+// ruleUnreviewable: a file no person can review.
+const ruleUnreviewable = "unreviewable"
+
+// Minified code: at least this big, with lines this long on average.
+const (
+	minifiedMinBytes    = 32 << 10
+	minifiedAvgLineSize = 1000
+)
+
+// isMinified reports whether a script is a minified bundle: large, with
+// few and very long lines.
+func isMinified(text string) bool {
+	if len(text) < minifiedMinBytes {
+		return false
+	}
+	return len(text)/(strings.Count(text, "\n")+1) >= minifiedAvgLineSize
+}
+
 // exampleMarker: SKILL.md says its code is something to look for, not to
 // run.
 var exampleMarker = lazyRE(`\b(?:never|do\s+not|don'?t)\s+(?:run|execute)\s+(?:them|these|this|it|the\s+(?:examples?|patterns?|snippets?|samples?))\b`,
@@ -126,6 +146,11 @@ func (sc *skillScan) record(l *line, h *hit) {
 	// topic excuses it only when SKILL.md says its code shows what to look
 	// for rather than what to do.
 	h.final = weigh(h, sc.attackDocs && (h.ctx != CtxCode || h.kind != kindCommand || l.file.examples))
+	if l.file.minified && h.final > High {
+		// A bundle holds libraries' code: a pattern in it is a lead for the
+		// reviewer the unreviewable finding already calls, not proof.
+		h.final = High
+	}
 	h.match = snippet(l.text, h.start, h.end)
 	if l.decoded != "" {
 		h.match = l.decoded + ": " + h.match
@@ -184,6 +209,11 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	kind := sc.classify(p, text)
 	f := &fileState{path: p, kind: kind}
 	f.examples = kind == kindSkillFile && sc.attackDocs && exampleMarker().MatchString(lowerASCII(text))
+	if kind == kindScript && isMinified(text) {
+		f.minified = true
+		sc.add(Finding{Rule: ruleUnreviewable, Severity: High, File: p, Context: CtxFile,
+			Message: fmt.Sprintf("is a minified bundle of %d KB: no person can review what it does, so what it reaches is not weighed as certain", len(text)>>10)})
+	}
 	sc.files = append(sc.files, f)
 	if truncated {
 		sev := Low

@@ -77,7 +77,7 @@ var (
 		`\.(?:set_?header|setrequestheader|add_header)\s*\([^)]*\)`, `-headers\s+@?\{[^}]*\}`)
 	// credSource: a credential or .env file read, or the whole environment.
 	envFileRead = lazyRE(`(?:\bcat|\bopen|read_text|readfilesync|readfile|get-content|file\.read|io\.open|os\.readfile|\bsource|load_dotenv|dotenv_values)\s*\(?\s*[^\n)]*\.env\b`)
-	wholeEnv    = lazyRE(`\bos\.environ\b(?:\s*\)|\s*,|\s*$|\.copy\(\)|\.items\(\)|\.keys\(\)|\.values\(\))|\bprocess\.env\b(?:\s*[),}]|\s*$)|\benv\.to_h\b|\$\(\s*(?:env|printenv|set)\s*\)|` + "`" + `(?:env|printenv)` + "`" + `|\bget-childitem\s+env:|\bos\.environ\(\)|\bsystem\.getenv\(\s*\)|^\s*(?:env|printenv|export\s+-p|set)\s*$|\benv\.(?:each|each_pair|to_a|select|filter|map|keys|values)\b|\bobject\.(?:entries|keys|values)\(\s*process\.env\b`)
+	wholeEnv    = lazyRE(`\bos\.environ\b(?:\s*\)|\s*,|\s*;|\s*$|\.copy\(\)|\.items\(\)|\.keys\(\)|\.values\(\))|\bprocess\.env\b(?:\s*[),};]|\s*$)|\benv\.to_h\b|\$\(\s*(?:env|printenv|set)\s*\)|` + "`" + `(?:env|printenv)` + "`" + `|\bget-childitem\s+env:|\bos\.environ\(\)|\bsystem\.getenv\(\s*\)|^\s*(?:env|printenv|export\s+-p|set)\s*$|\benv\.(?:each|each_pair|to_a|select|filter|map|keys|values)\b|\bobject\.(?:entries|keys|values)\(\s*process\.env\b`)
 	decodes     = lazyRE(`b64decode|b32decode|b16decode|base64\s+(?:-\w+\s+)*(?:-d|--decode)|\batob\s*\(|["'](?:base64|hex)["']\s*\)\.tostring|\.fromhex\(|unhexlify|codecs\.decode|frombase64string|decode64|base64_decode|\bxxd\s+-r`)
 	// blockOpener: a line that opens a block of statements (a function, a
 	// loop, a condition) rather than a literal.
@@ -103,6 +103,9 @@ var (
 	deleteSink = lazyRE(`(?:shutil\.rmtree|fs\.(?:rmsync|rmdirsync|rm|rmdir|remove|removesync)|fs\.promises\.rm|fileutils\.(?:rm_rf|rm_r|remove_dir)|os\.removeall|fse?\.remove)\s*\(\s*([a-z_][a-z0-9_]*)\s*[,)]`,
 		`\brm\s+(?:-\S+\s+)*-[a-z]*r[a-z]*\s+(?:-\S+\s+)*["']?\$\{?([a-z_][a-z0-9_]*)\}?/?\*?["']?(?:\s|;|$)`,
 		`\bremove-item\s+(?:-path\s+)?\$([a-z_][a-z0-9_]*)\b[^\n]*-recurse`)
+	// notSecretName: a variable that names or locates something (an id, a
+	// URL, a path) rather than holding a secret: SESSION_ID, AUTH_URL.
+	notSecretName = lazyRE(`(?:_ids?|_url|_uri|_name|_path|_dir|_file|_host|_port|_region|_endpoint|_version|_type|_mode|_domain|_user(?:name)?)$`)
 	// presenceCheck: asking whether a variable is set.
 	presenceCheck = lazyRE(`\bbool\(\s*os\.(?:getenv|environ\.get)\([^)]*\)\s*\)|!!\s*process\.env\.[a-z0-9_]+|["'][a-z0-9_]+["']\s+(?:not\s+)?in\s+(?:os\.environ|process\.env)\b`)
 	// stdinUpload: a network command that sends what it reads on its input.
@@ -276,7 +279,7 @@ func evalExpr(s string, vars map[string]value) value {
 		s = presenceCheck().ReplaceAllString(s, " ") // whether a key is set is not the key
 	}
 	for _, name := range envNames(s) {
-		if secretName().MatchString(name) || dbSecret().MatchString(name) {
+		if secretName().MatchString(name) && !notSecretName().MatchString(name) || dbSecret().MatchString(name) {
 			v.t |= tSecret
 			if !slices.Contains(v.secrets, name) {
 				v.secrets = append(v.secrets, name)
@@ -352,6 +355,9 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 			if sc.attackDocs {
 				sev--
 			}
+		}
+		if f.minified && sev > High {
+			sev = High // see unreviewable
 		}
 		if sev < Low {
 			return
