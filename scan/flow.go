@@ -56,8 +56,6 @@ func (v *value) add(o value) {
 
 // Expressions of the flow detector, on lower-cased text.
 var (
-	// flowGate: a unit without one of these sends and serializes nothing.
-	flowGate = lazyRE(`curl|wget|\bnc\b|ncat|netcat|socat|telnet|requests|httpx|aiohttp|urllib|urlopen|fetch|axios|\bgot\b|needle|superagent|\bhttps?\.|net::http|httparty|faraday|webrequest|restmethod|\biwr\b|\birm\b|webclient|sendbeacon|xmlhttprequest|socket|smtp|\bdig\b|nslookup|\bhost\b|\bdrill\b|gethostby|getaddrinfo|dns|lookup|dumps|stringify|to_json|convertto-json|marshal|exec|eval|system|popen|child_process|iex|invoke-expression|rmtree|\brm\b|remove|rm_rf|loadstring`)
 	// assignment: a statement that gives a variable a value.
 	assignment = lazyRE(`^\s*(?:export\s+|local\s+|readonly\s+|declare\s+(?:-\w+\s+)*|const\s+|let\s+|var\s+|my\s+|our\s+|set\s+)?[$@]?([a-z_][a-z0-9_]*)\s*(?::=|\+=|=)\s*([^=].*)$`)
 	// netSink: a call or command that sends data over the network.
@@ -141,21 +139,87 @@ func (sc *skillScan) flows(f *fileState, lines, lower []string, ctxs []lineCtx) 
 	}
 }
 
+// Literals a unit must hold for the flow detector to read it: one of what
+// sends, runs, deletes or serializes, and one of where secrets and decoded
+// text come from. Checked with strings.Contains, which costs far less than
+// an expression on every line.
+var (
+	sinkWords = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "scp ", "ftp", "rsync", "requests", "httpx",
+		"aiohttp", "urllib", "urlopen", "fetch", "axios", "got(", "needle", "superagent", "http.", "https.", "net::http", "httparty",
+		"faraday", "webrequest", "restmethod", "iwr ", "irm ", "webclient", "sendbeacon", "xmlhttprequest", "socket", "smtp", "dig ",
+		"nslookup", "host ", "drill ", "gethostby", "getaddrinfo", "dns", "lookup", "dumps", "stringify", "to_json", "convertto-json",
+		"marshal", "exec", "eval", "system", "popen", "child_process", "iex", "invoke-expression", "rmtree", "rm ", "remove", "rm_rf",
+		"loadstring", "client.", "session.", "request(", ".send", "encode", "btoa", "yaml.", "pickle."}
+	sourceWords = []string{"environ", "getenv", "process.env", "env[", "env.", "env:", "env ", "env)", "env\n", ".ssh", ".aws", ".env",
+		".gnupg", ".kube", ".docker", ".netrc", "credential", "decode", "atob", "fromhex", "unhexlify", "^", "home", "~", "userprofile",
+		"key", "token", "secret", "passw", "pwd", "auth", "_pat", "session", "cookie", "dsn", "database_url", "db_url", "_uri",
+		"connection_string", "conn_str", "mongo", "redis_url", "postgres_url", "wallet", "keychain", "keystore", "xxd", "base32", "basenc",
+		"requests.get", "urlopen", "net::http.get", "downloadstring", "curl", "wget", "fetch", "text()"}
+)
+
+// runWords: what runs, deletes or serializes, for the units no network
+// send was seen in.
+var runWords = []string{"exec", "eval", "system", "popen", "child_process", "iex", "invoke-expression", "rmtree", "rm -", "rm_rf",
+	"removeall", "remove-item", "fs.rm", "dumps", "stringify", "to_json", "convertto-json", "marshal", "loadstring"}
+
+// Literals the expressions of evalExpr need, to skip them cheaply.
+var (
+	credentialLits = []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", "credentials", ".config", ".terraform", ".vault",
+		".pgpass", ".s3cfg", ".netrc", ".npmrc", ".pypirc", ".env", ".boto", "my.cnf", "chrome", "chromium", "brave", "edge", "opera",
+		"vivaldi", "yandex", "firefox", "mozilla", "logins", "key3", "key4", "cookies", "signons", "wallet", "electrum", "exodus",
+		"bitcoin", "ethereum", "solana", "nkbih", "bfnael", "hnfank", "keystore", "ledger", "atomic", "security", "keychain", "/etc/",
+		"find ", ".azure"}
+	decodeWords  = []string{"decode", "atob", "fromhex", "unhexlify", "-d", "xxd", "tostring"}
+	remoteWords  = []string{"requests", "httpx", "session", "urlopen", "text(", "net::http", "open-uri", "downloadstring", "invoke-", "curl", "wget", "then("}
+	elementWords = []string{"[", ".", "<<"}
+	loopWords    = []string{"for", "each", "map", "filter", "select", "items"}
+)
+
+// urlMatches returns the URLs of s as urlHost's submatches.
+func urlMatches(s string) [][]string {
+	if !strings.Contains(s, "://") {
+		return nil
+	}
+	return urlHost().FindAllStringSubmatch(s, -1)
+}
+
+// flowGate reports whether a unit holds a sink word and a source word.
+func flowGate(f *fileState, first, last int, lower []string) bool {
+	sink := slices.ContainsFunc(f.hits, func(h *hit) bool {
+		return h.line > first && h.line <= last && slices.Contains(sinkHits, h.id)
+	})
+	text := strings.Join(lower, "\n")
+	return (sink || containsAny(text, runWords)) && containsAny(text, sourceWords)
+}
+
+// sinkHits are the line rules' hits that mark a network send.
+var sinkHits = []string{signalNetSend, ruleHTTPExfil, ruleDNSExfil, ruleExfilService, rulePipeToShell, ruleDownloadAndRun}
+
+func containsAny(s string, words []string) bool {
+	for _, w := range words {
+		if strings.Contains(s, w) {
+			return true
+		}
+	}
+	return false
+}
+
 // maxStatementLines bounds a statement joined over open brackets.
 const maxStatementLines = 40
 
 // flowUnit follows values through the statements of one unit; first is
 // the index of its first line in the file.
 func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ctx Context) {
-	gated := false
-	for _, l := range lower {
-		if flowGate().MatchString(l) {
-			gated = true
-			break
-		}
-	}
-	if !gated {
+	if !flowGate(f, first, first+len(lines), lower) {
 		return
+	}
+	// The line rules found where credential stores are named; a statement
+	// on one of those lines may read one.
+	credLines := map[int]bool{}
+	for _, h := range f.hits {
+		if h.id == ruleCredentialPath || h.id == ruleCredentialRead {
+			credLines[h.line] = true
+		}
 	}
 	vars := map[string]value{}
 	reported := map[string]bool{}
@@ -179,16 +243,24 @@ func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ct
 		}
 		stmt := b.String()
 		lineNo := first + i + 1
+		cred := false
+		for n := lineNo; n <= first+j && !cred; n++ {
+			cred = credLines[n]
+		}
 		match := strings.TrimSpace(lines[i])
 		i = j
 		if strings.HasPrefix(strings.TrimSpace(stmt), "#") || strings.HasPrefix(strings.TrimSpace(stmt), "//") {
 			continue
 		}
-		v := evalExpr(stmt, vars)
-		sc.flowSinks(f, stmt, v, vars, ctx, lineNo, match, reported)
-		switch m := assignment().FindStringSubmatch(stmt); {
+		v := evalExpr(stmt, vars, cred)
+		sc.flowSinks(f, stmt, v, vars, cred, ctx, lineNo, match, reported)
+		var m []string
+		if strings.Contains(stmt, "=") {
+			m = assignment().FindStringSubmatch(stmt)
+		}
+		switch {
 		case m != nil:
-			rhs := evalExpr(m[2], vars)
+			rhs := evalExpr(m[2], vars, cred)
 			if homeExpr().MatchString(m[2]) {
 				rhs.t |= tHome
 			}
@@ -204,20 +276,26 @@ func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ct
 			}
 		default:
 			// x[k] = v, x.append(v): the container carries what goes in.
+			if !containsAny(stmt, elementWords) {
+				break
+			}
 			if name, what := pair(element().FindStringSubmatch(stmt)); name != "" {
-				if v := evalExpr(what, vars); v.t != 0 || len(v.hosts) > 0 {
+				if v := evalExpr(what, vars, cred); v.t != 0 || len(v.hosts) > 0 {
 					old := vars[name]
 					old.add(v)
 					vars[name] = old
 				}
 			}
 		}
+		if !containsAny(stmt, loopWords) {
+			continue
+		}
 		if m := loopHead().FindStringSubmatch(stmt); m != nil {
 			names, iter := m[1], m[2]
 			if names == "" {
 				names, iter = m[4], m[3] // list.each do |x|: the iterable comes first
 			}
-			it := evalExpr(iter, vars)
+			it := evalExpr(iter, vars, cred)
 			it.t &^= tHome
 			if it.t == 0 {
 				continue
@@ -273,7 +351,7 @@ func bracketDepth(s string) int {
 
 // evalExpr is what an expression carries: the secrets it reads directly
 // and through the variables it names.
-func evalExpr(s string, vars map[string]value) value {
+func evalExpr(s string, vars map[string]value, cred bool) value {
 	var v value
 	if strings.Contains(s, "bool(") || strings.Contains(s, "!!") || strings.Contains(s, " in ") {
 		s = presenceCheck().ReplaceAllString(s, " ") // whether a key is set is not the key
@@ -293,22 +371,22 @@ func evalExpr(s string, vars map[string]value) value {
 			v.secrets = append(v.secrets, name)
 		}
 	}
-	if labelledSecret().MatchString(s) {
+	if strings.Contains(s, "$") && labelledSecret().MatchString(s) {
 		v.t |= tSecret
 	}
-	if credentialPath().MatchString(s) || envFileRead().MatchString(s) {
+	if cred && containsAny(s, credentialLits) && credentialPath().MatchString(s) || strings.Contains(s, ".env") && envFileRead().MatchString(s) {
 		v.t |= tCred
 	}
-	if wholeEnv().MatchString(s) {
+	if (strings.Contains(s, "env") || strings.Contains(s, "set")) && wholeEnv().MatchString(s) {
 		v.t |= tEnvAll
 	}
-	if decodes().MatchString(s) || xorDecode().MatchString(s) {
+	if containsAny(s, decodeWords) && decodes().MatchString(s) || (strings.Contains(s, "^") || strings.Contains(s, "xor")) && xorDecode().MatchString(s) {
 		v.t |= tDecoded
 	}
-	if remoteRead().MatchString(s) {
+	if containsAny(s, remoteWords) && remoteRead().MatchString(s) {
 		v.t |= tRemote
 	}
-	for _, m := range urlHost().FindAllStringSubmatch(s, -1) {
+	for _, m := range urlMatches(s) {
 		h := strings.Trim(m[2], "[].")
 		if !slices.Contains(v.hosts, h) {
 			v.hosts = append(v.hosts, h)
@@ -344,7 +422,10 @@ func mentions(s, name string) bool {
 
 // flowSinks reports what a statement sends: v is what the whole statement
 // carries.
-func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[string]value, ctx Context, lineNo int, match string, reported map[string]bool) {
+func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[string]value, cred bool, ctx Context, lineNo int, match string, reported map[string]bool) {
+	if v.t == 0 && !strings.Contains(stmt, "|") && len(vars) == 0 || !containsAny(stmt, sinkWords) {
+		return // nothing carried, or nowhere to send it
+	}
 	report := func(id string, sev Severity, msg string) {
 		if reported[id] {
 			return // one of each per unit: the first is the one to read
@@ -395,7 +476,7 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 	if !isDNS && !netSink().MatchString(stmt) {
 		return
 	}
-	payload := sc.payload(stmt, vars)
+	payload := sc.payload(stmt, vars, cred)
 	if payload.t&(tSecret|tCred|tEnvAll|tDecoded) == 0 {
 		return
 	}
@@ -425,17 +506,17 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 // credential authenticates the request (headers, basic auth) and, in a
 // shell pipeline, taking what earlier stages feed a command that uploads
 // its input.
-func (sc *skillScan) payload(stmt string, vars map[string]value) value {
+func (sc *skillScan) payload(stmt string, vars map[string]value, cred bool) value {
 	stages := pipeStages(stmt)
 	var v value
 	for k, st := range stages {
 		if !netSink().MatchString(st) && !dnsSink().MatchString(st) {
 			continue
 		}
-		v.add(evalExpr(authPart().ReplaceAllString(st, " "), vars))
+		v.add(evalExpr(authPart().ReplaceAllString(st, " "), vars, cred))
 		if k > 0 && stdinUpload().MatchString(st) {
 			for _, prev := range stages[:k] {
-				v.add(evalExpr(prev, vars))
+				v.add(evalExpr(prev, vars, cred))
 			}
 			if slices.ContainsFunc(stages[1:k], func(s string) bool { return encodeStage().MatchString(s) }) {
 				v.t |= tSecret // what is encoded before it leaves is meant not to be read on the way

@@ -93,6 +93,7 @@ func FuzzFlowStatements(f *testing.F) {
 		sc := newSkillScan(nil, (*Options)(nil).resolved())
 		f := &fileState{path: "x.sh", kind: kindScript}
 		sc.flowUnit(f, lines, lower, 0, CtxScript)
+		_ = evalExpr(s, map[string]value{"x": {t: tSecret}}, true)
 		for _, fd := range sc.findings {
 			if fd.Line < 1 || fd.Line > len(lines) || fd.Severity < Low || fd.Severity > Critical {
 				t.Fatalf("malformed finding %+v", fd)

@@ -249,7 +249,7 @@ func ruleTable() []*rule {
 		{
 			id: ruleRemoteInstructions, kind: kindPhrase, sev: Medium,
 			pats: []pat{
-				p("fetch download read open load visit retrieve get curl", `\b(?:fetch|download|read|open|load|visit|retrieve|get|curl)\s+(?:[\w'.-]+\s+){0,6}?(?:https?://\S+|the\s+(?:url|link|page|remote\s+file|file\s+at)\b)[^.\n]{0,160}?\b(?:and|then)\s+(?:[\w'.-]+\s+){0,3}?(?:follow|execute|run|obey|apply|carry\s+out|do\s+(?:what|whatever))\b`),
+				p("follow execute obey apply carry whatever", `\b(?:fetch|download|read|open|load|visit|retrieve|get|curl)\s+(?:[\w'.-]+\s+){0,6}?(?:https?://\S+|the\s+(?:url|link|page|remote\s+file|file\s+at)\b)[^.\n]{0,160}?\b(?:and|then)\s+(?:[\w'.-]+\s+){0,3}?(?:follow|execute|run|obey|apply|carry\s+out|do\s+(?:what|whatever))\b`),
 				p("follow obey execute apply", `\b(?:follow|obey|execute|apply|carry\s+out|do)\s+(?:all\s+|any\s+|every\s+)?(?:the\s+|whatever\s+)?(?:latest\s+|current\s+|updated\s+|new\s+|further\s+)?(?:instructions|steps|commands|directions|directives|rules|tasks|it\s+says)\s+(?:(?:you\s+)?(?:find|get|receive)\s+)?(?:at|from|in|on|found\s+at|listed\s+at|published\s+at|served\s+(?:at|by))\s+(?:https?://|the\s+(?:url|link|page|remote|endpoint|server|file\s+at))`),
 				pl([]string{"执行", "遵循", "按照", "照做", "服从", "运行"}, `(?:访问|打开|读取|获取|下载|抓取|请求)[^。！\n]{0,40}?(?:https?://\S+|链接|网址|地址|页面)[^。！\n]{0,60}?(?:执行|遵循|按照|照做|服从|运行)`),
 			},
@@ -274,11 +274,16 @@ func ruleTable() []*rule {
 		{
 			id: ruleExfilInstruction, kind: kindPhrase, sev: High,
 			pats: []pat{
-				p("read collect gather include grab extract copy get take access", `\b(?:read|collect|gather|include|grab|extract|copy|get|take|access|harvest)\s+(?:[\w'.-]+\s+){0,5}?[\w-]*?(?:credentials?|api[\s_-]?keys?|secrets?|tokens?|passwords?|private[\s_-]?keys?|ssh[\s_-]?keys?|\.env\b|env(?:ironment)?\s+(?:file|variables)|cookies|session\s+(?:tokens?|data)|wallets?|seed\s+phrases?|~/\.ssh|~/\.aws)\b[^\n]{0,300}?\b(?:send|forward|post|upload|transmit|submit|e-?mail|sync|report|relay)\s+(?:[\w'.-]+\s+){0,6}?(?:to|at|via)\s+(?:https?://|[\w.-]+@|the\s+(?:endpoint|server|url|webhook|address))`),
+				p("send forward post upload transmit submit relay exfiltrate", `\b(?:send|forward|post|upload|transmit|submit|e-?mail|sync|report|relay|exfiltrate)\s+(?:[\w'.-]+\s+){0,6}?(?:to|at|via)\s+(?:https?://|[\w.-]+@|the\s+(?:endpoint|server|url|webhook|address))`),
 				pl([]string{"上传", "发送", "发到", "提交", "转发", "传到", "传给", "回传"}, `(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)[^。！\n]{0,40}?(?:上传|发送|发到|提交|转发|传到|传给|回传)|(?:上传|发送|发到|提交|转发|传到|传给|回传)[^。！\n]{0,30}?(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)`),
 			},
 			check: func(l *line, h *hit) bool {
 				if !notNegated(l, h) || describes(l, h) || chineseNegated(l, h) {
+					return false
+				}
+				// In English the order is to send; what is sent was gathered
+				// earlier in the paragraph.
+				if isASCII(l.lower[h.start:h.end]) && !gatherSecret().MatchString(l.lower[max(l.winStart, h.start-300):h.start]) {
 					return false
 				}
 				if classifyURLs(l.lower[h.start:l.winEnd]) == destSuspicious || strings.Contains(l.lower[h.start:l.winEnd], "webhook") {
@@ -475,8 +480,9 @@ func ruleTable() []*rule {
 				p("tcp udp", `/dev/(?:tcp|udp)/`),
 				p("dig nslookup gethostbyname getaddrinfo dns", `\b(?:dig|nslookup)\s+\S|gethostbyname|getaddrinfo|dns\.(?:lookup|resolve)`),
 				p("ajax", `\$\.(?:post|ajax)\(`),
+				p("http net lookuphost lookupip lookupaddr host drill", `\bhttp\.(?:post|get|newrequest|postform)\(|net::http|\bnet\.lookup(?:host|ip|addr|txt|cname)\(|\b(?:host|drill)\s+\S+\.[a-z]|resolve-dnsname`),
 			},
-			only: []Context{CtxScript, CtxConfig, CtxCode},
+			only: []Context{CtxScript, CtxConfig, CtxCode, CtxDocCode},
 		},
 		{
 			id: ruleExfilService, kind: kindCommand, sev: High,
@@ -887,6 +893,9 @@ func isASCII(s string) bool {
 	return true
 }
 
+// gatherSecret: an order to read or collect a secret.
+var gatherSecret = lazyRE(`\b(?:read|collect|gather|include|grab|extract|copy|get|take|access|harvest)\s+(?:[\w'.-]+\s+){0,5}?[\w-]*?(?:credentials?|api[\s_-]?keys?|secrets?|tokens?|passwords?|private[\s_-]?keys?|ssh[\s_-]?keys?|\.env\b|env(?:ironment)?\s+(?:file|variables)|cookies|session\s+(?:tokens?|data)|wallets?|seed\s+phrases?|~/\.ssh|~/\.aws)\b`)
+
 // obeyWords: text that makes fetched content a standing order.
 var obeyWords = lazyRE(`\b(?:execute|obey|whatever|every\s+(?:time|session|run|task|request)|each\s+(?:time|session|run|task)|always|before\s+(?:every|each|any)|periodically|latest\s+instructions|new\s+instructions|updated\s+instructions|without\s+(?:asking|confirmation|telling))\b`)
 
@@ -898,12 +907,11 @@ var description = lazyRE(`\b(?:attackers?|adversar\w*|malicious|malware|injected
 // describes reports whether the sentence before a match describes or
 // forbids rather than instructs.
 func describes(l *line, h *hit) bool {
-	before := l.lower[max(l.winStart, h.start-160):h.start]
-	if i := strings.LastIndexAny(before, ".!?;"); i >= 0 {
-		before = before[i+1:]
-	}
-	if i := strings.LastIndex(before, "。"); i >= 0 {
-		before = before[i+len("。"):]
+	before := l.lower[max(l.winStart, h.start-400):h.start]
+	for _, end := range []string{". ", "! ", "? ", "; ", "。"} {
+		if i := strings.LastIndex(before, end); i >= 0 {
+			before = before[i+len(end):]
+		}
 	}
 	return description().MatchString(before)
 }
