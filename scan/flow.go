@@ -2,6 +2,7 @@ package scan
 
 import (
 	"fmt"
+	"maps"
 	"slices"
 	"strings"
 )
@@ -139,29 +140,6 @@ func (sc *skillScan) flows(f *fileState, lines, lower []string, ctxs []lineCtx) 
 	}
 }
 
-// Literals a unit must hold for the flow detector to read it: one of what
-// sends, runs, deletes or serializes, and one of where secrets and decoded
-// text come from. Checked with strings.Contains, which costs far less than
-// an expression on every line.
-var (
-	sinkWords = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "scp ", "ftp", "rsync", "requests", "httpx",
-		"aiohttp", "urllib", "urlopen", "fetch", "axios", "got(", "needle", "superagent", "http.", "https.", "net::http", "httparty",
-		"faraday", "webrequest", "restmethod", "iwr ", "irm ", "webclient", "sendbeacon", "xmlhttprequest", "socket", "smtp", "dig ",
-		"nslookup", "host ", "drill ", "gethostby", "getaddrinfo", "dns", "lookup", "dumps", "stringify", "to_json", "convertto-json",
-		"marshal", "exec", "eval", "system", "popen", "child_process", "iex", "invoke-expression", "rmtree", "rm ", "remove", "rm_rf",
-		"loadstring", "client.", "session.", "request(", ".send", "encode", "btoa", "yaml.", "pickle."}
-	sourceWords = []string{"environ", "getenv", "process.env", "env[", "env.", "env:", "env ", "env)", "env\n", ".ssh", ".aws", ".env",
-		".gnupg", ".kube", ".docker", ".netrc", "credential", "decode", "atob", "fromhex", "unhexlify", "^", "home", "~", "userprofile",
-		"key", "token", "secret", "passw", "pwd", "auth", "_pat", "session", "cookie", "dsn", "database_url", "db_url", "_uri",
-		"connection_string", "conn_str", "mongo", "redis_url", "postgres_url", "wallet", "keychain", "keystore", "xxd", "base32", "basenc",
-		"requests.get", "urlopen", "net::http.get", "downloadstring", "curl", "wget", "fetch", "text()"}
-)
-
-// runWords: what runs, deletes or serializes, for the units no network
-// send was seen in.
-var runWords = []string{"exec", "eval", "system", "popen", "child_process", "iex", "invoke-expression", "rmtree", "rm -", "rm_rf",
-	"removeall", "remove-item", "fs.rm", "dumps", "stringify", "to_json", "convertto-json", "marshal", "loadstring"}
-
 // Literals the expressions of evalExpr need, to skip them cheaply.
 var (
 	credentialLits = []string{".ssh", ".aws", ".gnupg", ".kube", ".docker", "credentials", ".config", ".terraform", ".vault",
@@ -183,18 +161,6 @@ func urlMatches(s string) [][]string {
 	return urlHost().FindAllStringSubmatch(s, -1)
 }
 
-// flowGate reports whether a unit holds a sink word and a source word.
-func flowGate(f *fileState, first, last int, lower []string) bool {
-	sink := slices.ContainsFunc(f.hits, func(h *hit) bool {
-		return h.line > first && h.line <= last && slices.Contains(sinkHits, h.id)
-	})
-	text := strings.Join(lower, "\n")
-	return (sink || containsAny(text, runWords)) && containsAny(text, sourceWords)
-}
-
-// sinkHits are the line rules' hits that mark a network send.
-var sinkHits = []string{signalNetSend, ruleHTTPExfil, ruleDNSExfil, ruleExfilService, rulePipeToShell, ruleDownloadAndRun}
-
 func containsAny(s string, words []string) bool {
 	for _, w := range words {
 		if strings.Contains(s, w) {
@@ -204,13 +170,42 @@ func containsAny(s string, words []string) bool {
 	return false
 }
 
+// sourceLits: a statement without one of these reads no secret, no
+// credential file, no environment, nothing decoded or downloaded.
+var sourceLits = []string{"env", "$", "key", "token", "secret", "passw", "pwd", "auth", "session", "cookie", "_pat", "dsn", "_url",
+	"_uri", "credential", ".ssh", ".aws", ".gnupg", ".kube", ".docker", ".netrc", "decode", "atob", "fromhex", "unhexlify", "^",
+	"xor", "xxd", "home", "~", "userprofile", "requests", "urlopen", "fetch", "http", "curl", "wget", "text(", "downloadstring",
+	"invoke-", "conn", "wallet", "keychain", "keystore", "cookies", "chrome", "firefox", "/etc/", "://"}
+
+// sinkWords: a statement without one of these sends, runs, deletes and
+// serializes nothing (checked before the expressions that would say so).
+var sinkWords = []string{"curl", "wget", "nc ", "ncat", "netcat", "socat", "telnet", "scp ", "ftp", "rsync", "requests", "httpx",
+	"aiohttp", "urllib", "urlopen", "fetch", "axios", "got(", "needle", "superagent", "http", "faraday", "webrequest", "restmethod",
+	"iwr ", "irm ", "webclient", "sendbeacon", "socket", "smtp", "dig ", "nslookup", "host ", "drill ", "gethostby", "getaddrinfo",
+	"dns", "lookup", "resolv", "dumps", "stringify", "to_json", "convertto-json", "marshal", "exec", "eval", "system", "popen",
+	"child_process", "iex", "invoke-expression", "rmtree", "rm ", "remove", "rm_rf", "fs.rm", "loadstring", "client.", "session.",
+	"request(", ".send", "encode", "btoa", "yaml.", "pickle.", "post", "load(", "function", "%x("}
+
+// flowGate reports whether the line rules saw a sink in lines first+1..last.
+func flowGate(f *fileState, first, last int) bool {
+	return slices.ContainsFunc(f.hits, func(h *hit) bool {
+		return h.line > first && h.line <= last && slices.Contains(sinkHits, h.id)
+	})
+}
+
+// sinkHits are the line rules' hits that mark a sink: a network send, or
+// code that runs, deletes or serializes. The line rules find them through
+// their trigger words at no cost to the flow detector.
+var sinkHits = []string{signalNetSend, signalRunSink, ruleHTTPExfil, ruleDNSExfil, ruleExfilService, rulePipeToShell,
+	ruleDownloadAndRun, ruleEvalDecoded, ruleRemoteCodeExec, ruleDestructive, ruleDecodeAndRun}
+
 // maxStatementLines bounds a statement joined over open brackets.
 const maxStatementLines = 40
 
 // flowUnit follows values through the statements of one unit; first is
 // the index of its first line in the file.
 func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ctx Context) {
-	if !flowGate(f, first, first+len(lines), lower) {
+	if !flowGate(f, first, first+len(lines)) {
 		return
 	}
 	// The line rules found where credential stores are named; a statement
@@ -250,6 +245,16 @@ func (sc *skillScan) flowUnit(f *fileState, lines, lower []string, first int, ct
 		match := strings.TrimSpace(lines[i])
 		i = j
 		if strings.HasPrefix(strings.TrimSpace(stmt), "#") || strings.HasPrefix(strings.TrimSpace(stmt), "//") {
+			continue
+		}
+		if !cred && !containsAny(stmt, sourceLits) && !slices.ContainsFunc(slices.Collect(maps.Keys(vars)), func(n string) bool { return mentions(stmt, n) }) {
+			// Nothing is read or carried here: at most a variable is given
+			// a clean value, which it no longer carries anything.
+			if len(vars) > 0 && strings.Contains(stmt, "=") {
+				if m := assignment().FindStringSubmatch(stmt); m != nil {
+					delete(vars, m[1])
+				}
+			}
 			continue
 		}
 		v := evalExpr(stmt, vars, cred)

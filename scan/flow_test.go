@@ -92,6 +92,9 @@ func FuzzFlowStatements(f *testing.F) {
 		lines, lower := splitLines(s)
 		sc := newSkillScan(nil, (*Options)(nil).resolved())
 		f := &fileState{path: "x.sh", kind: kindScript}
+		for i := range lines {
+			f.hits = append(f.hits, &hit{id: signalNetSend, line: i + 1}) // past the gate
+		}
 		sc.flowUnit(f, lines, lower, 0, CtxScript)
 		_ = evalExpr(s, map[string]value{"x": {t: tSecret}}, true)
 		for _, fd := range sc.findings {

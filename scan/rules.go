@@ -55,6 +55,7 @@ const (
 	// registry; pkg-install: a command installs a package by name.
 	signalPrivateRegistry = "private-registry"
 	signalPkgInstall      = "pkg-install"
+	signalRunSink         = "run-sink"
 )
 
 // defaultRules is the rule table, built once.
@@ -483,6 +484,14 @@ func ruleTable() []*rule {
 				p("http net lookuphost lookupip lookupaddr host drill", `\bhttp\.(?:post|get|newrequest|postform)\(|net::http|\bnet\.lookup(?:host|ip|addr|txt|cname)\(|\b(?:host|drill)\s+\S+\.[a-z]|resolve-dnsname`),
 			},
 			only: []Context{CtxScript, CtxConfig, CtxCode, CtxDocCode},
+		},
+		{
+			// What runs text as code, deletes a tree or serializes: where the
+			// flow detector looks (see flow.go).
+			id: signalRunSink, kind: kindCommand, sev: Low, signal: true,
+			pats: []pat{p("exec eval system popen child_process execsync iex rmtree rm rm_rf removeall rmsync dumps stringify to_json convertto marshal loadstring instance_eval",
+				`\b(?:exec|eval|system|popen|child_process|execsync|iex|rmtree|rm|rm_rf|removeall|rmsync|dumps|stringify|to_json|convertto-json|marshal|loadstring|instance_eval)\b`)},
+			only: []Context{CtxScript, CtxCode, CtxDocCode},
 		},
 		{
 			id: ruleExfilService, kind: kindCommand, sev: High,
