@@ -328,9 +328,27 @@ func pair(m []string) (string, string) {
 }
 
 // bracketDepth is how many brackets a line leaves open (negative when it
-// closes more than it opens), counting outside of quotes.
+// closes more than it opens), counting outside of quotes and before a
+// comment.
 func bracketDepth(s string) int {
 	d := 0
+	unquoted(s, "\"'`", func(i int, c byte) bool {
+		switch {
+		case c == '#' && (i == 0 || s[i-1] == ' '):
+			return false // a comment
+		case c == '(' || c == '[' || c == '{':
+			d++
+		case c == ')' || c == ']' || c == '}':
+			d--
+		}
+		return true
+	})
+	return d
+}
+
+// unquoted calls yield with each byte of s outside the quotes named in
+// quotes (a backslash escapes inside them), until yield returns false.
+func unquoted(s, quotes string, yield func(i int, c byte) bool) {
 	var quote byte
 	for i := 0; i < len(s); i++ {
 		c := s[i]
@@ -341,17 +359,12 @@ func bracketDepth(s string) int {
 			} else if c == quote {
 				quote = 0
 			}
-		case c == '"' || c == '\'' || c == '`':
+		case strings.IndexByte(quotes, c) >= 0:
 			quote = c
-		case c == '#' && (i == 0 || s[i-1] == ' '):
-			return d // a comment
-		case c == '(' || c == '[' || c == '{':
-			d++
-		case c == ')' || c == ']' || c == '}':
-			d--
+		case !yield(i, c):
+			return
 		}
 	}
-	return d
 }
 
 // evalExpr is what an expression carries: the secrets it reads directly
@@ -538,32 +551,24 @@ func (sc *skillScan) payload(stmt string, vars map[string]value, cred bool) valu
 // brackets and command substitutions.
 func pipeStages(s string) []string {
 	var out []string
-	depth, start := 0, 0
-	var quote byte
-	for i := 0; i < len(s); i++ {
-		c := s[i]
+	depth, start, skip := 0, 0, -1
+	unquoted(s, "\"'", func(i int, c byte) bool {
 		switch {
-		case quote != 0:
-			if c == '\\' {
-				i++
-			} else if c == quote {
-				quote = 0
-			}
-		case c == '"' || c == '\'':
-			quote = c
+		case i == skip:
 		case c == '(' || c == '{' || c == '[':
 			depth++
 		case c == ')' || c == '}' || c == ']':
 			depth--
 		case c == '|' && depth <= 0:
 			if i+1 < len(s) && s[i+1] == '|' {
-				i++
-				continue
+				skip = i + 1 // ||, not a pipe
+				return true
 			}
 			out = append(out, s[start:i])
 			start = i + 1
 		}
-	}
+		return true
+	})
 	return append(out, s[start:])
 }
 
