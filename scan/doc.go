@@ -206,10 +206,12 @@
 //
 // # Out of reach
 //
-// The scan is static and offline. It does not run code or follow what a
-// program computes: a payload assembled across many statements, fetched at
-// run time, or encrypted with a key the skill holds is not seen; a URL
-// built from pieces is not classified. It does not open archives. Prompt
+// The scan is static and offline. It does not run code; the flow
+// detector follows values through plain assignments, containers and loops
+// within one script or code block, not through functions, imports, other
+// files or a program's control flow, so a payload passed through a helper
+// function, fetched at run time, or encrypted with a key the skill holds
+// is not seen, and a URL built from pieces is not classified. It does not open archives. Prompt
 // injection is matched by phrasing in English and Chinese; a paraphrase,
 // another language or an image can carry one unseen. A phrase is not an
 // order when its sentence negates it ("never", 不要) or describes it

@@ -86,8 +86,8 @@ func nameTyposquat(name string) string {
 }
 
 // slip reports whether t is w mistyped: two neighbouring letters swapped,
-// one letter dropped or added inside it (a doubled one included), or, in a
-// long word, one vowel for another; a different ending (-s, -es, -d, -r,
+// a vowel dropped or a letter doubled inside it, or, in a long word, one
+// vowel for another; a different ending (-s, -es, -d, -r,
 // -ed, -er, -ing, a digit) is another word, not a slip.
 func slip(t, w string) bool {
 	if abs(len(t)-len(w)) > 1 || t[0] != w[0] && t[1] != w[1] {
@@ -105,7 +105,20 @@ func slip(t, w string) bool {
 		return false
 	}
 	if len(t) != len(w) {
-		return true
+		// A vowel dropped ("confg") or a letter doubled ("formattter"); a
+		// consonant dropped or added makes another word (stale, stable).
+		long, short := w, t
+		if len(t) > len(w) {
+			long, short = t, w
+		}
+		k := 0
+		for k < len(short) && long[k] == short[k] {
+			k++
+		}
+		if len(t) < len(w) {
+			return isVowel(long[k])
+		}
+		return k > 0 && long[k] == long[k-1] || k+1 < len(long) && long[k] == long[k+1]
 	}
 	var diff []int
 	for i := range len(t) {

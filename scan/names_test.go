@@ -33,7 +33,8 @@ func TestSlip(t *testing.T) {
 		{"validater", "validator", true}, {"webbapp", "webapp", true},
 		{"tests", "test", false}, {"merger", "merge", false}, {"models", "model", false},
 		{"figma", "sigma", false}, {"motion", "notion", false}, {"modal", "model", false},
-		{"abc", "abcdef", false},
+		{"abc", "abcdef", false}, {"stale", "stable", false}, {"formattter", "formatter", true},
+		{"lanch", "launch", true}, {"plaster", "planter", false},
 	} {
 		if got := slip(tt.t, tt.w); got != tt.want {
 			t.Errorf("slip(%q, %q) = %v, want %v", tt.t, tt.w, got, tt.want)
