@@ -150,7 +150,9 @@
 //	name-typosquat        high      the skill's name one slip from a widely installed skill's (names/skills.txt), or holding a misspelled word (names/words.txt)
 //	dep-url               medium    a dependency from a URL, a git repository or outside the skill; high over plain HTTP or from an IP
 //	dep-confusion         high      --extra-index-url, --trusted-host, a version pin of 90 and up, an npm registry over plain HTTP, a skill that says its
-//	                                packages come from a private registry and installs one by bare name; medium for another index or registry, internal-looking names
+//	                                packages come from a private registry and installs one by bare name, an .npmrc that points a popular public
+//	                                scope (@babel, @modelcontextprotocol, ...) at another registry; medium for another index or registry,
+//	                                internal-looking names
 //	install-hook          medium    package.json preinstall, install, postinstall and prepare scripts
 //	symlink-escape        high      a symbolic link leading outside the skill; critical to a credential store
 //	unreviewable          high      a minified script (32 KB or more, lines of 1,000 bytes on average): findings in it are held to high
