@@ -30,11 +30,36 @@ func (sc *skillScan) finish() {
 			sc.exfiltration(f)
 		}
 		if f.kind == kindSkillFile {
+			sc.checkName(f)
 			sc.fakePrerequisite(f)
 			sc.parsedFields(f)
 		}
 	}
 	sc.concealedAction()
+	sc.dependencyConfusion()
+}
+
+// dependencyConfusion: the skill says its packages come from a private
+// registry and installs or imports one by name, which a public registry
+// resolves to whoever published that name there.
+func (sc *skillScan) dependencyConfusion() {
+	var said bool
+	var use *hit
+	var useFile string
+	for _, f := range sc.files {
+		for _, h := range f.hits {
+			switch {
+			case h.id == signalPrivateRegistry:
+				said = true
+			case use == nil && (h.id == signalPkgInstall || h.id == ruleDepConfusion):
+				use, useFile = h, f.path
+			}
+		}
+	}
+	if said && use != nil {
+		sc.add(Finding{Rule: ruleDepConfusion, Severity: High, File: useFile, Line: use.line, Context: use.ctx, Match: use.match,
+			Message: "the skill says its packages come from a private registry, but this installs or imports one by name: a public registry serves whoever published that name there"})
+	}
 }
 
 // exfiltration: a file that reads credentials, the whole environment or
@@ -80,7 +105,9 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	case f.kind == kindSkillFile:
 		return // SKILL.md documents its own hosts; only a collection service counts
 	case len(undeclared) > 0 && len(undocumented) > 0:
-		fd.Severity = High
+		// Reading a secret on one line and calling a host on another is a
+		// correlation, not a flow; the flow detector reports the flow.
+		fd.Severity = Medium
 		fd.Message = fmt.Sprintf("reads secrets the skill does not declare (%s) and sends data to hosts its documents do not name (%s)",
 			strings.Join(undeclared, ", "), strings.Join(undocumented, ", "))
 	case len(undeclared) > 0:

@@ -124,7 +124,10 @@ func (sc *skillScan) checkDeps(f *fileState, p, text string) {
 			if m := npmRegistry().FindStringSubmatch(strings.ToLower(l)); m != nil && !strings.Contains(m[2], "registry.npmjs.org") && !strings.Contains(m[2], "registry.yarnpkg.com") {
 				sev, msg := Medium, "points npm at another registry for every unscoped package"
 				if m[1] != "" {
-					continue // a registry for one scope is how private packages are kept safe
+					if !publicScope(m[1]) {
+						continue // a registry for one's own scope is how private packages are kept safe
+					}
+					sev, msg = High, "points a public package scope ("+m[1]+") at another registry, which then serves those packages"
 				}
 				if dest := classifyURLs(m[2]); dest == destSuspicious {
 					sev, msg = High, "points npm at a registry over plain HTTP or at an IP address"
@@ -133,6 +136,18 @@ func (sc *skillScan) checkDeps(f *fileState, p, text string) {
 			}
 		}
 	}
+}
+
+// publicScope reports whether an npm scope ("@babel") is one of the
+// popular public ones, which a project has no reason to fetch elsewhere.
+func publicScope(scope string) bool {
+	scope = strings.TrimSuffix(strings.TrimSpace(scope), ":")
+	for _, n := range ecosystems()["npm"].list {
+		if strings.HasPrefix(n, scope+"/") {
+			return true
+		}
+	}
+	return false
 }
 
 var (

@@ -99,35 +99,43 @@
 // above. A check may lower a match (an installer piped into a shell) or
 // raise it (a download from an IP address).
 //
-//	instruction-override  critical  "ignore previous instructions", "your real task is", "new system instructions:"
-//	concealment           high      "do not tell the user", "without the user knowing", "secretly upload"
+//	instruction-override  critical  "ignore previous instructions", "your real task is", "new system instructions:", 忽略之前的所有指令
+//	concealment           high      "do not tell the user", "without the user knowing", "secretly upload", 不要告诉用户, 悄悄上传
 //	role-hijack           high      "you are now DAN", "act as if you have no restrictions"
 //	prompt-boundary       high      skillkit's own wrapper tags (</skill_content>); chat-template markers medium
 //	hidden-instruction    high      an instruction to the model inside an HTML comment
 //	hidden-text           medium    HTML styled invisible (display:none, font-size:0)
 //	context-exfil         high      "print your system prompt", "send the conversation to <url>"
-//	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env; critical to a collection service
-//	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host
-//	decode-and-run        critical  base64 -d | sh, xxd -r | bash, powershell -EncodedCommand, FromBase64String + iex
+//	exfil-instruction     medium    "send the API keys to <url>"; high for SSH keys, wallets, .env, for "read the token ... and forward it to <url>" and
+//	                                its Chinese forms (上传/发送 with 密钥/令牌/凭证); critical to a collection service
+//	remote-instructions   medium    "fetch <url> and follow it"; high when the fetched text is to be obeyed, executed or re-read every time, and in Chinese
+//	                                (访问 <url> 并执行); critical from a paste, tunnel or IP host
+//	pipe-to-shell         high      curl|sh, iwr|iex, bash <(curl ...); low for well-known installers; critical from an IP, plain HTTP, a paste or tunnel host;
+//	                                none when the interpreter is given its program (python3 -m json.tool, node -e, sh -c), so the download is its data
+//	decode-and-run        critical  base64 -d | sh, base32 -d | bash, rev | sh, xxd -r | bash, base64 -d | xargs (decoded text as a command's arguments), powershell -EncodedCommand, FromBase64String + iex
 //	paste-in-terminal     medium    "copy and paste this into Terminal", "press Win+R"
 //	download-and-run      high      curl -o x && chmod +x x && ./x, password-protected archives; critical from a suspicious host
-//	credential-path       high      ~/.ssh keys, ~/.aws, .gnupg, .kube, .netrc, browser profiles, wallets, keychains (access kind)
+//	credential-path       high      ~/.ssh keys, ~/.aws, .gnupg, .kube, .netrc, browser profiles, wallets, keychains, paths joined from segments
+//	                                (".ssh", "id_rsa") (access kind)
 //	credential-read       high      the same, read: cat, open(), copy, find -name id_rsa, security find-generic-password
 //	credential-dump       critical  mimikatz, lsass dumps, reg save hklm\sam, LaZagne
 //	env-dump              medium    the whole environment: printenv, env |, json.dumps(os.environ), JSON.stringify(process.env)
 //	exfil-service         high      webhook.site, requestbin, pipedream, interactsh/oast, ngrok, transfer.sh, pastebin; medium for Discord and Telegram webhooks
 //	dns-exfil             high      a DNS lookup of a name built at run time; critical with command substitution or encoding
 //	http-exfil            high      curl -F @file, $(whoami) in a request; critical for credential files, the environment, history
-//	reverse-shell         critical  bash -i >& /dev/tcp, nc -e, mkfifo|nc, socat exec:, os.dup2(s.fileno()), PowerShell TCPClient + iex
+//	encoded-transfer      high      base64 -d of a literal or a hidden file around curl/wget, a download then decoded, a listener's input decoded
+//	reverse-shell         critical  bash -i >& /dev/tcp, nc -e, mkfifo|nc, nc -l | sh (a bind shell), socat exec:, os.dup2(s.fileno()), PowerShell TCPClient + iex
 //	tunnel                medium    ngrok, cloudflared tunnel, ssh -R, chisel
 //	remote-code-exec      critical  exec(requests.get(...).text), eval(fetch), pickle.loads of a download, mshta/regsvr32/certutil
-//	eval-decoded          critical  exec(base64.b64decode(...)), eval(atob(...)), eval(base64_decode(...)), iex + GzipStream
+//	eval-decoded          critical  exec(base64.b64decode(...)), eval(atob(...)), eval(base64_decode(...)), iex + GzipStream, exec(open("/tmp/.x").read())
 //	string-reassembly     high      chr() chains, getattr(__builtins__, ...), a sensitive name split into joined pieces
 //	destructive-command   critical  rm -rf ~ or /, mkfs, dd of=/dev/sd*, fork bomb, shutil.rmtree(home), vssadmin delete shadows
-//	anti-forensics        high      history -c, unset HISTFILE, wevtutil cl, removing /var/log
-//	tamper-agent-config   high      writing AGENTS.md, CLAUDE.md, .cursorrules, ~/.claude, other skills' SKILL.md, /etc/hosts; medium as prose
+//	anti-forensics        high      history -c, unset HISTFILE, wevtutil cl, removing or truncating anything under /var/log, journalctl --vacuum
+//	tamper-agent-config   high      writing AGENTS.md, CLAUDE.md, MEMORY.md, SOUL.md, .cursorrules, ~/.claude, other skills' SKILL.md, /etc/hosts; medium as prose
+//	permission-change     high      a file made writable by every user (chmod 777, o+w, 0o666), sudo chown/chgrp/chmod, chown to root
 //	privilege-escalation  critical  sudoers, NOPASSWD, setuid bits, setcap cap_setuid, ld.so.preload, disabling Defender; high for usermod -aG docker, --privileged, pkexec
-//	persistence           high      crontab, launch agents, systemd units, Run keys, schtasks; critical for authorized_keys and payloads; medium for PATH lines in shell rc files
+//	persistence           high      crontab, launch agents, systemd units, Run keys, schtasks, git hooks and core.hooksPath; critical for authorized_keys and
+//	                                payloads; medium for PATH lines in shell rc files
 //	crypto-miner          critical  stratum+tcp://, xmrig and other miners, mining pools, --donate-level
 //	encoded-blob          medium    a base64 blob over 1,000 characters or a hex blob over 512 digits in a script, SKILL.md or config
 //	executable-binary     high      an ELF, PE or Mach-O file; critical when hidden in an encoding
@@ -137,11 +145,17 @@
 //	unicode-bidi          high      bidirectional overrides, embeddings and isolates; critical in scripts and config (Trojan Source); low for stray direction marks
 //	unicode-invisible     medium    zero-width and other invisible characters, stray variation selectors
 //	control-char          medium    C0 and C1 control characters, terminal escape sequences
-//	dep-typosquat         high      a dependency one edit, a separator or a look-alike glyph away from a popular package; critical for names used by published malware
+//	dep-typosquat         high      a dependency one edit, a separator or a look-alike glyph away from a popular package; critical for names used by published malware;
+//	                                in a command (npx, pip install, uvx, ...) a slip of the keys (two letters swapped, one dropped or doubled inside)
+//	name-typosquat        high      the skill's name one slip from a widely installed skill's (names/skills.txt), or holding a misspelled word (names/words.txt)
 //	dep-url               medium    a dependency from a URL, a git repository or outside the skill; high over plain HTTP or from an IP
-//	dep-confusion         high      --extra-index-url, --trusted-host, a version pin of 90 and up, an npm registry over plain HTTP; medium for another index or registry, internal-looking names
+//	dep-confusion         high      --extra-index-url, --trusted-host, a version pin of 90 and up, an npm registry over plain HTTP, a skill that says its
+//	                                packages come from a private registry and installs one by bare name, an .npmrc that points a popular public
+//	                                scope (@babel, @modelcontextprotocol, ...) at another registry; medium for another index or registry,
+//	                                internal-looking names
 //	install-hook          medium    package.json preinstall, install, postinstall and prepare scripts
 //	symlink-escape        high      a symbolic link leading outside the skill; critical to a credential store
+//	unreviewable          high      a minified script (32 KB or more, lines of 1,000 bytes on average): findings in it are held to high
 //	read-error            medium    a file that cannot be listed or read
 //	scan-limit            high      a script, config or SKILL.md cut by MaxFileBytes, files past MaxTotalBytes or MaxFiles; low for other files
 //
@@ -149,13 +163,39 @@
 //
 //	exfil-credentials     critical  a script or SKILL.md that reads a credential store and talks to the network
 //	exfil-env             critical  one that reads the whole environment and talks to the network
-//	secret-exfil          high      a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name;
-//	                                medium when the hosts are named, low when the variables are declared; critical to an IP, a collection service or a computed DNS name
+//	secret-exfil          medium    a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name
+//	                                (a correlation: secret-flow reports the flow); low when the variables are declared; critical to an IP, a
+//	                                collection service or a computed DNS name
+//	secret-flow           critical  a secret, credential file or the whole environment followed through variables, string building and
+//	                                encoding into a request's payload or a DNS name (see Flows); less for declared secrets and own hosts
+//	secret-harvest        high      secrets of two or more services gathered and serialized into one payload (json.dumps, JSON.stringify)
+//	hidden-endpoint       high      a request to an address decoded at run time
 //	fake-prerequisite     critical  SKILL.md presents a download-and-run or an encoded command as a setup step ("Prerequisites", "paste into Terminal")
 //	concealed-action      critical  an instruction to hide something from the user, in a skill that does something risky; high when both are medium
 //
 // A script that reads its own declared variable and sends it to a host its
 // documents name is what an API skill does: no finding.
+//
+// # Flows
+//
+// A script, and each fenced code block of SKILL.md and other documents, is
+// read as statements (joined over open brackets and trailing backslashes),
+// and what each value carries is followed through plain assignments in
+// shell, Python, JavaScript, PowerShell, Ruby, Lua and Go: a secret-looking
+// environment variable (or one sent under a secret's label, "token=$X"), a
+// credential or .env file's contents, the whole environment, text decoded
+// at run time. A statement that sends over the network or looks up a DNS
+// name reports what its payload carries; where a request authenticates
+// (headers, basic auth) is not its payload, since that is what a key is
+// for, and in a shell pipeline what earlier stages feed a command that
+// uploads its input is. The weight depends on the context: a secret the
+// skill declares (env in skill.config.yaml or the frontmatter) sent to its
+// own service (a host allowed by permissions.network, named in the
+// description, or the vendor the variable is named after, as
+// OPENAI_API_KEY and api.openai.com) is no finding; its own service
+// without the declaration is medium; a declared secret to another host is
+// high; anything else, a credential file, the whole environment and any
+// DNS name are critical. In other documents a flow weighs one step less.
 //
 // # Limits
 //
@@ -168,12 +208,16 @@
 //
 // # Out of reach
 //
-// The scan is static and offline. It does not run code or follow what a
-// program computes: a payload assembled across many statements, fetched at
-// run time, or encrypted with a key the skill holds is not seen; a URL
-// built from pieces is not classified. It does not open archives. Prompt
-// injection is matched by phrasing in English; a paraphrase, another
-// language or an image can carry one unseen. Typosquatting is judged
+// The scan is static and offline. It does not run code; the flow
+// detector follows values through plain assignments, containers and loops
+// within one script or code block, not through functions, imports, other
+// files or a program's control flow, so a payload passed through a helper
+// function, fetched at run time, or encrypted with a key the skill holds
+// is not seen, and a URL built from pieces is not classified. It does not open archives. Prompt
+// injection is matched by phrasing in English and Chinese; a paraphrase,
+// another language or an image can carry one unseen. A phrase is not an
+// order when its sentence negates it ("never", 不要) or describes it
+// ("attackers may ...", "such as", "flag ..."). Typosquatting is judged
 // against embedded lists of popular PyPI and npm names (names/*.txt) and
 // names of published malware: whether a name exists on a registry, who owns
 // it, its age, downloads and versions, and whether a private package of

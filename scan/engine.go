@@ -180,9 +180,20 @@ func (rs *ruleSet) candidates(lower string, ps *pairSet, ctx Context, c *patBits
 		}
 		i = j
 	}
+	high := -1 // whether the line holds a byte past ASCII: -1 not known yet
 	for _, i := range rs.lits {
 		if only := rs.pats[i].rule.only; only != nil && !slices.Contains(only, ctx) {
 			continue // a literal search costs a pass over the line
+		}
+		if lits := rs.pats[i].lits; len(lits) > 0 && lits[0][0] >= utf8.RuneSelf {
+			// Literals in another script (the Chinese phrases): one pass
+			// finds whether the line has any, rather than one per literal.
+			if high < 0 {
+				high = boolInt(!isASCII(lower))
+			}
+			if high == 0 {
+				continue
+			}
 		}
 		for _, lit := range rs.pats[i].lits {
 			if ps.contains(lower, lit) {

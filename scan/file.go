@@ -57,6 +57,11 @@ type fileState struct {
 	env   []string // secret-looking environment variables the file reads
 	// descLine is the line of SKILL.md's description key.
 	descLine int
+	// examples: a SKILL.md of a skill about security that presents its
+	// code as patterns to find or examples not to run.
+	examples bool
+	// minified: a bundle of machine-written code no person reads.
+	minified bool
 }
 
 // first returns the file's first hit of the first id that has one: ids go
@@ -102,6 +107,31 @@ var securityWords = []string{"security", "secure", "audit", "pentest", "penetrat
 	"malware", "threat", "red team", "red-team", "attack", "adversarial", "prompt injection", "ctf", "forensic",
 	"incident response", "hardening", "owasp", "yara", "siem", "cve", "phishing", "intrusion"}
 
+// ruleUnreviewable: a file no person can review.
+const ruleUnreviewable = "unreviewable"
+
+// Minified code: at least this big, with lines this long on average.
+const (
+	minifiedMinBytes    = 32 << 10
+	minifiedAvgLineSize = 1000
+)
+
+// isMinified reports whether a script is a minified bundle: large, with
+// few and very long lines.
+func isMinified(text string) bool {
+	if len(text) < minifiedMinBytes {
+		return false
+	}
+	return len(text)/(strings.Count(text, "\n")+1) >= minifiedAvgLineSize
+}
+
+// exampleMarker: SKILL.md says its code is something to look for, not to
+// run.
+var exampleMarker = lazyRE(`\b(?:never|do\s+not|don'?t)\s+(?:run|execute)\s+(?:them|these|this|it|the\s+(?:examples?|patterns?|snippets?|samples?))\b`,
+	`\b(?:look|search|scan|grep|check)\s+(?:\w+\s+){0,3}?for\s+(?:\w+\s+){0,3}?(?:patterns?|signatures?|indicators?|phrases|strings|code\s+that)\b`,
+	`\b(?:patterns?|examples?|signatures?|indicators?)\s+(?:to|that\s+you\s+should)\s+(?:detect|flag|find|look\s+for|catch|block)\b`,
+	`\b(?:malicious|attack|suspicious)\s+(?:examples?|patterns?|samples?|snippets?)\b`)
+
 func aboutSecurity(text string) bool {
 	text = strings.ToLower(text)
 	return slices.ContainsFunc(securityWords, func(w string) bool { return strings.Contains(text, w) })
@@ -112,7 +142,15 @@ func (sc *skillScan) add(f Finding) { sc.findings = append(sc.findings, f) }
 // record turns a hit into a finding (unless it is a signal) and keeps it
 // for the combinations.
 func (sc *skillScan) record(l *line, h *hit) {
-	h.final = weigh(h, sc.attackDocs)
+	// A command in SKILL.md's code is what the model runs: the skill's
+	// topic excuses it only when SKILL.md says its code shows what to look
+	// for rather than what to do.
+	h.final = weigh(h, sc.attackDocs && (h.ctx != CtxCode || h.kind != kindCommand || l.file.examples))
+	if l.file.minified && h.final > High {
+		// A bundle holds libraries' code: a pattern in it is a lead for the
+		// reviewer the unreviewable finding already calls, not proof.
+		h.final = High
+	}
 	h.match = snippet(l.text, h.start, h.end)
 	if l.decoded != "" {
 		h.match = l.decoded + ": " + h.match
@@ -170,6 +208,12 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 	}
 	kind := sc.classify(p, text)
 	f := &fileState{path: p, kind: kind}
+	f.examples = kind == kindSkillFile && sc.attackDocs && exampleMarker().MatchString(lowerASCII(text))
+	if kind == kindScript && isMinified(text) {
+		f.minified = true
+		sc.add(Finding{Rule: ruleUnreviewable, Severity: High, File: p, Context: CtxFile,
+			Message: fmt.Sprintf("is a minified bundle of %d KB: no person can review what it does, so what it reaches is not weighed as certain", len(text)>>10)})
+	}
 	sc.files = append(sc.files, f)
 	if truncated {
 		sev := Low
@@ -190,6 +234,7 @@ func (sc *skillScan) scanFile(p string, data []byte, truncated bool) {
 		}
 		sc.scanLine(&l)
 	}
+	sc.flows(f, lines, lower, ctxs)
 	// Hidden characters line by line, after the rules: the line read
 	// without them reports only what the line as written did not.
 	for i, t := range lines {

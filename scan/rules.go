@@ -1,6 +1,7 @@
 package scan
 
 import (
+	"fmt"
 	"regexp"
 	"slices"
 	"strings"
@@ -40,6 +41,9 @@ const (
 	ruleAntiForensics       = "anti-forensics"
 	ruleTamperAgentConfig   = "tamper-agent-config"
 	rulePrivilegeEscalation = "privilege-escalation"
+	rulePermissionChange    = "permission-change"
+	ruleEncodedTransfer     = "encoded-transfer"
+	ruleRemoteInstructions  = "remote-instructions"
 	rulePersistence         = "persistence"
 	ruleCryptoMiner         = "crypto-miner"
 
@@ -47,6 +51,11 @@ const (
 	signalPrerequisite = "prerequisite"
 	signalNetSend      = "net-send"
 	signalEnvRead      = "env-read"
+	// private-registry: the skill says its packages come from a private
+	// registry; pkg-install: a command installs a package by name.
+	signalPrivateRegistry = "private-registry"
+	signalPkgInstall      = "pkg-install"
+	signalRunSink         = "run-sink"
 )
 
 // defaultRules is the rule table, built once.
@@ -97,6 +106,7 @@ var credentialPath = lazyRE(
 	`\bkeystore[/\\]utc--`, `ledger live[/\\]`, `atomic[/\\]local storage`,
 	`\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain|export)\b`, `\blogin\.keychain(?:-db)?\b`,
 	`/etc/(?:shadow|master\.passwd)\b`,
+	`["'](?:\.ssh["']\s*,\s*["']id_|\.aws["']\s*,\s*["']credentials|\.kube["']\s*,\s*["']config|\.docker["']\s*,\s*["']config\.json|\.gnupg["']|\.azure["']\s*,\s*["']accesstokens)`,
 	`\bfind\s+(?:/|~|\$home)\S*\s[^\n]*-i?name\s+["']?(?:\*?\.(?:pem|key|env|kdbx|ppk|p12|pfx|ovpn)|id_rsa|id_ed25519|wallet\.dat|\*?wallet\*?|credentials|\*\.keystore)`,
 )
 
@@ -238,6 +248,65 @@ func ruleTable() []*rule {
 			msg: "tells the model to send secrets somewhere",
 		},
 		{
+			id: ruleRemoteInstructions, kind: kindPhrase, sev: Medium,
+			pats: []pat{
+				p("follow execute obey apply carry whatever", `\b(?:fetch|download|read|open|load|visit|retrieve|get|curl)\s+(?:[\w'.-]+\s+){0,6}?(?:https?://\S+|the\s+(?:url|link|page|remote\s+file|file\s+at)\b)[^.\n]{0,160}?\b(?:and|then)\s+(?:[\w'.-]+\s+){0,3}?(?:follow|execute|run|obey|apply|carry\s+out|do\s+(?:what|whatever))\b`),
+				p("follow obey execute apply", `\b(?:follow|obey|execute|apply|carry\s+out|do)\s+(?:all\s+|any\s+|every\s+)?(?:the\s+|whatever\s+)?(?:latest\s+|current\s+|updated\s+|new\s+|further\s+)?(?:instructions|steps|commands|directions|directives|rules|tasks|it\s+says)\s+(?:(?:you\s+)?(?:find|get|receive)\s+)?(?:at|from|in|on|found\s+at|listed\s+at|published\s+at|served\s+(?:at|by))\s+(?:https?://|the\s+(?:url|link|page|remote|endpoint|server|file\s+at))`),
+				pl([]string{"执行", "遵循", "按照", "照做", "服从", "运行"}, `(?:访问|打开|读取|获取|下载|抓取|请求)[^。！\n]{0,40}?(?:https?://\S+|链接|网址|地址|页面)[^。！\n]{0,60}?(?:执行|遵循|按照|照做|服从|运行)`),
+			},
+			check: func(l *line, h *hit) bool {
+				if !notNegated(l, h) || describes(l, h) {
+					return false
+				}
+				// Obeying what a server says, again and again, or doing
+				// whatever it says, is the remote control; following a setup
+				// page once is documentation.
+				rest := l.lower[h.start:l.winEnd]
+				if obeyWords().MatchString(rest) || !isASCII(l.lower[h.start:h.end]) {
+					h.sev = High
+				}
+				if classifyURLs(rest) == destSuspicious {
+					h.sev = Critical
+				}
+				return true
+			},
+			msg: "tells the model to fetch instructions from the network and follow them, so whoever serves them steers the agent",
+		},
+		{
+			id: ruleExfilInstruction, kind: kindPhrase, sev: High,
+			pats: []pat{
+				p("send forward post upload transmit submit relay exfiltrate", `\b(?:send|forward|post|upload|transmit|submit|e-?mail|sync|report|relay|exfiltrate)\s+(?:[\w'.-]+\s+){0,6}?(?:to|at|via)\s+(?:https?://|[\w.-]+@|the\s+(?:endpoint|server|url|webhook|address))`),
+				pl([]string{"上传", "发送", "发到", "提交", "转发", "传到", "传给", "回传"}, `(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)[^。！\n]{0,40}?(?:上传|发送|发到|提交|转发|传到|传给|回传)|(?:上传|发送|发到|提交|转发|传到|传给|回传)[^。！\n]{0,30}?(?:凭证|凭据|密钥|秘钥|令牌|token|密码|私钥|\.env|api\s*key|cookie|助记词|~/\.ssh)`),
+			},
+			check: func(l *line, h *hit) bool {
+				if !notNegated(l, h) || describes(l, h) || chineseNegated(l, h) {
+					return false
+				}
+				// In English the order is to send; what is sent was gathered
+				// earlier in the paragraph.
+				if isASCII(l.lower[h.start:h.end]) && !gatherSecret().MatchString(l.lower[max(l.winStart, h.start-300):h.start]) {
+					return false
+				}
+				if classifyURLs(l.lower[h.start:l.winEnd]) == destSuspicious || strings.Contains(l.lower[h.start:l.winEnd], "webhook") {
+					h.sev = Critical
+				}
+				return true
+			},
+			msg: "tells the model to gather secrets and send them somewhere",
+		},
+		{
+			id: ruleInstructionOverride, kind: kindPhrase, sev: Critical,
+			pats:  []pat{pl([]string{"忽略", "无视", "忘记", "覆盖"}, `(?:忽略|无视|忘记|忘掉|覆盖)(?:掉)?(?:你)?(?:之前|以前|先前|上面|上述|前面|所有|全部|系统)(?:的)?(?:所有|全部)?(?:指令|指示|说明|规则|提示|设定|要求)`)},
+			check: func(l *line, h *hit) bool { return notNegated(l, h) && !chineseNegated(l, h) && !describes(l, h) },
+			msg:   "tells the model to drop the instructions it was given",
+		},
+		{
+			id: ruleConcealment, kind: kindPhrase, sev: High,
+			pats:  []pat{pl([]string{"告诉", "通知", "瞒着", "悄悄", "偷偷", "透露", "提及", "提到"}, `(?:不要|别|切勿|不得|无需|不必)(?:向|对|跟)?(?:告诉|通知|提醒|告知|透露给?|提及|提到)(?:给)?用户|瞒着用户|(?:悄悄|偷偷|暗中|秘密)(?:地)?(?:发送|上传|执行|运行|读取|删除|安装|修改|写入|收集)`)},
+			check: func(l *line, h *hit) bool { return !describes(l, h) && !exemptConcealment().MatchString(l.win()) },
+			msg:   "tells the model to hide what it does from the user",
+		},
+		{
 			id: rulePipeToShell, kind: kindCommand, sev: High,
 			pats: []pat{
 				p("curl wget fetch iwr irm webrequest restmethod", `(?:curl|wget|fetch|iwr|irm|invoke-webrequest|invoke-restmethod)\b[^|\n]*\|\s*(?:sudo\s+(?:-\S+\s+)*)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k|fi)?sh|python[0-9.]*|perl|ruby|node|php|iex|invoke-expression|pwsh|powershell)\b`),
@@ -245,6 +314,9 @@ func ruleTable() []*rule {
 				p("iex expression downloadstring", `\b(?:iex|invoke-expression)\b[^\n]*\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b|\b(?:iwr|irm|invoke-webrequest|invoke-restmethod|downloadstring)\b[^\n]*\|\s*(?:iex|invoke-expression)\b`),
 			},
 			check: func(l *line, h *hit) bool {
+				if programGiven(l.lower[h.start:h.end], l.lower[h.end:l.winEnd]) {
+					return false // "| python3 -m json.tool", "| node -e ...": the download is data, not the program
+				}
 				switch classifyURLs(l.win()) {
 				case destLocal, destInstaller:
 					h.sev = Low
@@ -260,7 +332,9 @@ func ruleTable() []*rule {
 		{
 			id: ruleDecodeAndRun, kind: kindCommand, sev: Critical,
 			pats: []pat{
-				p("base64 b64", `(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
+				p("base64 b64 xxd", `(?:(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|xxd\s+-r)\b[^|\n]*\|\s*xargs\b`),
+				p("base64 b64 base32 basenc", `(?:base64|b64|base32|basenc(?:\s+--\w+)?)\s+(?:-\w+\s+)*(?:-d|--decode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
+				p("gunzip zcat rev tr", `(?:\bgunzip\s+-c|\bzcat|\bxz\s+-d[c]*|\brev|\btr\s+["']?(?:a-z|n-z|\[a-z)[^|\n]*)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\s*(?:$|[;&|)])`),
 				p("xxd openssl uudecode", `(?:xxd\s+-r|openssl\s+(?:enc\s+)?-?(?:base64|a)\s+-d|uudecode)\b[^|\n]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|node|php)\b`),
 				p("base64 b64", `eval\s+["']?\$\([^)]*\b(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)|(?:ba|z|da|k)?sh\s+-c\s+["']?\$\([^)]*\bbase64\s+(?:-\w+\s+)*(?:-d|--decode)`),
 				p("powershell pwsh", `(?:powershell|pwsh)(?:\.exe)?\b[^\n]*\s-(?:e|ec|en|enc|enco|encod|encode|encodedcommand)\s+[a-z0-9+/=]{16,}`),
@@ -336,6 +410,7 @@ func ruleTable() []*rule {
 				p("wallet electrum exodus bitcoin ethereum solana keystore ledger atomic nkbihfbeogaeaoehlefnkodbefgpgknn bfnaelmomeimhlpmgjnjophhpkkoljpa hnfanknocfeofbddgcijnmhnfnkdnaad", `\bwallet\.dat\b|\.electrum\b|\bexodus[/\\. ]wallet\b|\.bitcoin[/\\]|\.ethereum[/\\]keystore|solana[/\\]id\.json|\bnkbihfbeogaeaoehlefnkodbefgpgknn\b|\bbfnaelmomeimhlpmgjnjophhpkkoljpa\b|\bhnfanknocfeofbddgcijnmhnfnkdnaad\b|\bkeystore[/\\]utc--|ledger live[/\\]|atomic[/\\]local storage`),
 				p("keychain generic internet", `\bsecurity\s+(?:find-generic-password|find-internet-password|dump-keychain)\b|\blogin\.keychain(?:-db)?\b`),
 				p("shadow passwd", `/etc/(?:shadow|master\.passwd)\b`),
+				p("ssh aws gnupg kube docker azure", `["'](?:\.ssh["']\s*,\s*["']id_|\.aws["']\s*,\s*["']credentials|\.kube["']\s*,\s*["']config|\.docker["']\s*,\s*["']config\.json|\.gnupg["']|\.azure["']\s*,\s*["']accesstokens)`),
 				p("find", `\bfind\s+(?:/|~|\$home)\S*\s[^\n]*-i?name\s+["']?(?:\*?\.(?:pem|key|env|kdbx|ppk|p12|pfx|ovpn)|id_rsa|id_ed25519|wallet\.dat|\*?wallet\*?|credentials|\*\.keystore)`),
 			},
 			check: func(l *line, h *hit) bool {
@@ -406,8 +481,17 @@ func ruleTable() []*rule {
 				p("tcp udp", `/dev/(?:tcp|udp)/`),
 				p("dig nslookup gethostbyname getaddrinfo dns", `\b(?:dig|nslookup)\s+\S|gethostbyname|getaddrinfo|dns\.(?:lookup|resolve)`),
 				p("ajax", `\$\.(?:post|ajax)\(`),
+				p("http net lookuphost lookupip lookupaddr host drill", `\bhttp\.(?:post|get|newrequest|postform)\(|net::http|\bnet\.lookup(?:host|ip|addr|txt|cname)\(|\b(?:host|drill)\s+\S+\.[a-z]|resolve-dnsname`),
 			},
-			only: []Context{CtxScript, CtxConfig, CtxCode},
+			only: []Context{CtxScript, CtxConfig, CtxCode, CtxDocCode},
+		},
+		{
+			// What runs text as code, deletes a tree or serializes: where the
+			// flow detector looks (see flow.go).
+			id: signalRunSink, kind: kindCommand, sev: Low, signal: true,
+			pats: []pat{p("exec eval system popen child_process execsync iex rmtree rm rm_rf removeall rmsync dumps stringify to_json convertto marshal loadstring instance_eval",
+				`\b(?:exec|eval|system|popen|child_process|execsync|iex|rmtree|rm|rm_rf|removeall|rmsync|dumps|stringify|to_json|convertto-json|marshal|loadstring|instance_eval)\b`)},
+			only: []Context{CtxScript, CtxCode, CtxDocCode},
 		},
 		{
 			id: ruleExfilService, kind: kindCommand, sev: High,
@@ -434,12 +518,13 @@ func ruleTable() []*rule {
 		{
 			id: ruleDNSExfil, kind: kindCommand, sev: High,
 			pats: []pat{
+				p("dig nslookup host drill", `\b(?:dig|nslookup|host|drill)\s+(?:[-+@]\S*\s+)*["']?(?:[a-z0-9_.-]*\$\([^)\n]{1,200}\)|[a-z0-9_.-]*\{[a-z_][a-z0-9_.\[\]'"]*\})[a-z0-9_.{}-]*\.[a-z0-9-]+\.[a-z]{2,}`),
 				p("dig nslookup host drill resolvectl dnsname", `\b(?:dig|nslookup|host|drill|resolvectl\s+query|resolve-dnsname)\s+(?:[-+@]\S*\s+)*["']?[^\s"']*(?:\$\(|`+bt+`|\$\{|\$[a-z_])[^\s"']*\.[a-z0-9-]+\.[a-z]{2,}`),
 				p("gethostbyname gethostbyname_ex getaddrinfo resolve query lookup resolve4 resolve6 resolvetxt resolveany", `\b(?:gethostbyname(?:_ex)?|getaddrinfo|resolve|query|lookup|resolve4|resolve6|resolvetxt|resolveany)\s*\(\s*(?:f["'][^"'\n]*\{[^}]+\}[^"'\n]*\.[a-z0-9-]+\.[a-z]{2,}|[^\n]*\+\s*["']\.[a-z0-9-]+(?:\.[a-z0-9-]+)*\.[a-z]{2,}["']|`+bt+`[^`+bt+`\n]*\$\{[^}]+\}[^`+bt+`\n]*\.[a-z0-9-]+\.[a-z]{2,}|["'][^"'\n]*\{\}[^"'\n]*["']\s*\.\s*format\()`),
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
-				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon().MatchString(l.win()) {
+				if strings.Contains(m, "$(") || strings.Contains(m, bt) && !strings.Contains(m, "${") || encodedOrRecon().MatchString(l.win()) || secretRef().MatchString(m) {
 					h.sev = Critical
 					h.msg = "puts data into the name of a DNS lookup, which carries it past firewalls to whoever runs the domain"
 				}
@@ -483,6 +568,71 @@ func ruleTable() []*rule {
 			msg: "uploads data",
 		},
 		{
+			id: ruleEncodedTransfer, kind: kindCommand, sev: High,
+			pats: []pat{
+				p("base64 b64", `\b(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\s*(?:<<<\s*["']?[a-z0-9+/=]{16,}|["']?(?:/tmp/|/var/tmp/|/dev/shm/|[^\s|;&]*/\.)\S*)[^\n]*\b(?:curl|wget|nc|ncat|scp|invoke-webrequest|iwr)\b`),
+				p("base64 b64", `\b(?:curl|wget)\s[^\n]*(?:;|&&)\s*(?:base64|b64)\s+(?:-\w+\s+)*(?:-d|--decode)\b`),
+				p("nc ncat netcat socat", `\b(?:nc|ncat|netcat|socat)\s[^\n|]*\|\s*(?:base64|b64|base32)\s+(?:-\w+\s+)*(?:-d|--decode)\b|\b(?:nc|ncat|netcat|socat)\s[^\n|]*\|\s*xxd\s+-r\b`),
+			},
+			msg: "decodes a literal or a hidden file around a network transfer, so a reader sees neither what is fetched nor what is sent",
+		},
+		{
+			id: signalPrivateRegistry, kind: kindPhrase, sev: Low, signal: true,
+			pats: []pat{p("internal private corporate company house hosted enterprise", `\b(?:from|on|in|to)\s+(?:(?:our|the|your|a|an|company'?s?)\s+)*(?:own\s+)?(?:internal|private|corporate|company|in-house|self-hosted|enterprise)\s+(?:(?:npm|pypi|python|package|artifact)\s+)?(?:registry|registries|index|feed|mirror|artifactory|nexus|repository)\b`)},
+			check: func(l *line, h *hit) bool {
+				return notNegated(l, h) && !conditional().MatchString(l.lower[h.end:l.winEnd])
+			},
+		},
+		{
+			id: signalPkgInstall, kind: kindCommand, sev: Low, signal: true,
+			pats:  []pat{p("npx npm yarn pnpm bunx pip pip3 pipx uvx uv", pkgInstallExpr)},
+			only:  []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool { return !registryFlag().MatchString(l.win()) },
+		},
+		{
+			id: ruleDepTyposquat, kind: kindCommand, sev: High,
+			pats: []pat{p("npx npm yarn pnpm bunx pip pip3 pipx uvx uv", pkgInstallExpr)},
+			only: []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool {
+				m := pkgInstall().FindStringSubmatch(l.lower[h.start:h.end])
+				if m == nil {
+					return false
+				}
+				e := ecosystems()["npm"]
+				if strings.HasPrefix(strings.TrimSpace(m[1]), "pip") || strings.HasPrefix(strings.TrimSpace(m[1]), "uv") {
+					e = ecosystems()["pypi"]
+				}
+				name := e.normalize(strings.TrimRight(m[2], ".,;:"))
+				if i := strings.LastIndexByte(name, '@'); i > 0 {
+					name = name[:i] // a version
+				}
+				if e.malicious[name] {
+					h.sev = Critical
+					h.msg = "installs " + name + ", a name published malware used"
+					return true
+				}
+				if e.popular[name] {
+					return false
+				}
+				if strings.HasPrefix(l.lower[h.end:], "://") || strings.ContainsAny(name, "/:") {
+					return false // a URL or a path; dep-url's business in manifests
+				}
+				if p := slipOf(name, e); p != "" {
+					h.msg = fmt.Sprintf("installs %s, one slip away from the popular %s package %s", name, e.name, p)
+					return true
+				}
+				return false
+			},
+			msg: "installs a package named like a popular one",
+		},
+		{
+			id: ruleDepConfusion, kind: kindCommand, sev: Medium,
+			pats:  []pat{pl([]string{"corp", "internal", "private", "intranet"}, `(?:\bfrom\s+|\bimport\s+|require\(\s*["']|\binstall\s+(?:-\S+\s+)*|\bnpx\s+(?:-\S+\s+)*|\badd\s+)["']?@?(?:[a-z0-9]*corp|internal|private|intranet)[a-z0-9]*[-_/][a-z0-9_/-]+`)},
+			only:  []Context{CtxCode, CtxDocCode, CtxScript},
+			check: func(l *line, h *hit) bool { return !registryFlag().MatchString(l.win()) },
+			msg:   "uses a package whose name looks internal to a company: on a public registry anyone can publish that name (dependency confusion)",
+		},
+		{
 			id: ruleReverseShell, kind: kindCommand, sev: Critical,
 			pats: []pat{
 				p("tcp udp", `\b(?:ba|z|k)?sh\s+-i\b[^\n]*/dev/(?:tcp|udp)/|/dev/(?:tcp|udp)/[^\s/]+/[0-9]+\s*(?:0>&1|<&|>&|0<&)|\bexec\s+[0-9]+<>\s*/dev/(?:tcp|udp)/`),
@@ -490,6 +640,7 @@ func ruleTable() []*rule {
 				p("ncat", `ncat\b[^\n]*--(?:exec|sh-exec|lua-exec)\b`),
 				p("mkfifo", `mkfifo\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet|openssl\s+s_client)\b`),
 				p("nc ncat netcat telnet", `\b(?:nc|ncat|netcat|telnet)\b[^\n]*\|\s*(?:/bin/)?(?:ba)?sh\b[^\n]*\|\s*(?:nc|ncat|netcat|telnet)\b`),
+				p("nc ncat netcat telnet socat", `\b(?:nc|ncat|netcat|telnet|socat)\s[^\n|;&]*\|\s*(?:sudo\s+)?(?:(?:/usr)?/bin/)?(?:(?:ba|z|da|k)?sh|python[0-9.]*|perl|ruby|php|pwsh|powershell)\b`),
 				p("socat", `socat\b[^\n]*\b(?:exec|system):[^\n]*(?:sh|bash|cmd|powershell)\b`),
 				p("dup2", `os\.dup2\(\s*[a-z_][a-z0-9_.]*\.fileno\(\)`),
 				p("pty", `pty\.spawn\(\s*["'](?:/bin/)?(?:ba|z)?sh`),
@@ -539,6 +690,7 @@ func ruleTable() []*rule {
 		{
 			id: ruleEvalDecoded, kind: kindCommand, sev: Critical,
 			pats: []pat{
+				p("exec eval", `(?:^|[^.\w])(?:exec|eval)\s*\(\s*(?:compile\s*\(\s*)?open\(\s*[rfb]?["'](?:/tmp/|/var/tmp/|/dev/shm/|[^"'\n]*/\.)[^"'\n]*["']`),
 				p("exec eval compile", `(?:^|[^.\w])(?:exec|eval|compile)\s*\([^\n]*\b(?:b64decode|b32decode|b16decode|a85decode|b85decode|decodebytes|decodestring|fromhex|unhexlify|decompress|loads|codecs\.decode|rot_?13|zlib|base64)\b`),
 				p("atob unescape decodeuricomponent fromcharcode", `\b(?:eval|new\s+function|settimeout|setinterval)\s*\(\s*(?:atob|unescape|decodeuricomponent|string\.fromcharcode|buffer\.from)\s*\(`),
 				p("buffer", `\beval\s*\([^\n]*\bbuffer\.from\([^\n]*["'](?:base64|hex)["']|\bnew\s+function\s*\(\s*buffer\.from\(`),
@@ -589,16 +741,17 @@ func ruleTable() []*rule {
 				p("histfile histsize", `\bunset\s+histfile\b|\bhistfile=/dev/null\b|\bhistsize=0\b`),
 				p("bash_history zsh_history sh_history", `\brm\s+[^\n]*\.(?:bash|zsh|sh)_history\b|>\s*~/\.(?:bash|zsh)_history\b|\bshred\b[^\n]*_history`),
 				p("wevtutil eventlog", `wevtutil(?:\.exe)?\s+cl\b|clear-eventlog\b`),
-				p("log", `\brm\s+-[a-z]*r[a-z]*\s+/var/log\b`),
+				p("log", `\brm\s+(?:[^\n;&|]*\s)?-[a-z]*r[a-z]*\s+(?:[^\n;&|]*\s)?["']?/var/log\b`),
+				p("journalctl", `\bjournalctl\s+[^\n]*--vacuum-(?:time|size)\b|\b(?:truncate\s+-s\s*0|shred)\s+[^\n]*/var/log/`),
 			},
 			msg: "erases the shell history or system logs, hiding what ran",
 		},
 		{
 			id: ruleTamperAgentConfig, kind: kindCommand, sev: High,
 			pats: []pat{
-				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts",
+				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts memory soul identity heartbeat",
 					`(?:>>?\s*["']?[~$a-z0-9_./{}-]*|\btee\s+(?:-a\s+)?["']?[~$a-z0-9_./{}-]*|\bsed\s+-i\S*\s+[^\n]*?|\b(?:cp|mv|install|ln\s+-sf?)\s+\S+\s+["']?[~$a-z0-9_./{}-]*)`+agentConfigTarget),
-				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts",
+				p("agents claude gemini cursorrules clinerules windsurfrules copilot codex openclaw hermes cursor continue skillhub claude_desktop_config mcp hosts memory soul identity heartbeat",
 					`\b(?:open|writefile|appendfile|writefilesync|appendfilesync|write_text|set-content|add-content|out-file)\b[^\n]*`+agentConfigTarget),
 				p("skill", `(?:>>?|\btee\s+(?:-a\s+)?|\b(?:cp|mv)\s+\S+\s+)\s*["']?(?:[~$a-z0-9_./{}-]*/)?(?:skills/[a-z0-9_*-]+|\.\./[a-z0-9_*-]+)/skill\.md\b`),
 			},
@@ -617,9 +770,20 @@ func ruleTable() []*rule {
 		},
 		{
 			id: ruleTamperAgentConfig, kind: kindPhrase, sev: Medium,
-			pats:  []pat{p("agents claude gemini cursorrules", `\b(?:add|append|write|insert|put|prepend|inject)\s+(?:[\w'.-]+\s+){0,8}?(?:to|into|in)\s+(?:(?:your|the|project'?s?|global|user)\s+)*(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|~/\.claude/settings\.json)`)},
+			pats:  []pat{p("agents claude gemini cursorrules memory soul identity", `\b(?:add|append|write|insert|put|prepend|inject|save|record|store)\s+(?:[\w'.-]+\s+){0,8}?(?:to|into|in)\s+(?:(?:your|the|project'?s?|global|user|long-term|persistent)\s+)*(?:agents\.md|claude\.md|gemini\.md|memory\.md|soul\.md|identity\.md|\.cursorrules|~/\.claude/settings\.json)`)},
 			check: notNegated,
 			msg:   "tells the model to write into an agent's instruction file, where it persists across sessions",
+		},
+		{
+			id: rulePermissionChange, kind: kindCommand, sev: High,
+			pats: []pat{
+				p("chmod", `\bchmod\s+(?:-[a-z]+\s+)*(?:0?[0-7]?[0-7][0-7][2367]|[ugo]*a[ugo]*\+[rx]*w|o\+[rx]*w|\+[rx]*w)\s`),
+				p("chmod chmodsync", `\b(?:os\.chmod|fs\.chmod(?:sync)?|file\.chmod|os\.chmod)\s*\([^\n]*\b0o?[0-7]?[0-7][0-7][2367]\b`),
+				p("sudo", `\bsudo\s+(?:-\S+\s+)*(?:chown|chgrp|chmod|chattr|setfacl)\b`),
+				p("chown", `\bchown\s+(?:-[a-z]+\s+)*root\b`),
+				p("icacls", `\bicacls\b[^\n]*\b(?:everyone|\*s-1-1-0):\(?[a-z,]*f`),
+			},
+			msg: "changes who may read or write files: makes them writable by every user, or gives them to root",
 		},
 		{
 			id: rulePrivilegeEscalation, kind: kindCommand, sev: Critical,
@@ -657,6 +821,7 @@ func ruleTable() []*rule {
 				p("systemd systemctl", `(?:>>?|\btee(?:\s+-a)?|\bcp\s+\S+|\bmv\s+\S+)\s*["']?/etc/systemd/system/\S*|\.config/systemd/user/\S*\.(?:service|timer)|\bsystemctl\s+(?:--user\s+)?enable\b`),
 				p("autostart currentversion schtasks scheduledtask startup", `\.config/autostart/|\\currentversion\\run(?:once)?\b|\bschtasks(?:\.exe)?\s+/create\b|\b(?:register|new)-scheduledtask\b|\\start menu\\programs\\startup\\|shell:startup`),
 				p("authorized_keys", `(?:>>|\btee\s+-a)\s*["']?\S*authorized_keys\b`),
+				p("hooks hookspath", `(?:>>?\s*|\btee\s+(?:-a\s+)?|\b(?:cp|mv|install|ln\s+-sf?)\s+\S+\s+|\b(?:open|writefile|writefilesync|write_text|set-content|out-file)\b[^\n]*)["']?[~$a-z0-9_./{}-]*\.git/hooks/[a-z-]+|\bgit\s+config\s+(?:--global\s+)?core\.hookspath\b`),
 			},
 			check: func(l *line, h *hit) bool {
 				m := l.lower[h.start:h.end]
@@ -720,6 +885,78 @@ var (
 	shellStartup     = lazyRE(`\.(?:bashrc|bash_profile|bash_login|profile|zshrc|zprofile|zshenv|zlogin|config\.fish)`)
 )
 
+// pkgInstallExpr: a command that installs or runs a package by name.
+const pkgInstallExpr = `(\bnpx\s+(?:-\S+\s+)*|\bbunx\s+(?:-\S+\s+)*|\bnpm\s+(?:i|install|add)\s+(?:-\S+\s+)*|\b(?:yarn|pnpm)\s+(?:add|dlx)\s+(?:-\S+\s+)*|\b(?:pip3?|uv\s+pip|pipx)\s+install\s+(?:-\S+\s+)*|\buvx\s+(?:-\S+\s+)*|\bpipx\s+run\s+(?:-\S+\s+)*)(@?[a-z0-9][a-z0-9._/@-]*)`
+
+var (
+	pkgInstall   = lazyRE(pkgInstallExpr)
+	registryFlag = lazyRE(`--registry\b|--index-url\b|\s-i\s+https?:|--extra-index-url\b|--find-links\b`)
+)
+
+func isASCII(s string) bool {
+	for i := range len(s) {
+		if s[i] >= 0x80 {
+			return false
+		}
+	}
+	return true
+}
+
+// gatherSecret: an order to read or collect a secret.
+var gatherSecret = lazyRE(`\b(?:read|collect|gather|include|grab|extract|copy|get|take|access|harvest)\s+(?:[\w'.-]+\s+){0,5}?[\w-]*?(?:credentials?|api[\s_-]?keys?|secrets?|tokens?|passwords?|private[\s_-]?keys?|ssh[\s_-]?keys?|\.env\b|env(?:ironment)?\s+(?:file|variables)|cookies|session\s+(?:tokens?|data)|wallets?|seed\s+phrases?|~/\.ssh|~/\.aws)\b`)
+
+// obeyWords: text that makes fetched content a standing order.
+var obeyWords = lazyRE(`\b(?:execute|obey|whatever|every\s+(?:time|session|run|task|request)|each\s+(?:time|session|run|task)|always|before\s+(?:every|each|any)|periodically|latest\s+instructions|new\s+instructions|updated\s+instructions|without\s+(?:asking|confirmation|telling))\b`)
+
+// description: a sentence that describes an attack or a rule against one
+// ("attackers may tell the agent to ...", "flag text such as ...") rather
+// than gives the order.
+var description = lazyRE(`\b(?:attackers?|adversar\w*|malicious|malware|injected|poisoned|phishing|e\.g\.|such\s+as|for\s+(?:example|instance)|might|may|could|would|detect\w*|flag\w*|block\w*|watch\s+for|look\s+for|beware|warn\w*|refuse\w*|reject\w*|report\w*|is\s+an?\s+(?:sign|example|red\s+flag))\b|(?:攻击者|恶意|例如|比如|警惕|检测|拒绝)`)
+
+// describes reports whether the sentence before a match describes or
+// forbids rather than instructs.
+func describes(l *line, h *hit) bool {
+	before := l.lower[max(l.winStart, h.start-400):h.start]
+	for _, end := range []string{". ", "! ", "? ", "; ", "。"} {
+		if i := strings.LastIndex(before, end); i >= 0 {
+			before = before[i+len(end):]
+		}
+	}
+	return description().MatchString(before)
+}
+
+// chineseNegated: 不要, 切勿, 禁止 and the like before a Chinese phrase in
+// its sentence.
+func chineseNegated(l *line, h *hit) bool {
+	before := l.lower[max(l.winStart, h.start-60):h.start]
+	if i := strings.LastIndex(before, "。"); i >= 0 {
+		before = before[i+len("。"):]
+	}
+	return chineseNegation().MatchString(before)
+}
+
+var chineseNegation = lazyRE(`不要|不得|切勿|禁止|绝不|永远不要|不可|别`)
+
+// programGiven: an interpreter whose program is on its command line
+// (-c, -e, -m module, a script file), so what is piped in is its data.
+// A shell reads its program from -c; the others from -c, -e or -m too.
+func programGiven(match, after string) bool {
+	if shellName().MatchString(match) {
+		return shellProgram().MatchString(after)
+	}
+	return interpreterProgram().MatchString(after)
+}
+
+var (
+	shellName          = lazyRE(`(?:^|[/\s|])(?:ba|z|da|k|fi)?sh$`)
+	shellProgram       = lazyRE(`^\s+(?:-[a-z]*c\b|[a-z0-9_./-]+\.(?:sh|bash)\b)`)
+	interpreterProgram = lazyRE(`^\s+(?:-[a-z]*[cem]\b|-m\s*[a-z_]|[a-z0-9_./-]+\.(?:py|js|mjs|cjs|rb|pl|php)\b)`)
+)
+
+// secretRef: a reference to a secret-looking variable in shell ($NAME,
+// ${NAME}, $(NAME) as Makefiles write it), lower-cased.
+var secretRef = lazyRE(`\$[({]?[a-z_][a-z0-9_]*(?:key|token|secret|passw(?:or)?d|pwd|credential|auth)[a-z0-9_]*\b`)
+
 // notSecretInSSH: what follows ~/.ssh when it names no secret.
 var notSecretInSSH = lazyRE(`^[/\\](?:[a-z0-9_.-]*\.pub|config|known_hosts[a-z0-9_.]*|authorized_keys)\b`)
 
@@ -753,7 +990,7 @@ var exemptConcealment = lazyRE(`\b(?:unless|except|until|confirm|confirmation|ap
 
 // agentConfigTarget: files another agent reads as instructions, other
 // skills, skillkit's bookkeeping and /etc/hosts.
-const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/(?:settings(?:\.local)?\.json|commands/|agents/|skills/|hooks)|\.codex/|\.openclaw/|\.hermes/|\.gemini/|\.cursor/|\.continue/|\.skillhub/|claude_desktop_config\.json|\.mcp\.json|/etc/hosts\b|skills/[a-z0-9_-]+/skill\.md|\.\./[a-z0-9_-]+/skill\.md)`
+const agentConfigTarget = `(?:agents\.md|claude\.md|gemini\.md|memory\.md|soul\.md|identity\.md|heartbeat\.md|\.claude/memory|\.openclaw/workspace/|\.cursorrules|\.clinerules|\.windsurfrules|copilot-instructions\.md|\.claude/(?:settings(?:\.local)?\.json|commands/|agents/|skills/|hooks)|\.codex/|\.openclaw/|\.hermes/|\.gemini/|\.cursor/|\.continue/|\.skillhub/|claude_desktop_config\.json|\.mcp\.json|/etc/hosts\b|skills/[a-z0-9_-]+/skill\.md|\.\./[a-z0-9_-]+/skill\.md)`
 
 // envCall captures the name of an environment variable a program reads
 // through a function or an object; shell's $NAME is read by envNames.
@@ -801,7 +1038,7 @@ func envNames(s string) []string {
 }
 
 // secretName: a variable that holds a secret.
-var secretName = lazyRE(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
+var secretName = lazyRE(`key|token|secret|passw|pwd|credential|auth|private|session|cookie|_pat$|^aws_|^gh_|^github_|^npm_|^pypi_|^openai|^anthropic`)
 
 // recordEnvReads records the secret-looking variables a line reads; it
 // never reports.

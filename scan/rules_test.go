@@ -394,7 +394,7 @@ func TestSecretExfil(t *testing.T) {
 		{"declared and documented", map[string]string{"SKILL.md": doc, "x.py": script, "skill.config.yaml": cfg}, 0},
 		{"declared, host undocumented", map[string]string{"x.py": script, "skill.config.yaml": cfg}, Low},
 		{"undeclared, documented", map[string]string{"SKILL.md": doc, "x.py": script}, Medium},
-		{"undeclared, undocumented", map[string]string{"x.py": script}, High},
+		{"undeclared, undocumented (a correlation only)", map[string]string{"x.py": script}, Medium},
 		{"to an IP address", map[string]string{"x.py": strings.ReplaceAll(script, "api.service.example", "203.0.113.8"), "skill.config.yaml": cfg}, Critical},
 	}
 	for _, tt := range tests {
