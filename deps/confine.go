@@ -1,12 +1,7 @@
 package deps
 
 import (
-	"net"
-	"net/url"
-	"os"
-	"path/filepath"
 	"slices"
-	"strings"
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/skill"
@@ -29,42 +24,14 @@ func DefaultRegistryHosts() []string {
 // the network to the package registries and the hosts its command names,
 // through the filtering proxy.
 func installConfinement(cmd executor.Command, work string, registries []string) *executor.Confinement {
-	c := &executor.Confinement{Work: []string{work}}
-	hosts := slices.Clone(registries)
-	consider := func(v string) {
-		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return r == ' ' || r == ',' || r == ';' || r == '\n' }) {
-			if _, val, ok := strings.Cut(part, "="); ok && strings.HasPrefix(part, "-") {
-				part = val
-			}
-			part = strings.TrimPrefix(part, "file:")
-			if u, err := url.Parse(part); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
-				host := u.Hostname()
-				if strings.Contains(host, ":") {
-					host = "[" + host + "]"
-				}
-				if p := u.Port(); p != "" {
-					host = net.JoinHostPort(strings.Trim(host, "[]"), p)
-				}
-				hosts = append(hosts, strings.ToLower(host))
-				continue
-			}
-			part = strings.TrimPrefix(part, "//")
-			if filepath.IsAbs(part) {
-				if _, err := os.Stat(part); err == nil && !slices.Contains(c.Read, part) {
-					c.Read = append(c.Read, filepath.Clean(part))
-				}
-			}
-		}
-	}
-	for _, a := range cmd.Args {
-		consider(a)
-	}
+	values := slices.Clone(cmd.Args)
 	for k, v := range cmd.Env {
 		if k != "PATH" {
-			consider(v)
+			values = append(values, v)
 		}
 	}
+	paths, hosts := executor.Named(values...)
+	hosts = append(hosts, registries...)
 	slices.Sort(hosts)
-	c.Network = skill.NetworkAccess{Hosts: slices.Compact(hosts)}
-	return c
+	return &executor.Confinement{Work: []string{work}, Read: paths, Network: skill.NetworkAccess{Hosts: slices.Compact(hosts)}}
 }

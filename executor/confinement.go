@@ -1,6 +1,8 @@
 package executor
 
 import (
+	"net"
+	"net/url"
 	"os"
 	"path/filepath"
 	"slices"
@@ -128,4 +130,41 @@ func evalSymlinks(p string) string {
 func homeDir() string {
 	h, _ := os.UserHomeDir()
 	return h
+}
+
+// Named finds, in a command's arguments (and option values, "--opt=value",
+// and lists split at commas, semicolons, spaces, quotes and brackets, as a
+// JSON list in a variable), the absolute paths of
+// files and folders that exist and the hosts of http and https URLs
+// ("host" or "host:port"): what a command names, which its confinement
+// lets it reach when the person who typed it chose it (an index, a
+// package, a server's skills folder).
+func Named(values ...string) (paths, hosts []string) {
+	for _, v := range values {
+		for _, part := range strings.FieldsFunc(v, func(r rune) bool { return strings.ContainsRune(" ,;\n\"'[]{}", r) }) {
+			if _, val, ok := strings.Cut(part, "="); ok && strings.HasPrefix(part, "-") {
+				part = val
+			}
+			part = strings.TrimPrefix(part, "file:")
+			if u, err := url.Parse(part); err == nil && (u.Scheme == "http" || u.Scheme == "https") && u.Host != "" {
+				host := strings.ToLower(u.Hostname())
+				if p := u.Port(); p != "" {
+					host = net.JoinHostPort(host, p)
+				} else if strings.Contains(host, ":") {
+					host = "[" + host + "]"
+				}
+				if !slices.Contains(hosts, host) {
+					hosts = append(hosts, host)
+				}
+				continue
+			}
+			part = strings.TrimPrefix(part, "//")
+			if filepath.IsAbs(part) {
+				if _, err := os.Stat(part); err == nil && !slices.Contains(paths, filepath.Clean(part)) {
+					paths = append(paths, filepath.Clean(part))
+				}
+			}
+		}
+	}
+	return paths, hosts
 }

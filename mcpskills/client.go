@@ -91,9 +91,10 @@ type Options struct {
 	// "skillkit", "0").
 	ClientName, ClientVersion string
 	// Confine is what a server [Start] runs may reach besides the
-	// system's programs (read-only), its working folder (read-only) and a
-	// private scratch space; nil grants nothing more: no network, none of
-	// the user's files. It runs confined as an executor.LocalRunner runs a
+	// system's programs (read-only), its working folder (read-only), the
+	// existing paths its command and Env name (read-only) and a private scratch
+	// space; nil grants nothing more: no network, none of the user's
+	// other files. It runs confined as an executor.LocalRunner runs a
 	// skill, with its own /proc, so it cannot read the host's environment.
 	Confine *executor.Confinement
 	// Lifetime bounds how long a server [Start] runs lives (default
@@ -168,11 +169,25 @@ func Start(ctx context.Context, argv []string, opts *Options) (*Client, error) {
 		k, v, _ := strings.Cut(kv, "=")
 		env[k] = v
 	}
-	cmd := executor.Command{Path: argv[0], Args: argv[1:], Env: env, Timeout: opts.lifetime()}
+	// The server reads what its command names (the folder it serves, its
+	// own binary) besides what Options.Confine grants.
+	grant := executor.Confinement{}
 	var stderr io.Writer
+	cmd := executor.Command{Path: argv[0], Args: argv[1:], Env: env, Timeout: opts.lifetime(), Confine: &grant}
 	if opts != nil {
-		cmd.Dir, cmd.Confine, stderr = opts.Dir, opts.Confine, opts.Stderr
+		cmd.Dir, stderr = opts.Dir, opts.Stderr
+		if opts.Confine != nil {
+			grant = *opts.Confine
+		}
 	}
+	values := slices.Clone(argv)
+	if opts != nil {
+		for _, v := range opts.Env {
+			values = append(values, v)
+		}
+	}
+	named, _ := executor.Named(values...)
+	grant.Read = append(slices.Clone(grant.Read), named...)
 	proc, err := (&executor.LocalRunner{}).Start(context.WithoutCancel(ctx), cmd, stderr)
 	if err != nil {
 		return nil, fmt.Errorf("mcpskills: starting %s: %w", argv[0], err)

@@ -56,6 +56,11 @@ func serverCommand(t *testing.T, mode, dir string) ([]string, map[string]string)
 func servedFolder(t *testing.T) string {
 	t.Helper()
 	dir := t.TempDir()
+	// The server runs confined, as nobody when the tests run as root: the
+	// folder it serves must be readable by others.
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
 	for p, content := range map[string]string{
 		"pdf-forms/SKILL.md":            "---\nname: pdf-forms\ndescription: Fill PDF forms.\n---\nRead references/FORMS.md first.\n",
 		"pdf-forms/references/FORMS.md": "# Forms\nField names are case-sensitive.\n",
