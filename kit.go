@@ -8,6 +8,7 @@ import (
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -90,6 +91,20 @@ type Options struct {
 	// AllowDangerous lets a person confirm a skill the policy blocks. Off
 	// by default: nothing, Force included, lets a blocked skill in.
 	AllowDangerous bool
+	// MCPServers are the commands (a program and its arguments) of the MCP
+	// servers that update checks and updates may start for skills installed
+	// from an MCP server. Records name their server's command, but records,
+	// lock files and shared databases can be written by others, so a
+	// record's command starts only when it equals one listed here or in
+	// MCPServersFile; any other check or update fails with
+	// mcpskills.ErrNotAllowed and starts nothing. Install takes its command
+	// from the caller, not from this list.
+	MCPServers [][]string
+	// MCPServersFile names a file of further allowed server commands, one
+	// mcp+stdio: URL a line (mcpskills.ParseAllowList), read at every check;
+	// a missing file lists none. It must lie outside Dir and every source
+	// folder, where skills and their writers could add to it. Empty: none.
+	MCPServersFile string
 	// Installer tunes installs and updates (allowed git hosts, file://
 	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
 	// client).
@@ -193,6 +208,9 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err := loader.CheckSources(opts.sources(abs)); err != nil {
 		return nil, err
 	}
+	if err := opts.checkServersFile(abs); err != nil {
+		return nil, err
+	}
 	if !opts.HostDumpable {
 		if err := executor.ProtectHost(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
 			return nil, err
@@ -217,7 +235,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err != nil {
 		return nil, err
 	}
-	k.installer = installer.New(k.dir, installerOptions(opts.Installer))
+	k.installer = installer.New(k.dir, installerOptions(&opts))
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
 	if opts.ScanOnOpen || opts.Watch > 0 {
@@ -232,28 +250,83 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 // installerOptions are the host's installer options, with Remote finding
 // the discovery index or MCP server a skill was installed from unless the
 // host set its own. An index's hosts must be among the allowed ones, as a
-// git host must.
-func installerOptions(o *installer.Options) *installer.Options {
+// git host must; an MCP server's command must be on the host's list
+// (Options.MCPServers and MCPServersFile), never taken from the record
+// alone.
+func installerOptions(o *Options) *installer.Options {
 	out := installer.Options{}
-	if o != nil {
-		out = *o
+	if o.Installer != nil {
+		out = *o.Installer
 	}
 	if out.Remote == nil {
 		hosts := out.AllowedHosts
 		if len(hosts) == 0 {
 			hosts = []string{installer.DefaultHost}
 		}
+		servers, file := slices.Clone(o.MCPServers), o.MCPServersFile
 		out.Remote = func(rec registry.Record) (installer.Remote, error) {
 			switch rec.Source {
 			case registry.SourceWellKnown:
 				return asRemote(wellknown.FromRecord(rec, &wellknown.Options{AllowedHosts: hosts}))
 			case registry.SourceMCP:
-				return asRemote(mcpskills.FromRecord(rec, nil))
+				allowed := servers
+				if file != "" {
+					more, err := mcpskills.ReadAllowList(file)
+					if err != nil {
+						return nil, err
+					}
+					allowed = append(slices.Clip(allowed), more...)
+				}
+				return asRemote(mcpskills.FromRecord(rec, allowed, nil))
 			}
 			return nil, fmt.Errorf("skillkit: %s has no remote source (%q)", rec.Name, rec.Source)
 		}
 	}
 	return &out
+}
+
+// checkServersFile refuses an MCPServersFile inside the skills folder or
+// a source folder, where a skill, an agent or an archive could write it.
+// Links are followed as far as they exist.
+func (o *Options) checkServersFile(dir string) error {
+	if o.MCPServersFile == "" {
+		return nil
+	}
+	file, err := filepath.Abs(o.MCPServersFile)
+	if err != nil {
+		return fmt.Errorf("skillkit: Options.MCPServersFile: %w", err)
+	}
+	file = resolveExisting(file)
+	for _, src := range o.sources(dir) {
+		if src.Dir == "" {
+			continue
+		}
+		root, err := filepath.Abs(src.Dir)
+		if err != nil {
+			continue
+		}
+		for _, r := range []string{root, resolveExisting(root)} {
+			if rel, err := filepath.Rel(r, file); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("skillkit: Options.MCPServersFile %s lies inside the skills folder %s: keep the list of allowed servers where skills cannot write", o.MCPServersFile, src.Dir)
+			}
+		}
+	}
+	return nil
+}
+
+// resolveExisting resolves the links of the longest part of path that
+// exists, and keeps the rest as it is.
+func resolveExisting(path string) string {
+	rest := ""
+	for p := path; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // asRemote returns r as an installer.Remote, and no typed nil with an
