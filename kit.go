@@ -169,6 +169,7 @@ type Kit struct {
 	installer *installer.Installer
 	deps      *deps.Installer
 	authoring *authoring.Writer
+	approvals *registry.Verifier
 
 	mu       sync.Mutex // guards the parts below, built by load
 	loader   *loader.Loader
@@ -235,6 +236,11 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err != nil {
 		return nil, err
 	}
+	var approved registry.Store = k.registry
+	if opts.Packages != nil {
+		approved = placedRecords{Store: k.registry, dir: k.dir}
+	}
+	k.approvals = &registry.Verifier{Store: approved, ManifestDir: filepath.Join(abs, registry.HubDir, ApprovedDir)}
 	k.installer = installer.New(k.dir, installerOptions(&opts))
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
@@ -385,6 +391,13 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 	if eopts.Logger == nil {
 		eopts.Logger = k.opts.Logger
 	}
+	if host := eopts.CheckApproved; host != nil {
+		eopts.CheckApproved = func(ctx context.Context, s *skill.Skill) error {
+			return errors.Join(k.checkApproved(ctx, s), host(ctx, s))
+		}
+	} else {
+		eopts.CheckApproved = k.checkApproved
+	}
 	k.loader = l
 	k.executor = executor.New(l, k.vault, &eopts)
 	k.env = executor.NewEnvProvider(l, k.vault)
@@ -488,11 +501,101 @@ func (k *Kit) ConfinementFor(dir string) (*executor.Confinement, bool) {
 // EnvFor returns the environment a host's shell tool should add for a
 // command run in dir: the skill's own variables when dir lies inside a skill
 // folder on disk, else nothing; see [executor.EnvProvider].
+//
+// A skill whose files differ from the approved ones gets nothing: the
+// error is a [*registry.ModifiedError] (SKILL_MODIFIED), as is a disabled
+// skill's an [ErrDisabled].
 func (k *Kit) EnvFor(ctx context.Context, dir string) (map[string]string, error) {
-	if _, err := k.load(ctx); err != nil {
+	l, err := k.load(ctx)
+	if err != nil {
 		return nil, err
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			if s, ok := l.ResolveByPath(real); ok {
+				if err := k.checkApproved(ctx, s); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return k.env.EnvFor(ctx, dir)
+}
+
+// remember keeps the list of files of skill name, just installed,
+// updated or written, as approved, so that a later refusal can name the
+// files that changed. A failure is only logged: the check before a run
+// compares fingerprints either way.
+func (k *Kit) remember(ctx context.Context, name string) {
+	k.approvals.Forget(name)
+	if err := k.approvals.Verify(ctx, name, k.dir.OSPath(name)); err != nil && k.opts.Logger != nil {
+		k.opts.Logger.WarnContext(ctx, "keeping the approved files of a skill", "skill", name, "error", err)
+	}
+}
+
+// ApprovedDir is the folder, under the skills folder's .skillhub/, that
+// keeps the list of files of each approved skill, so that a refusal can
+// name the files that changed (registry.Verifier.ManifestDir).
+const ApprovedDir = "approved"
+
+// ErrDisabled: the skill is disabled; nothing of it runs.
+var ErrDisabled = errors.New("skillkit: the skill is disabled")
+
+// checkApproved is what must hold before anything of s runs or its
+// secrets are handed out: it is not disabled, and when it lies in the
+// skills folder with a record, its files have the approved fingerprint
+// (registry.Verifier). Skills of other sources have no install record and
+// run as local skills.
+func (k *Kit) checkApproved(ctx context.Context, s *skill.Skill) error {
+	rec, err := k.registry.Get(ctx, s.Name)
+	switch {
+	case err == nil && !rec.Enabled:
+		return fmt.Errorf("%w: %s (enable it to run it)", ErrDisabled, s.Name)
+	case err != nil && !errors.Is(err, registry.ErrNotFound):
+		return err
+	}
+	if s.DiskDir == "" {
+		return nil
+	}
+	dir, err := filepath.Abs(s.DiskDir)
+	if err != nil || filepath.Dir(dir) != k.dir.Path() {
+		return err
+	}
+	return k.approvals.Verify(ctx, filepath.Base(dir), dir)
+}
+
+// checkInstalledApproved checks the installed skill name before its
+// dependencies are installed or its setup script runs.
+func (k *Kit) checkInstalledApproved(ctx context.Context, name string) error {
+	if skill.ValidateKey(name) != nil {
+		return nil // the dependency installer refuses the name itself
+	}
+	if ok, err := k.dir.HasSkill(name); err != nil || !ok {
+		return err
+	}
+	return k.approvals.Verify(ctx, name, k.dir.OSPath(name))
+}
+
+// Approve records the current files of the installed skill name as
+// approved, after scanning them and applying the trust policy (see
+// [installer.Installer.Approve]), so that a person's own edits can run.
+// The result lists the files that differ from what was approved before,
+// when that list is known.
+func (k *Kit) Approve(ctx context.Context, name string, opts *installer.ApproveOptions) (*installer.Approval, error) {
+	var changes []registry.FileChange
+	if skill.ValidateKey(name) == nil {
+		changes, _, _, _ = k.approvals.Changes(ctx, name, k.dir.OSPath(name))
+	}
+	a, err := k.installer.Approve(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.Changes = changes
+	k.approvals.Forget(name)
+	if err := k.approvals.Verify(ctx, name, k.dir.OSPath(name)); err != nil {
+		return a, err
+	}
+	return a, k.rescanAfter(ctx, nil)
 }
 
 // Skill returns the named skill as the Kit sees it. Before the first scan
@@ -594,6 +697,7 @@ func (k *Kit) UpdateAll(ctx context.Context, opts *installer.UpdateOptions) ([]i
 // were built before (before) and are stale now — with all, every missing
 // one — and says in words what its dependencies need.
 func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all bool) []string {
+	k.remember(ctx, name)
 	now, err := k.deps.State(ctx, name)
 	if err != nil {
 		return nil
@@ -606,7 +710,7 @@ func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all
 		}
 	}
 	if stale > 0 {
-		res, err := k.deps.Install(ctx, name, nil)
+		res, err := k.InstallDeps(ctx, name, nil)
 		for _, s := range resultSteps(res) {
 			switch {
 			case s.Status != deps.Installed:
@@ -675,7 +779,13 @@ func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 // opts.Setup, runs its setup script; see [deps.Installer.Install]. Setup
 // scripts run only when the host's user confirmed, and only for skills
 // installed from GitHub, git or a ZIP.
+//
+// A skill whose files differ from the approved ones is refused with a
+// [*registry.ModifiedError] (SKILL_MODIFIED) before anything runs.
 func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOptions) (*deps.Result, error) {
+	if err := k.checkInstalledApproved(ctx, name); err != nil {
+		return nil, err
+	}
 	return k.deps.Install(ctx, name, opts)
 }
 
@@ -684,6 +794,9 @@ func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOp
 // [authoring.Writer.Create] for the rules.
 func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*authoring.Result, error) {
 	res, err := k.authoring.Create(ctx, name, content, files)
+	if err == nil {
+		k.remember(ctx, name)
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 
@@ -691,6 +804,9 @@ func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[s
 // [authoring.Writer.Edit].
 func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*authoring.Result, error) {
 	res, err := k.authoring.Edit(ctx, name, content, files, remove)
+	if err == nil {
+		k.remember(ctx, name)
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 
