@@ -786,7 +786,13 @@ func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOp
 	if err := k.checkInstalledApproved(ctx, name); err != nil {
 		return nil, err
 	}
-	return k.deps.Install(ctx, name, opts)
+	res, err := k.deps.Install(ctx, name, opts)
+	if opts != nil && opts.Setup {
+		// A setup script's writes move the approved fingerprint along
+		// (deps); keep the list of files that goes with it.
+		k.remember(ctx, name)
+	}
+	return res, err
 }
 
 // CreateSkill writes a new agent-authored skill (what skill_manage create

@@ -44,3 +44,40 @@ func TestRecordedCommandsDoNotRun(t *testing.T) {
 		t.Fatalf("the recorded command ran: %v", err)
 	}
 }
+
+// A skill installed from a folder, with a secret set, whose run.sh is then
+// changed: run exits non-zero and prints no secret; after approve, it runs.
+func TestRunRefusesModifiedSkillUntilApproved(t *testing.T) {
+	skills := filepath.Join(t.TempDir(), "skills")
+	src := skillSource(t, "gh", "v1", map[string]string{
+		"skill.config.yaml": "runtime: bash\nentrypoint: run.sh\nenv:\n  - {name: GH_TOKEN, required: true}\n",
+		"run.sh":            `printf '{"token":"%s"}' "$GH_TOKEN"` + "\n",
+	})
+	env := map[string]string{"SKILL_SECRET_KEY": "integrity-test-key-0123456789"}
+	if code, _, errOut := runCLIEnv(t, env, "install", "--dir", skills, src); code != exitOK {
+		t.Fatalf("install: %s", errOut)
+	}
+	if code, _, errOut := runWith(t, env, "ghp_cli_secret\n", "secrets", "--dir", skills, "set", "gh", "GH_TOKEN=-"); code != exitOK {
+		t.Fatalf("secrets set: %s", errOut)
+	}
+	if code, out, errOut := runCLIEnv(t, env, "run", "--dir", skills, "gh"); code != exitOK || !strings.Contains(out, "ghp_cli_secret") {
+		t.Fatalf("run: exit %d %s %s", code, out, errOut)
+	}
+	if err := os.WriteFile(filepath.Join(skills, "gh", "run.sh"), []byte(`printf '{"token":"%s","evil":1}' "$GH_TOKEN"`+"\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIEnv(t, env, "run", "--dir", skills, "gh")
+	if code == exitOK || strings.Contains(out+errOut, "ghp_cli_secret") || !strings.Contains(errOut, "SKILL_MODIFIED") || !strings.Contains(errOut, "run.sh changed") || !strings.Contains(errOut, "skillkit approve gh") {
+		t.Fatalf("run of the modified skill: exit %d\n%s\n%s", code, out, errOut)
+	}
+	code, out, errOut = runCLIEnv(t, env, "approve", "--dir", skills, "gh")
+	if code != exitOK || !strings.Contains(out+errOut, "changed run.sh") || !strings.Contains(out+errOut, "approved gh") {
+		t.Fatalf("approve: exit %d\n%s\n%s", code, out, errOut)
+	}
+	if code, out, errOut := runCLIEnv(t, env, "run", "--dir", skills, "gh"); code != exitOK || !strings.Contains(out, `"evil":1`) {
+		t.Fatalf("run after approve: exit %d %s %s", code, out, errOut)
+	}
+	if code, out, errOut := runCLIEnv(t, env, "approve", "--dir", skills, "gh"); code != exitOK || !strings.Contains(out+errOut, "unchanged") {
+		t.Fatalf("approve again: exit %d %s %s", code, out, errOut)
+	}
+}

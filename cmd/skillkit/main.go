@@ -72,6 +72,7 @@ func commands() []*command {
 		installCommand(),
 		depsCommand(),
 		uninstallCommand(),
+		approveCommand(),
 		updateCommand(),
 		syncCommand(),
 		outdatedCommand(),
