@@ -4,8 +4,8 @@ import (
 	"bufio"
 	"context"
 	"flag"
-	"strings"
 	"fmt"
+	"strings"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/installer"
