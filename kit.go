@@ -533,6 +533,55 @@ func (k *Kit) remember(ctx context.Context, name string) {
 	}
 }
 
+// ErrNoSuchSkill: SaveSecrets found no skill of that name to seal values
+// for.
+var ErrNoSuchSkill = errors.New("skillkit: no such skill")
+
+// SaveSecrets saves values among the secrets of skill name
+// ([secrets.Vault.Save]) under the skill's lock, the one installs and
+// uninstalls take: the skill must be installed (a record, or a folder in
+// the skills folder) or defined by another source, and an uninstall
+// cannot slip between reading the install the values are sealed for and
+// storing them, which would leave values sealed for no install for a
+// skill placed later under the name. Use it rather than the Vault's Save.
+func (k *Kit) SaveSecrets(ctx context.Context, name string, values map[string]string) error {
+	if err := skill.ValidateKey(name); err != nil {
+		return fmt.Errorf("%w: %w", ErrNoSuchSkill, err)
+	}
+	// Another source's skill is found before the lock: finding may scan,
+	// and a scan settles the folder, which takes skill locks.
+	inDir, err := k.dir.HasSkill(name)
+	if err != nil {
+		return err
+	}
+	other := false
+	if !inDir {
+		if _, other, err = k.Skill(ctx, name); err != nil {
+			return err
+		}
+	}
+	unlock, err := k.dir.Hold(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = k.registry.Get(ctx, name)
+	switch {
+	case err == nil:
+	case !errors.Is(err, registry.ErrNotFound):
+		return err
+	default:
+		ok, err := k.dir.HasSkill(name)
+		if err != nil {
+			return err
+		}
+		if !ok && !other {
+			return fmt.Errorf("%w: %s is not installed: values are sealed for one install of a skill, so install it first", ErrNoSuchSkill, name)
+		}
+	}
+	return k.vault.Save(ctx, name, values)
+}
+
 // ApprovedDir is the folder, under the skills folder's .skillhub/, that
 // keeps the list of files of each approved skill, so that a refusal can
 // name the files that changed (registry.Verifier.ManifestDir).

@@ -1,11 +1,13 @@
 package skillkit_test
 
 import (
+	"context"
 	"errors"
 	"os"
 	"path/filepath"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/installer"
@@ -178,4 +180,120 @@ func TestApproveAppliesThePolicy(t *testing.T) {
 	if _, err := kit.Approve(ctx, "nope", nil); !errors.Is(err, installer.ErrNotInstalled) {
 		t.Errorf("approve of nothing: %v", err)
 	}
+}
+
+// A disabled skill does not run, and gets no secret, though its name is
+// given directly.
+func TestDisabledSkillDoesNotRun(t *testing.T) {
+	ctx := t.Context()
+	dir, src := t.TempDir(), t.TempDir()
+	write(t, src, "SKILL.md", "---\nname: gh\ndescription: GitHub.\n---\nx\n")
+	write(t, src, "skill.config.yaml", ghConfig)
+	write(t, src, "run.sh", ghRun)
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	if _, err := kit.Install(ctx, installer.Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := kit.SaveSecrets(ctx, "gh", map[string]string{"GH_TOKEN": "ghp_secret"}); err != nil {
+		t.Fatal(err)
+	}
+	if err := kit.SetEnabled(ctx, "gh", false); err != nil {
+		t.Fatal(err)
+	}
+	ex, err := kit.Executor(ctx)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if out, err := ex.Execute(ctx, "gh", nil); !errors.Is(err, skillkit.ErrDisabled) || out.ExitCode != -1 {
+		t.Errorf("a disabled skill ran: %+v, %v", out, err)
+	}
+	if env, err := kit.EnvFor(ctx, filepath.Join(dir, "gh")); !errors.Is(err, skillkit.ErrDisabled) || env["GH_TOKEN"] != "" {
+		t.Errorf("a disabled skill's environment: %v, %v", env, err)
+	}
+	if err := kit.SetEnabled(ctx, "gh", true); err != nil {
+		t.Fatal(err)
+	}
+	if out, err := ex.Execute(ctx, "gh", nil); err != nil || !strings.Contains(string(out.Output), "ghp_secret") {
+		t.Errorf("enabled again: %+v, %v", out, err)
+	}
+}
+
+// Uninstall refuses a folder that skillkit never installed, unless forced.
+func TestUninstallRefusesUnrecordedFolders(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	write(t, dir, "placed/SKILL.md", "---\nname: placed\ndescription: Placed by another tool.\n---\nx\n")
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	if err := kit.Uninstall(ctx, "placed", nil); !errors.Is(err, installer.ErrNotRecorded) {
+		t.Fatalf("uninstall of a folder without record: %v", err)
+	}
+	// A record that only disables it is no install record.
+	if err := kit.SetEnabled(ctx, "placed", false); err != nil {
+		t.Fatal(err)
+	}
+	if err := kit.Uninstall(ctx, "placed", nil); !errors.Is(err, installer.ErrNotRecorded) {
+		t.Fatalf("uninstall of a disabled folder without install record: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "placed", "SKILL.md")); err != nil {
+		t.Fatalf("the folder went: %v", err)
+	}
+	if err := kit.Uninstall(ctx, "placed", &installer.UninstallOptions{Force: true}); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := os.Stat(filepath.Join(dir, "placed")); !errors.Is(err, os.ErrNotExist) {
+		t.Errorf("forced, the folder stayed: %v", err)
+	}
+}
+
+// SaveSecrets racing Uninstall never leaves values sealed for no install:
+// after both, either the skill is installed, or it has no saved value.
+func TestSaveSecretsCannotRaceUninstall(t *testing.T) {
+	ctx := t.Context()
+	dir := t.TempDir()
+	src := fixture.SkillFolder(t, "gh", "v1", nil)
+	// Slow reads of the registry widen the window between reading the
+	// install a value is sealed for and storing it.
+	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t), Registry: slowGets{registry.NewFSStore(dir)}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer kit.Close()
+	for i := range 20 {
+		if _, err := kit.Install(ctx, installer.Source{Dir: src}, &installer.InstallOptions{Force: true}); err != nil {
+			t.Fatal(err)
+		}
+		done := make(chan error, 2)
+		go func() { done <- kit.SaveSecrets(ctx, "gh", map[string]string{"GH_TOKEN": "v"}) }()
+		go func() { done <- kit.Uninstall(ctx, "gh", nil) }()
+		for range 2 {
+			if err := <-done; err != nil && !errors.Is(err, skillkit.ErrNoSuchSkill) {
+				t.Fatal(err)
+			}
+		}
+		if _, err := os.Stat(filepath.Join(dir, "gh")); err == nil {
+			t.Fatalf("round %d: uninstall did not run", i)
+		}
+		if keys, err := kit.Vault().Store().Keys(ctx, "gh"); err != nil || len(keys) != 0 {
+			t.Fatalf("round %d: values left for no install: %v, %v", i, keys, err)
+		}
+	}
+	if err := kit.SaveSecrets(ctx, "gh", map[string]string{"GH_TOKEN": "v"}); !errors.Is(err, skillkit.ErrNoSuchSkill) {
+		t.Errorf("save for an uninstalled skill: %v", err)
+	}
+}
+
+// slowGets yields for a moment before each Get.
+type slowGets struct{ registry.Store }
+
+func (s slowGets) Get(ctx context.Context, name string) (registry.Record, error) {
+	time.Sleep(time.Millisecond)
+	return s.Store.Get(ctx, name)
 }

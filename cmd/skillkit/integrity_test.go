@@ -81,3 +81,22 @@ func TestRunRefusesModifiedSkillUntilApproved(t *testing.T) {
 		t.Fatalf("approve again: exit %d %s %s", code, out, errOut)
 	}
 }
+
+// run refuses a disabled skill and says how to enable it.
+func TestRunRefusesDisabledSkill(t *testing.T) {
+	skills := filepath.Join(t.TempDir(), "skills")
+	src := skillSource(t, "calc", "v1", map[string]string{
+		"skill.config.yaml": "runtime: bash\nentrypoint: run.sh\n",
+		"run.sh":            `echo '{"ran":true}'` + "\n",
+	})
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, src); code != exitOK {
+		t.Fatalf("install: %s", errOut)
+	}
+	if code, _, errOut := runCLI(t, "disable", "--dir", skills, "calc"); code != exitOK {
+		t.Fatalf("disable: %s", errOut)
+	}
+	code, out, errOut := runCLI(t, "run", "--dir", skills, "calc")
+	if code != exitFailure || strings.Contains(out, "ran") || !strings.Contains(errOut, "disabled") || !strings.Contains(errOut, "skillkit enable calc") {
+		t.Fatalf("run of a disabled skill: exit %d\n%s\n%s", code, out, errOut)
+	}
+}
