@@ -20,6 +20,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		main()
 	}
+	if os.Getenv(hostileMCPEnv) == "1" {
+		serveHostileMCP()
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 
