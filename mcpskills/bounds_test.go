@@ -80,7 +80,7 @@ func TestCheckDensity(t *testing.T) {
 		ok   bool
 	}{
 		{`{"a":"` + strings.Repeat(`{[,:`, 100000) + `"}`, true}, // inside a string nothing counts
-		{`{"a":"\"` + strings.Repeat(`[`, 100000) + `"}`, true},   // an escaped quote does not end the string
+		{`{"a":"\"` + strings.Repeat(`[`, 100000) + `"}`, true},  // an escaped quote does not end the string
 		{`{"a":"\\"` + strings.Repeat(`[`, 100000) + `}`, false}, // an escaped backslash does not escape the quote
 		{"[" + strings.Repeat("[],", 2*MessageBaseContainers) + "[]]", false},
 		{"[" + strings.Repeat("[],", MessageBaseContainers/2) + "[]]", true},
