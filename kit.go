@@ -2,6 +2,7 @@ package skillkit
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -65,6 +66,23 @@ type Options struct {
 	// and Doctor reports the replicas that lag. It needs Registry. Nil: a
 	// single host.
 	Packages registry.PackageStore
+	// FleetKey signs, on a replica (Packages), every install's and
+	// uninstall's statement in the package store, so that other replicas
+	// that trust its public key place and remove what it did
+	// (docs/fleet.md). Nil: this replica signs nothing, and replicas that
+	// trust keys refuse what it installs.
+	FleetKey ed25519.PrivateKey
+	// FleetTrust are the public keys of the installers whose statements
+	// Sync accepts (FleetKey's own is always trusted). A row of the shared
+	// registry that no trusted key signed — a package and fingerprint
+	// replaced in the database, a record deleted without a signed removal
+	// — is refused with registry.ErrUnsigned, and the replica keeps what
+	// it holds.
+	FleetTrust []ed25519.PublicKey
+	// FleetUnsigned opts in to syncing on the shared database's word
+	// alone when no key is trusted. Without it, and without FleetTrust or
+	// FleetKey, Sync refuses every row (registry.ErrNoTrustedKeys).
+	FleetUnsigned bool
 	// Replica names this replica in the package store's record of
 	// replicas: 1 to 128 ASCII letters, digits, '-', '_' and '.'. Empty
 	// means an identity made at the first sync and kept in Dir
@@ -232,6 +250,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
 		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous, Packages: opts.Packages,
+		FleetKey: opts.FleetKey, FleetTrust: opts.FleetTrust, FleetUnsigned: opts.FleetUnsigned,
 	})
 	if err != nil {
 		return nil, err
