@@ -109,7 +109,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	repo, commit := gitRepo(t)
 	commit(map[string]string{"skills/notes/SKILL.md": md("notes", "v1")})
 	url := "file://" + filepath.ToSlash(repo)
-	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes"}
+	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes", "SKILLKIT_FLEET_UNSIGNED": "1"}
 	// Two replicas sharing a database: sync places on B what A installed.
 	replicaA, replicaB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	db := "sqlite:" + filepath.Join(t.TempDir(), "fleet.db")
