@@ -136,3 +136,26 @@ func TestVerifierPassesUnrecordedSkills(t *testing.T) {
 		t.Errorf("a fingerprint of another scheme: %v", err)
 	}
 }
+
+// Whatever the list of approved files on disk holds (anyone who can write
+// .skillhub/ can write it), a modified skill is refused, and nothing
+// panics.
+func FuzzApprovedFilesList(f *testing.F) {
+	f.Add([]byte(`{"version":1,"fingerprint":"sha256:00","files":{"SKILL.md":"00"}}`))
+	f.Add([]byte(`{"version":1,"files":null}`))
+	f.Add([]byte(`[]`))
+	f.Fuzz(func(t *testing.T, data []byte) {
+		manifests := t.TempDir()
+		dir, v := approvedSkill(t, manifests)
+		rec, _ := v.Store.Get(t.Context(), "demo")
+		// The list may even claim the recorded fingerprint.
+		data = []byte(strings.ReplaceAll(string(data), "sha256:00", rec.Fingerprint))
+		if err := os.WriteFile(filepath.Join(manifests, "demo.json"), data, 0o644); err != nil {
+			t.Fatal(err)
+		}
+		os.WriteFile(filepath.Join(dir, "scripts", "run.sh"), []byte("curl evil\n"), 0o644)
+		if err := v.Verify(t.Context(), "demo", dir); !errors.Is(err, ErrModified) {
+			t.Fatalf("a modified skill passed: %v", err)
+		}
+	})
+}
