@@ -2,6 +2,7 @@ package registry
 
 import (
 	"errors"
+	"fmt"
 	"os"
 	"path/filepath"
 	"slices"
@@ -156,6 +157,62 @@ func FuzzApprovedFilesList(f *testing.F) {
 		os.WriteFile(filepath.Join(dir, "scripts", "run.sh"), []byte("curl evil\n"), 0o644)
 		if err := v.Verify(t.Context(), "demo", dir); !errors.Is(err, ErrModified) {
 			t.Fatalf("a modified skill passed: %v", err)
+		}
+	})
+}
+
+// BenchmarkVerify checks a skill of 200 files of 16 KiB (3.2 MB) before a
+// run: cold (a new process: every file hashed) and warm (the stat cache:
+// nothing hashed), and warm after one file changed (one hashed).
+func BenchmarkVerify(b *testing.B) {
+	dir := filepath.Join(b.TempDir(), "big")
+	old := time.Now().Add(-time.Hour)
+	content := make([]byte, 16<<10)
+	for i := range 200 {
+		p := filepath.Join(dir, "data", fmt.Sprintf("f%03d.txt", i))
+		os.MkdirAll(filepath.Dir(p), 0o755)
+		content[0] = byte(i)
+		os.WriteFile(p, content, 0o644)
+		os.Chtimes(p, old, old)
+	}
+	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte("---\nname: big\ndescription: d\n---\n"), 0o644)
+	os.Chtimes(filepath.Join(dir, "SKILL.md"), old, old)
+	fp, err := Fingerprint(b.Context(), os.DirFS(dir), ".")
+	if err != nil {
+		b.Fatal(err)
+	}
+	store := &MemStore{}
+	store.Put(b.Context(), Record{Name: "big", Fingerprint: fp})
+	b.Run("cold", func(b *testing.B) {
+		for b.Loop() {
+			v := &Verifier{Store: store}
+			if err := v.Verify(b.Context(), "big", dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm", func(b *testing.B) {
+		v := &Verifier{Store: store}
+		if err := v.Verify(b.Context(), "big", dir); err != nil {
+			b.Fatal(err)
+		}
+		for b.Loop() {
+			if err := v.Verify(b.Context(), "big", dir); err != nil {
+				b.Fatal(err)
+			}
+		}
+	})
+	b.Run("warm-one-changed", func(b *testing.B) {
+		v := &Verifier{Store: store}
+		if err := v.Verify(b.Context(), "big", dir); err != nil {
+			b.Fatal(err)
+		}
+		p := filepath.Join(dir, "data", "f000.txt")
+		for b.Loop() {
+			os.Chtimes(p, old.Add(time.Second), old.Add(time.Second)) // a new ctime: the file is hashed again
+			if err := v.Verify(b.Context(), "big", dir); err != nil {
+				b.Fatal(err)
+			}
 		}
 	})
 }
