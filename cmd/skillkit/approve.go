@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"flag"
 	"fmt"
@@ -51,17 +50,13 @@ func runApprove(ctx context.Context, c *cli, opts any, args []string) int {
 	defer kit.Close()
 	aopts := &installer.ApproveOptions{Confirmed: o.yes}
 	a, err := kit.Approve(ctx, args[0], aopts)
-	if se := scanError(err); se != nil {
-		if o.json {
-			writeJSON(c, scanRefusal{cliWords(err.Error()), se})
-			return exitFailure
-		}
-		if !confirmScan(c, "approve", se, bufio.NewReader(c.stdin)) {
-			return exitFailure
-		}
-		aopts.Confirmed, aopts.Fingerprint = true, se.Record.Fingerprint
+	stop, err := againAfterScan(c, "approve", o.json, err, func(fp string) (err error) {
+		aopts.Confirmed, aopts.Fingerprint = true, fp
 		a, err = kit.Approve(ctx, args[0], aopts)
-		changedSinceShown(c, "approve", err)
+		return err
+	})
+	if stop {
+		return exitFailure
 	}
 	if err != nil {
 		return c.fail("approve", err)

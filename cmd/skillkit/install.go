@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -162,17 +161,13 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 	defer kit.Close()
 	iopts := &installer.InstallOptions{Force: o.force, Confirmed: o.yes}
 	res, err := kit.Install(ctx, src, iopts)
-	if se := scanError(err); se != nil {
-		if o.json {
-			writeJSON(c, scanRefusal{cliWords(err.Error()), se})
-			return exitFailure
-		}
-		if !confirmScan(c, "install", se, bufio.NewReader(c.stdin)) {
-			return exitFailure
-		}
-		iopts.Confirmed, iopts.Fingerprint = true, se.Record.Fingerprint
+	stop, err := againAfterScan(c, "install", o.json, err, func(fp string) (err error) {
+		iopts.Confirmed, iopts.Fingerprint = true, fp
 		res, err = kit.Install(ctx, src, iopts)
-		changedSinceShown(c, "install", err)
+		return err
+	})
+	if stop {
+		return exitFailure
 	}
 	if err != nil {
 		return c.fail("install", err)
