@@ -8,17 +8,26 @@ import (
 	"fmt"
 	"os"
 	"os/exec"
+	"path/filepath"
 	"strings"
 	"syscall"
 	"testing"
 	"time"
+
+	"github.com/skillkit-go/skillkit/mcpskills"
+	"github.com/skillkit-go/skillkit/skill"
 )
 
-// hostileMCPEnv makes the test binary an MCP server that answers
-// skills/list with one page of 12 MB of dense JSON.
+// hostileMCPEnv makes the test binary an MCP server: with no argument one
+// that answers skills/list with one page of 12 MB of dense JSON; with a
+// skills folder and a name, one that serves that skill.
 const hostileMCPEnv = "SKILLKIT_TEST_HOSTILE_MCP"
 
 func serveHostileMCP() {
+	if len(os.Args) > 1 {
+		serveSkillMCP(os.Args[1])
+		return
+	}
 	in := bufio.NewReader(os.Stdin)
 	for {
 		line, err := in.ReadBytes('\n')
@@ -68,5 +77,79 @@ func TestInstallFromHostileMCPServerIsBounded(t *testing.T) {
 	t.Logf("peak resident memory of skillkit: %d MB", maxRSS>>20)
 	if maxRSS > 200<<20 {
 		t.Errorf("skillkit used %d MB", maxRSS>>20)
+	}
+}
+
+// serveSkillMCP serves the skill folder dir over the Skills extension:
+// initialize, skills/list, skills/get and resources/read, enough for an
+// install and an update check.
+func serveSkillMCP(dir string) {
+	s, _ := skill.Load(os.DirFS(filepath.Dir(dir)), filepath.Base(dir), &skill.LoadOptions{DiskRoot: filepath.Dir(dir)})
+	entry, err := mcpskills.Entry(s)
+	if err != nil {
+		fmt.Fprintln(os.Stderr, err)
+		os.Exit(1)
+	}
+	in := bufio.NewReader(os.Stdin)
+	out := json.NewEncoder(os.Stdout)
+	for {
+		line, err := in.ReadBytes('\n')
+		if err != nil {
+			return
+		}
+		var m struct {
+			ID     json.RawMessage `json:"id"`
+			Method string          `json:"method"`
+			Params struct {
+				URI string `json:"uri"`
+			} `json:"params"`
+		}
+		if json.Unmarshal(line, &m) != nil || len(m.ID) == 0 {
+			continue
+		}
+		var result any
+		switch m.Method {
+		case "initialize":
+			result = map[string]any{"protocolVersion": mcpskills.ProtocolVersion, "serverInfo": map[string]any{"name": "test", "version": "1"},
+				"capabilities": map[string]any{"resources": map[string]any{}, "extensions": map[string]any{mcpskills.ExtensionID: map[string]any{}}}}
+		case mcpskills.MethodList:
+			result = map[string]any{"skills": []any{entry}}
+		case mcpskills.MethodGet:
+			result = map[string]any{"skill": entry}
+		case "resources/read":
+			_, rel, _ := mcpskills.SplitServed(m.Params.URI)
+			data, _ := mcpskills.ReadServed(s, rel)
+			result = map[string]any{"contents": []any{map[string]any{"uri": m.Params.URI, "text": string(data)}}}
+		}
+		out.Encode(map[string]any{"jsonrpc": "2.0", "id": m.ID, "result": result})
+	}
+}
+
+// install from an MCP server adds the command the person typed to the
+// list of allowed servers, so outdated may start it; with another list,
+// outdated refuses to.
+func TestInstallFromMCPServerAllowsItsCommand(t *testing.T) {
+	exe, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	src := skillSource(t, "notes", "v1", map[string]string{})
+	skills := filepath.Join(t.TempDir(), "skills")
+	list := filepath.Join(t.TempDir(), "config", "skillkit", "mcp-servers")
+	env := map[string]string{"XDG_CONFIG_HOME": filepath.Dir(filepath.Dir(list))}
+	code, out, errOut := runCLIEnv(t, env, "install", "--dir", skills, "--", "mcp+stdio:env", hostileMCPEnv+"=1", exe, src)
+	if code != exitOK || !strings.Contains(out+errOut, "added to "+list) {
+		t.Fatalf("install: exit %d\n%s\n%s", code, out, errOut)
+	}
+	allowed, err := mcpskills.ReadAllowList(list)
+	if err != nil || len(allowed) != 1 || allowed[0][len(allowed[0])-1] != src {
+		t.Fatalf("the list: %q, %v", allowed, err)
+	}
+	if code, _, errOut := runCLIEnv(t, env, "outdated", "--dir", skills); code != exitOK || strings.Contains(errOut, "not on the host's list") {
+		t.Errorf("outdated with the command listed: exit %d %s", code, errOut)
+	}
+	other := map[string]string{"SKILLKIT_MCP_SERVERS": filepath.Join(t.TempDir(), "none")}
+	if code, _, errOut := runCLIEnv(t, other, "outdated", "--dir", skills); code != exitFailure || !strings.Contains(errOut, "not on the host's list") {
+		t.Errorf("outdated with another list: exit %d %s", code, errOut)
 	}
 }
