@@ -16,15 +16,22 @@ import (
 	"github.com/skillkit-go/skillkit/registry"
 )
 
+// startedProof is what the planted server command writes: a client that
+// started it quotes it in its protocol error. (A file the command would
+// write proves nothing: servers run confined.)
+// The command computes it, so the command's own text does not hold it.
+const startedProof = "started-42"
+
 // plantMCPRecord rewrites name's record as if it came from an MCP server
-// whose command creates marker: what a writer of the registry could do.
-func plantMCPRecord(t *testing.T, store registry.Store, name, marker string) []string {
+// whose command prints startedProof: what a writer of the registry could
+// do.
+func plantMCPRecord(t *testing.T, store registry.Store, name string) []string {
 	t.Helper()
 	rec, err := store.Get(t.Context(), name)
 	if err != nil {
 		t.Fatal(err)
 	}
-	argv := []string{"sh", "-c", "echo started > " + marker}
+	argv := []string{"sh", "-c", "echo started-$((6*7))"}
 	rec.Source, rec.URL, rec.Subdir = registry.SourceMCP, mcpskills.CommandURL(argv), mcpskills.SkillURI(name)
 	rec.Commit = "sha256:" + strings.Repeat("0", 64)
 	if err := store.Put(t.Context(), rec); err != nil {
@@ -38,7 +45,6 @@ func plantMCPRecord(t *testing.T, store registry.Store, name, marker string) []s
 func TestRecordsNeverCarryCommands(t *testing.T) {
 	ctx := t.Context()
 	dir := t.TempDir()
-	marker := filepath.Join(t.TempDir(), "started")
 	open := func(o skillkit.Options) *skillkit.Kit {
 		o.Dir = dir
 		kit, err := skillkit.Open(ctx, o)
@@ -52,25 +58,22 @@ func TestRecordsNeverCarryCommands(t *testing.T) {
 	if _, err := kit.Install(ctx, installer.Source{Dir: fixture.SkillFolder(t, "notes", "v1", nil)}, nil); err != nil {
 		t.Fatal(err)
 	}
-	argv := plantMCPRecord(t, kit.Registry(), "notes", marker)
+	argv := plantMCPRecord(t, kit.Registry(), "notes")
 
 	st, err := kit.CheckUpdates(ctx)
 	if err != nil || len(st) != 1 || st[0].Checked || !strings.Contains(st[0].Error, "not on the host's list") {
 		t.Fatalf("check: %+v, %v", st, err)
 	}
-	if _, err := kit.Update(ctx, "notes", &installer.UpdateOptions{Force: true}); !errors.Is(err, mcpskills.ErrNotAllowed) {
+	if _, err := kit.Update(ctx, "notes", &installer.UpdateOptions{Force: true}); !errors.Is(err, mcpskills.ErrNotAllowed) || strings.Contains(err.Error(), startedProof) {
 		t.Errorf("update: %v", err)
 	}
 	res, err := kit.UpdateAll(ctx, &installer.UpdateOptions{Force: true})
-	if err != nil || len(res) != 1 || !errors.Is(res[0].Err, mcpskills.ErrNotAllowed) {
+	if err != nil || len(res) != 1 || !errors.Is(res[0].Err, mcpskills.ErrNotAllowed) || strings.Contains(res[0].Err.Error(), startedProof) {
 		t.Errorf("update all: %+v, %v", res, err)
 	}
 	// A list inside the skills folder is refused: skills could write it.
 	if _, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, MCPServersFile: filepath.Join(dir, "notes", "servers")}); err == nil || !strings.Contains(err.Error(), "inside the skills folder") {
 		t.Errorf("a list in the skills folder: %v", err)
-	}
-	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("a command from a record was started: %v", err)
 	}
 
 	// Listed by the host (in its file), the same command is started.
@@ -79,11 +82,8 @@ func TestRecordsNeverCarryCommands(t *testing.T) {
 		t.Fatal(err)
 	}
 	kit = open(skillkit.Options{MCPServersFile: list})
-	if st, err := kit.CheckUpdates(ctx); err != nil || len(st) != 1 || strings.Contains(st[0].Error, "not on the host's list") {
-		t.Fatalf("check of an allowed server: %+v, %v", st, err)
-	}
-	if _, err := os.Stat(marker); err != nil {
-		t.Errorf("the allowed server did not start: %v", err)
+	if st, err := kit.CheckUpdates(ctx); err != nil || len(st) != 1 || !strings.Contains(st[0].Error, startedProof) {
+		t.Fatalf("the allowed server did not start: %+v, %v", st, err)
 	}
 }
 
@@ -104,12 +104,11 @@ func TestApprovalBoundToBytes(t *testing.T) {
 	if out, err := ex.Execute(ctx, "gh", nil); err != nil || !strings.Contains(string(out.Output), "ghp_secret") {
 		t.Fatalf("the approved skill: %+v, %v", out, err)
 	}
-	leak := filepath.Join(t.TempDir(), "leak")
-	write(t, dir, "gh/run.sh", `printf '%s' "$GH_TOKEN" > `+leak+"\n"+ghRun)
+	write(t, dir, "gh/run.sh", `printf '{"token":"%s","modified":true}' "$GH_TOKEN"`+"\n")
 
 	var me *registry.ModifiedError
 	out, err := ex.Execute(ctx, "gh", nil)
-	if !errors.As(err, &me) || len(me.Files) != 1 || me.Files[0].Path != "run.sh" || strings.Contains(out.Error, "ghp_secret") {
+	if !errors.As(err, &me) || len(me.Files) != 1 || me.Files[0].Path != "run.sh" || strings.Contains(out.Error, "ghp_secret") || out.ExitCode != -1 || out.Output != nil {
 		t.Fatalf("the modified skill ran: %+v, %v", out, err)
 	}
 	if err := ex.Check(ctx, "gh"); !errors.Is(err, registry.ErrModified) {
@@ -121,19 +120,13 @@ func TestApprovalBoundToBytes(t *testing.T) {
 	if _, err := kit.InstallDeps(ctx, "gh", nil); !errors.Is(err, registry.ErrModified) {
 		t.Errorf("InstallDeps: %v", err)
 	}
-	if _, err := os.Stat(leak); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the modified script ran: %v", err)
-	}
 
 	a, err := kit.Approve(ctx, "gh", nil)
 	if err != nil || a.Unchanged || len(a.Changes) != 1 || a.Changes[0].Path != "run.sh" || a.Changes[0].Change != "changed" {
 		t.Fatalf("approve: %+v, %v", a, err)
 	}
-	if out, err := ex.Execute(ctx, "gh", nil); err != nil || !strings.Contains(string(out.Output), "ghp_secret") {
+	if out, err := ex.Execute(ctx, "gh", nil); err != nil || string(out.Output) != `{"token":"ghp_secret","modified":true}` {
 		t.Fatalf("after approve: %+v, %v", out, err)
-	}
-	if b, err := os.ReadFile(leak); err != nil || string(b) != "ghp_secret" {
-		t.Errorf("the approved script did not run: %q, %v", b, err)
 	}
 }
 

@@ -1,7 +1,6 @@
 package main
 
 import (
-	"errors"
 	"os"
 	"path/filepath"
 	"strings"
@@ -24,8 +23,11 @@ func TestRecordedCommandsDoNotRun(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	marker := filepath.Join(t.TempDir(), "started")
-	rec.Source, rec.URL, rec.Subdir = registry.SourceMCP, mcpskills.CommandURL([]string{"sh", "-c", "echo x > " + marker}), mcpskills.SkillURI("notes")
+	// A server that starts prints its proof, which the client quotes; the
+	// command computes it, so the command's own text does not hold it.
+	const proof = "started-42"
+	command := []string{"sh", "-c", "echo started-$((6*7))"}
+	rec.Source, rec.URL, rec.Subdir = registry.SourceMCP, mcpskills.CommandURL(command), mcpskills.SkillURI("notes")
 	rec.Commit = "sha256:" + strings.Repeat("0", 64)
 	if err := store.Put(t.Context(), rec); err != nil {
 		t.Fatal(err)
@@ -33,15 +35,20 @@ func TestRecordedCommandsDoNotRun(t *testing.T) {
 	list := filepath.Join(t.TempDir(), "mcp-servers")
 	env := map[string]string{"SKILLKIT_MCP_SERVERS": list}
 	code, _, errOut := runCLIEnv(t, env, "outdated", "--dir", skills)
-	if code != exitFailure || !strings.Contains(errOut, "not on the host's list") {
+	if code != exitFailure || !strings.Contains(errOut, "not on the host's list") || strings.Contains(errOut, proof) {
 		t.Errorf("outdated: exit %d, %s", code, errOut)
 	}
 	code, _, errOut = runCLIEnv(t, env, "update", "--all", "--yes", "--force", "--dir", skills)
-	if code == exitOK || !strings.Contains(errOut, "not on the host's list") {
+	if code == exitOK || !strings.Contains(errOut, "not on the host's list") || strings.Contains(errOut, proof) {
 		t.Errorf("update --all: exit %d, %s", code, errOut)
 	}
-	if _, err := os.Stat(marker); !errors.Is(err, os.ErrNotExist) {
-		t.Fatalf("the recorded command ran: %v", err)
+	// Listed, the same command starts (and fails the protocol).
+	allowed := filepath.Join(t.TempDir(), "allowed")
+	if _, err := mcpskills.AppendAllowList(allowed, command); err != nil {
+		t.Fatal(err)
+	}
+	if _, _, errOut := runCLIEnv(t, map[string]string{"SKILLKIT_MCP_SERVERS": allowed}, "outdated", "--dir", skills); !strings.Contains(errOut, proof) {
+		t.Errorf("outdated with the command listed: %s", errOut)
 	}
 }
 

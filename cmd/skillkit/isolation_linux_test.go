@@ -20,8 +20,8 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		main()
 	}
-	if os.Getenv(hostileMCPEnv) == "1" {
-		serveHostileMCP()
+	if len(os.Args) > 1 && os.Args[1] == testMCPArg {
+		serveTestMCP(os.Args[2:])
 		os.Exit(0)
 	}
 	os.Exit(m.Run())

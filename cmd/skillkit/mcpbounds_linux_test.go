@@ -18,14 +18,16 @@ import (
 	"github.com/skillkit-go/skillkit/skill"
 )
 
-// hostileMCPEnv makes the test binary an MCP server: with no argument one
-// that answers skills/list with one page of 12 MB of dense JSON; with a
-// skills folder and a name, one that serves that skill.
-const hostileMCPEnv = "SKILLKIT_TEST_HOSTILE_MCP"
+// testMCPArg, as the first argument, makes the test binary an MCP server
+// (servers run confined and with a small environment, so an argument says
+// what to serve): with no more arguments one that answers skills/list
+// with one page of 12 MB of dense JSON; with a skill's name, one that
+// serves that skill.
+const testMCPArg = "serve-test-mcp"
 
-func serveHostileMCP() {
-	if len(os.Args) > 1 {
-		serveSkillMCP(os.Args[1])
+func serveTestMCP(args []string) {
+	if len(args) > 0 {
+		serveSkillMCP(args[0])
 		return
 	}
 	in := bufio.NewReader(os.Stdin)
@@ -65,8 +67,8 @@ func TestInstallFromHostileMCPServerIsBounded(t *testing.T) {
 	}
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, exe, "install", "--dir", t.TempDir(), "--", "mcp+stdio:env", hostileMCPEnv+"=1", exe)
-	cmd.Env = []string{runMainEnv + "=1", hostileMCPEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
+	cmd := exec.CommandContext(ctx, exe, "install", "--dir", t.TempDir(), "--", "mcp+stdio:"+exe, testMCPArg)
+	cmd.Env = []string{runMainEnv + "=1", "PATH=" + os.Getenv("PATH"), "HOME=" + t.TempDir()}
 	var stderr strings.Builder
 	cmd.Stderr = &stderr
 	err = cmd.Run()
@@ -80,10 +82,13 @@ func TestInstallFromHostileMCPServerIsBounded(t *testing.T) {
 	}
 }
 
-// serveSkillMCP serves the skill folder dir over the Skills extension:
-// initialize, skills/list, skills/get and resources/read, enough for an
-// install and an update check.
-func serveSkillMCP(dir string) {
+// serveSkillMCP serves a skill named name, written into a folder of its
+// own, over the Skills extension: initialize, skills/list, skills/get and
+// resources/read, enough for an install and an update check.
+func serveSkillMCP(name string) {
+	dir := filepath.Join(os.TempDir(), "served", name)
+	os.MkdirAll(dir, 0o755)
+	os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md(name, "v1")), 0o644)
 	s, _ := skill.Load(os.DirFS(filepath.Dir(dir)), filepath.Base(dir), &skill.LoadOptions{DiskRoot: filepath.Dir(dir)})
 	entry, err := mcpskills.Entry(s)
 	if err != nil {
@@ -133,16 +138,15 @@ func TestInstallFromMCPServerAllowsItsCommand(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	src := skillSource(t, "notes", "v1", map[string]string{})
 	skills := filepath.Join(t.TempDir(), "skills")
 	list := filepath.Join(t.TempDir(), "config", "skillkit", "mcp-servers")
 	env := map[string]string{"XDG_CONFIG_HOME": filepath.Dir(filepath.Dir(list))}
-	code, out, errOut := runCLIEnv(t, env, "install", "--dir", skills, "--", "mcp+stdio:env", hostileMCPEnv+"=1", exe, src)
+	code, out, errOut := runCLIEnv(t, env, "install", "--dir", skills, "--", "mcp+stdio:"+exe, testMCPArg, "notes")
 	if code != exitOK || !strings.Contains(out+errOut, "added to "+list) {
 		t.Fatalf("install: exit %d\n%s\n%s", code, out, errOut)
 	}
 	allowed, err := mcpskills.ReadAllowList(list)
-	if err != nil || len(allowed) != 1 || allowed[0][len(allowed[0])-1] != src {
+	if err != nil || len(allowed) != 1 || allowed[0][len(allowed[0])-1] != "notes" {
 		t.Fatalf("the list: %q, %v", allowed, err)
 	}
 	if code, _, errOut := runCLIEnv(t, env, "outdated", "--dir", skills); code != exitOK || strings.Contains(errOut, "not on the host's list") {
