@@ -91,7 +91,7 @@ func TestDepsCommand(t *testing.T) {
 	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "setupper"); code != exitFailure || !strings.Contains(errOut, "SKILL_MODIFIED") || !strings.Contains(errOut, "setup-ran.txt removed") {
 		t.Fatalf("deps after an edit: exit %d, %s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "approve", "--dir", skills, "setupper"); code != exitOK {
+	if code, _, errOut := runCLI(t, "approve", "--dir", skills, "--yes", "setupper"); code != exitOK {
 		t.Fatalf("approve: %s", errOut)
 	}
 	code, out, _ = runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "--json", "setupper")
