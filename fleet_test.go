@@ -2,6 +2,7 @@ package skillkit_test
 
 import (
 	"context"
+	"crypto/ed25519"
 	"encoding/json"
 	"errors"
 	"fmt"
@@ -27,6 +28,11 @@ import (
 
 type database = testdb.Backend
 
+// testFleetKey signs and verifies what the test replicas install (the
+// same in the helper processes); tests of the signatures themselves give
+// their own keys.
+var testFleetKey = ed25519.NewKeyFromSeed(make([]byte, ed25519.SeedSize))
+
 func forEachDatabase(t *testing.T, test func(t *testing.T, db database)) {
 	for _, db := range testdb.Backends() {
 		t.Run(db.Name, func(t *testing.T) { test(t, db) })
@@ -40,7 +46,7 @@ func replica(t testing.TB, db database, dsn, dir, id string, tune ...func(*skill
 	store := db.Store(t, dsn)
 	opts := skillkit.Options{
 		Dir: dir, Registry: store.Registry(), Secrets: store.Secrets(), Packages: store.Packages(),
-		Keyring: testKeyring(t), Replica: id,
+		Keyring: testKeyring(t), Replica: id, FleetKey: testFleetKey,
 	}
 	for _, f := range tune {
 		f(&opts)

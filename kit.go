@@ -2,12 +2,14 @@ package skillkit
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"log/slog"
 	"os"
 	"path/filepath"
 	"slices"
+	"strings"
 	"sync"
 	"time"
 
@@ -64,6 +66,23 @@ type Options struct {
 	// and Doctor reports the replicas that lag. It needs Registry. Nil: a
 	// single host.
 	Packages registry.PackageStore
+	// FleetKey signs, on a replica (Packages), every install's and
+	// uninstall's statement in the package store, so that other replicas
+	// that trust its public key place and remove what it did
+	// (docs/fleet.md). Nil: this replica signs nothing, and replicas that
+	// trust keys refuse what it installs.
+	FleetKey ed25519.PrivateKey
+	// FleetTrust are the public keys of the installers whose statements
+	// Sync accepts (FleetKey's own is always trusted). A row of the shared
+	// registry that no trusted key signed — a package and fingerprint
+	// replaced in the database, a record deleted without a signed removal
+	// — is refused with registry.ErrUnsigned, and the replica keeps what
+	// it holds.
+	FleetTrust []ed25519.PublicKey
+	// FleetUnsigned opts in to syncing on the shared database's word
+	// alone when no key is trusted. Without it, and without FleetTrust or
+	// FleetKey, Sync refuses every row (registry.ErrNoTrustedKeys).
+	FleetUnsigned bool
 	// Replica names this replica in the package store's record of
 	// replicas: 1 to 128 ASCII letters, digits, '-', '_' and '.'. Empty
 	// means an identity made at the first sync and kept in Dir
@@ -90,6 +109,20 @@ type Options struct {
 	// AllowDangerous lets a person confirm a skill the policy blocks. Off
 	// by default: nothing, Force included, lets a blocked skill in.
 	AllowDangerous bool
+	// MCPServers are the commands (a program and its arguments) of the MCP
+	// servers that update checks and updates may start for skills installed
+	// from an MCP server. Records name their server's command, but records,
+	// lock files and shared databases can be written by others, so a
+	// record's command starts only when it equals one listed here or in
+	// MCPServersFile; any other check or update fails with
+	// mcpskills.ErrNotAllowed and starts nothing. Install takes its command
+	// from the caller, not from this list.
+	MCPServers [][]string
+	// MCPServersFile names a file of further allowed server commands, one
+	// mcp+stdio: URL a line (mcpskills.ParseAllowList), read at every check;
+	// a missing file lists none. It must lie outside Dir and every source
+	// folder, where skills and their writers could add to it. Empty: none.
+	MCPServersFile string
 	// Installer tunes installs and updates (allowed git hosts, file://
 	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
 	// client).
@@ -154,6 +187,7 @@ type Kit struct {
 	installer *installer.Installer
 	deps      *deps.Installer
 	authoring *authoring.Writer
+	approvals *registry.Verifier
 
 	mu       sync.Mutex // guards the parts below, built by load
 	loader   *loader.Loader
@@ -193,6 +227,9 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err := loader.CheckSources(opts.sources(abs)); err != nil {
 		return nil, err
 	}
+	if err := opts.checkServersFile(abs); err != nil {
+		return nil, err
+	}
 	if !opts.HostDumpable {
 		if err := executor.ProtectHost(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
 			return nil, err
@@ -213,11 +250,17 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
 		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous, Packages: opts.Packages,
+		FleetKey: opts.FleetKey, FleetTrust: opts.FleetTrust, FleetUnsigned: opts.FleetUnsigned,
 	})
 	if err != nil {
 		return nil, err
 	}
-	k.installer = installer.New(k.dir, installerOptions(opts.Installer))
+	var approved registry.Store = k.registry
+	if opts.Packages != nil {
+		approved = placedRecords{Store: k.registry, dir: k.dir}
+	}
+	k.approvals = &registry.Verifier{Store: approved, ManifestDir: filepath.Join(abs, registry.HubDir, ApprovedDir)}
+	k.installer = installer.New(k.dir, installerOptions(&opts))
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
 	if opts.ScanOnOpen || opts.Watch > 0 {
@@ -232,28 +275,83 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 // installerOptions are the host's installer options, with Remote finding
 // the discovery index or MCP server a skill was installed from unless the
 // host set its own. An index's hosts must be among the allowed ones, as a
-// git host must.
-func installerOptions(o *installer.Options) *installer.Options {
+// git host must; an MCP server's command must be on the host's list
+// (Options.MCPServers and MCPServersFile), never taken from the record
+// alone.
+func installerOptions(o *Options) *installer.Options {
 	out := installer.Options{}
-	if o != nil {
-		out = *o
+	if o.Installer != nil {
+		out = *o.Installer
 	}
 	if out.Remote == nil {
 		hosts := out.AllowedHosts
 		if len(hosts) == 0 {
 			hosts = []string{installer.DefaultHost}
 		}
+		servers, file := slices.Clone(o.MCPServers), o.MCPServersFile
 		out.Remote = func(rec registry.Record) (installer.Remote, error) {
 			switch rec.Source {
 			case registry.SourceWellKnown:
 				return asRemote(wellknown.FromRecord(rec, &wellknown.Options{AllowedHosts: hosts}))
 			case registry.SourceMCP:
-				return asRemote(mcpskills.FromRecord(rec, nil))
+				allowed := servers
+				if file != "" {
+					more, err := mcpskills.ReadAllowList(file)
+					if err != nil {
+						return nil, err
+					}
+					allowed = append(slices.Clip(allowed), more...)
+				}
+				return asRemote(mcpskills.FromRecord(rec, allowed, nil))
 			}
 			return nil, fmt.Errorf("skillkit: %s has no remote source (%q)", rec.Name, rec.Source)
 		}
 	}
 	return &out
+}
+
+// checkServersFile refuses an MCPServersFile inside the skills folder or
+// a source folder, where a skill, an agent or an archive could write it.
+// Links are followed as far as they exist.
+func (o *Options) checkServersFile(dir string) error {
+	if o.MCPServersFile == "" {
+		return nil
+	}
+	file, err := filepath.Abs(o.MCPServersFile)
+	if err != nil {
+		return fmt.Errorf("skillkit: Options.MCPServersFile: %w", err)
+	}
+	file = resolveExisting(file)
+	for _, src := range o.sources(dir) {
+		if src.Dir == "" {
+			continue
+		}
+		root, err := filepath.Abs(src.Dir)
+		if err != nil {
+			continue
+		}
+		for _, r := range []string{root, resolveExisting(root)} {
+			if rel, err := filepath.Rel(r, file); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
+				return fmt.Errorf("skillkit: Options.MCPServersFile %s lies inside the skills folder %s: keep the list of allowed servers where skills cannot write", o.MCPServersFile, src.Dir)
+			}
+		}
+	}
+	return nil
+}
+
+// resolveExisting resolves the links of the longest part of path that
+// exists, and keeps the rest as it is.
+func resolveExisting(path string) string {
+	rest := ""
+	for p := path; ; p = filepath.Dir(p) {
+		if r, err := filepath.EvalSymlinks(p); err == nil {
+			return filepath.Join(r, rest)
+		}
+		if filepath.Dir(p) == p {
+			return path
+		}
+		rest = filepath.Join(filepath.Base(p), rest)
+	}
 }
 
 // asRemote returns r as an installer.Remote, and no typed nil with an
@@ -311,6 +409,13 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 	}
 	if eopts.Logger == nil {
 		eopts.Logger = k.opts.Logger
+	}
+	if host := eopts.CheckApproved; host != nil {
+		eopts.CheckApproved = func(ctx context.Context, s *skill.Skill) error {
+			return errors.Join(k.checkApproved(ctx, s), host(ctx, s))
+		}
+	} else {
+		eopts.CheckApproved = k.checkApproved
 	}
 	k.loader = l
 	k.executor = executor.New(l, k.vault, &eopts)
@@ -415,11 +520,150 @@ func (k *Kit) ConfinementFor(dir string) (*executor.Confinement, bool) {
 // EnvFor returns the environment a host's shell tool should add for a
 // command run in dir: the skill's own variables when dir lies inside a skill
 // folder on disk, else nothing; see [executor.EnvProvider].
+//
+// A skill whose files differ from the approved ones gets nothing: the
+// error is a [*registry.ModifiedError] (SKILL_MODIFIED), as is a disabled
+// skill's an [ErrDisabled].
 func (k *Kit) EnvFor(ctx context.Context, dir string) (map[string]string, error) {
-	if _, err := k.load(ctx); err != nil {
+	l, err := k.load(ctx)
+	if err != nil {
 		return nil, err
 	}
+	if abs, err := filepath.Abs(dir); err == nil {
+		if real, err := filepath.EvalSymlinks(abs); err == nil {
+			if s, ok := l.ResolveByPath(real); ok {
+				if err := k.checkApproved(ctx, s); err != nil {
+					return nil, err
+				}
+			}
+		}
+	}
 	return k.env.EnvFor(ctx, dir)
+}
+
+// remember keeps the list of files of skill name, just installed,
+// updated or written, as approved, so that a later refusal can name the
+// files that changed. A failure is only logged: the check before a run
+// compares fingerprints either way.
+func (k *Kit) remember(ctx context.Context, name string) {
+	k.approvals.Forget(name)
+	if err := k.approvals.Verify(ctx, name, k.dir.OSPath(name)); err != nil && k.opts.Logger != nil {
+		k.opts.Logger.WarnContext(ctx, "keeping the approved files of a skill", "skill", name, "error", err)
+	}
+}
+
+// ErrNoSuchSkill: SaveSecrets found no skill of that name to seal values
+// for.
+var ErrNoSuchSkill = errors.New("skillkit: no such skill")
+
+// SaveSecrets saves values among the secrets of skill name
+// ([secrets.Vault.Save]) under the skill's lock, the one installs and
+// uninstalls take: the skill must be installed (a record, or a folder in
+// the skills folder) or defined by another source, and an uninstall
+// cannot slip between reading the install the values are sealed for and
+// storing them, which would leave values sealed for no install for a
+// skill placed later under the name. Use it rather than the Vault's Save.
+func (k *Kit) SaveSecrets(ctx context.Context, name string, values map[string]string) error {
+	if err := skill.ValidateKey(name); err != nil {
+		return fmt.Errorf("%w: %w", ErrNoSuchSkill, err)
+	}
+	// Another source's skill is found before the lock: finding may scan,
+	// and a scan settles the folder, which takes skill locks.
+	inDir, err := k.dir.HasSkill(name)
+	if err != nil {
+		return err
+	}
+	other := false
+	if !inDir {
+		if _, other, err = k.Skill(ctx, name); err != nil {
+			return err
+		}
+	}
+	unlock, err := k.dir.Hold(ctx, name)
+	if err != nil {
+		return err
+	}
+	defer unlock()
+	_, err = k.registry.Get(ctx, name)
+	switch {
+	case err == nil:
+	case !errors.Is(err, registry.ErrNotFound):
+		return err
+	default:
+		ok, err := k.dir.HasSkill(name)
+		if err != nil {
+			return err
+		}
+		if !ok && !other {
+			return fmt.Errorf("%w: %s is not installed: values are sealed for one install of a skill, so install it first", ErrNoSuchSkill, name)
+		}
+	}
+	return k.vault.Save(ctx, name, values)
+}
+
+// ApprovedDir is the folder, under the skills folder's .skillhub/, that
+// keeps the list of files of each approved skill, so that a refusal can
+// name the files that changed (registry.Verifier.ManifestDir).
+const ApprovedDir = "approved"
+
+// ErrDisabled: the skill is disabled; nothing of it runs.
+var ErrDisabled = errors.New("skillkit: the skill is disabled")
+
+// checkApproved is what must hold before anything of s runs or its
+// secrets are handed out: it is not disabled, and when it lies in the
+// skills folder with a record, its files have the approved fingerprint
+// (registry.Verifier). Skills of other sources have no install record and
+// run as local skills.
+func (k *Kit) checkApproved(ctx context.Context, s *skill.Skill) error {
+	rec, err := k.registry.Get(ctx, s.Name)
+	switch {
+	case err == nil && !rec.Enabled:
+		return fmt.Errorf("%w: %s (enable it to run it)", ErrDisabled, s.Name)
+	case err != nil && !errors.Is(err, registry.ErrNotFound):
+		return err
+	}
+	if s.DiskDir == "" {
+		return nil
+	}
+	dir, err := filepath.Abs(s.DiskDir)
+	if err != nil || filepath.Dir(dir) != k.dir.Path() {
+		return err
+	}
+	return k.approvals.Verify(ctx, filepath.Base(dir), dir)
+}
+
+// checkInstalledApproved checks the installed skill name before its
+// dependencies are installed or its setup script runs.
+func (k *Kit) checkInstalledApproved(ctx context.Context, name string) error {
+	if skill.ValidateKey(name) != nil {
+		return nil // the dependency installer refuses the name itself
+	}
+	if ok, err := k.dir.HasSkill(name); err != nil || !ok {
+		return err
+	}
+	return k.approvals.Verify(ctx, name, k.dir.OSPath(name))
+}
+
+// Approve records the current files of the installed skill name as
+// approved, after scanning them and applying the trust policy (see
+// [installer.Installer.Approve]), so that a person's own edits can run.
+// The result lists the files that differ from what was approved before,
+// when that list is known.
+func (k *Kit) Approve(ctx context.Context, name string, opts *installer.ApproveOptions) (*installer.Approval, error) {
+	var changes []registry.FileChange
+	if skill.ValidateKey(name) == nil {
+		changes, _, _, _ = k.approvals.Changes(ctx, name, k.dir.OSPath(name))
+	}
+	a, err := k.installer.Approve(ctx, name, opts)
+	if err != nil {
+		return nil, err
+	}
+	a.Changes = changes
+	k.approvals.Forget(name)
+	if err := k.approvals.Verify(ctx, name, k.dir.OSPath(name)); err != nil {
+		return a, err
+	}
+	return a, k.rescanAfter(ctx, nil)
 }
 
 // Skill returns the named skill as the Kit sees it. Before the first scan
@@ -521,6 +765,7 @@ func (k *Kit) UpdateAll(ctx context.Context, opts *installer.UpdateOptions) ([]i
 // were built before (before) and are stale now — with all, every missing
 // one — and says in words what its dependencies need.
 func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all bool) []string {
+	k.remember(ctx, name)
 	now, err := k.deps.State(ctx, name)
 	if err != nil {
 		return nil
@@ -533,7 +778,7 @@ func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all
 		}
 	}
 	if stale > 0 {
-		res, err := k.deps.Install(ctx, name, nil)
+		res, err := k.InstallDeps(ctx, name, nil)
 		for _, s := range resultSteps(res) {
 			switch {
 			case s.Status != deps.Installed:
@@ -602,8 +847,20 @@ func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 // opts.Setup, runs its setup script; see [deps.Installer.Install]. Setup
 // scripts run only when the host's user confirmed, and only for skills
 // installed from GitHub, git or a ZIP.
+//
+// A skill whose files differ from the approved ones is refused with a
+// [*registry.ModifiedError] (SKILL_MODIFIED) before anything runs.
 func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOptions) (*deps.Result, error) {
-	return k.deps.Install(ctx, name, opts)
+	if err := k.checkInstalledApproved(ctx, name); err != nil {
+		return nil, err
+	}
+	res, err := k.deps.Install(ctx, name, opts)
+	if opts != nil && opts.Setup {
+		// A setup script's writes move the approved fingerprint along
+		// (deps); keep the list of files that goes with it.
+		k.remember(ctx, name)
+	}
+	return res, err
 }
 
 // CreateSkill writes a new agent-authored skill (what skill_manage create
@@ -611,6 +868,9 @@ func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOp
 // [authoring.Writer.Create] for the rules.
 func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*authoring.Result, error) {
 	res, err := k.authoring.Create(ctx, name, content, files)
+	if err == nil {
+		k.remember(ctx, name)
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 
@@ -618,6 +878,9 @@ func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[s
 // [authoring.Writer.Edit].
 func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*authoring.Result, error) {
 	res, err := k.authoring.Edit(ctx, name, content, files, remove)
+	if err == nil {
+		k.remember(ctx, name)
+	}
 	return res, k.rescanAfter(ctx, err)
 }
 

@@ -130,6 +130,11 @@ const (
 	// sync failed. Detail: replica, host, dir, synced_at, missing, stale,
 	// removed, error.
 	ReplicaBehind Code = "REPLICA_BEHIND"
+	// SkillModified [error]: an installed skill's files differ from the
+	// fingerprint its record holds, the one a person or the trust policy
+	// approved; none of its code runs and it gets no secret until its
+	// current files are approved. Detail: recorded, current, files.
+	SkillModified Code = "SKILL_MODIFIED"
 )
 
 // CodeInfo documents one code.
@@ -176,6 +181,7 @@ var codeTable = []CodeInfo{
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
 	{RemoteInvalid, Error, "a skill a remote source publishes is malformed, over a limit or unverifiable; not loaded"},
 	{ReplicaBehind, Warning, "a replica sharing the registry lags what it records, or its last sync failed"},
+	{SkillModified, Error, "the files differ from what was approved; nothing of it runs until they are approved"},
 }
 
 // Codes returns the documentation of every code, in a fixed order.

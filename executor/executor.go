@@ -72,6 +72,13 @@ type Options struct {
 	// Logger receives one audit line per execution (see the package
 	// documentation); nil means none.
 	Logger *slog.Logger
+	// CheckApproved, when set, is asked before anything of a skill runs
+	// and before its environment (its secrets) is resolved, in Execute and
+	// Check: an error refuses the run and is returned as it is (wrapped).
+	// A Kit sets it to compare the skill's files with the fingerprint a
+	// person or the trust policy approved (registry.Verifier,
+	// SKILL_MODIFIED).
+	CheckApproved func(ctx context.Context, s *skill.Skill) error
 }
 
 // Executor runs compute-entry skills under the JSON protocol of
@@ -88,6 +95,7 @@ type Executor struct {
 	logger     *slog.Logger
 	limits     *limiter
 	schemas    *schemas
+	approved   func(context.Context, *skill.Skill) error
 }
 
 // New returns an Executor over skills. env resolves each skill's own
@@ -108,6 +116,7 @@ func New(skills Skills, env EnvResolver, opts *Options) *Executor {
 		maxOutput:  positive(opts.MaxOutputBytes, DefaultMaxOutputBytes),
 		logger:     opts.Logger,
 		schemas:    newSchemas(),
+		approved:   opts.CheckApproved,
 	}
 	if e.runner == nil {
 		e.runner = &LocalRunner{Logger: opts.Logger}
@@ -180,6 +189,9 @@ func (e *Executor) Check(ctx context.Context, name string) error {
 	if err != nil {
 		return err
 	}
+	if err := e.checkApproved(ctx, p.skill); err != nil {
+		return err
+	}
 	for _, output := range []bool{false, true} {
 		if _, err := e.schema(p.skill, output); err != nil {
 			return err
@@ -187,6 +199,17 @@ func (e *Executor) Check(ctx context.Context, name string) error {
 	}
 	_, _, err = e.environment(ctx, p.skill)
 	return err
+}
+
+// checkApproved asks Options.CheckApproved about s.
+func (e *Executor) checkApproved(ctx context.Context, s *skill.Skill) error {
+	if e.approved == nil {
+		return nil
+	}
+	if err := e.approved(ctx, s); err != nil {
+		return fmt.Errorf("executor: %w", err)
+	}
+	return nil
 }
 
 // schema returns the compiled interface.input or interface.output of s,
@@ -312,6 +335,9 @@ func (e *Executor) Execute(ctx context.Context, name string, input json.RawMessa
 	}
 	s := p.skill
 	out.Skill = s.Name
+	if err := e.checkApproved(ctx, s); err != nil {
+		return finish(err)
+	}
 	stdin, err := e.input(s, input)
 	if err != nil {
 		return finish(err)

@@ -119,8 +119,11 @@
 // later too. Recovery never waits for a skill, so it never holds up
 // operations on other skills.
 //
-// Uninstall moves the folder to the trash, deletes the record (its commit
-// point), runs the purge hook when asked, and empties the trash; recovery
+// Uninstall refuses a folder without an install record ([ErrNotRecorded],
+// a skill placed by hand or by another tool) unless
+// UninstallOptions.Force. It moves the folder to the trash, deletes the
+// record (its commit point), runs the purge hook when asked, and empties
+// the trash; recovery
 // finishes an uninstall whose folder was moved out. So after any crash the
 // skills folder holds the old or the new version complete, with the record
 // that matches it, and the staging and trash folders are emptied. Renames

@@ -218,6 +218,11 @@ func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOpt
 // package is fetched, checked as an install is, and swapped in.
 func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, placed string, o SyncOptions) (*SyncResult, error) {
 	name := rec.Name
+	// The shared database is not trusted on its own: what its record
+	// names must be signed by a trusted installer.
+	if err := in.dir.CheckSigned(ctx, registry.OpInstall, name, rec.Fingerprint, rec.InstallID); err != nil {
+		return nil, err
+	}
 	present, err := in.dir.Exists(name)
 	if err != nil {
 		return nil, fmt.Errorf("installer: %w", err)
@@ -302,6 +307,11 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
 	fp, err := in.dir.Placed(name)
 	res := &SyncResult{Name: name, Action: SyncRemoved, Fingerprint: fp}
+	if err == nil {
+		// A record that is gone is no proof of an uninstall: a trusted
+		// installer must have signed the removal.
+		err = in.dir.CheckSigned(ctx, registry.OpRemove, name, fp, "")
+	}
 	if err == nil {
 		var unlock func()
 		if unlock, err = in.dir.Lock(ctx, name); err == nil {

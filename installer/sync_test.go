@@ -3,6 +3,8 @@ package installer
 import (
 	"bytes"
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"errors"
 	"fmt"
 	"log/slog"
@@ -23,9 +25,23 @@ import (
 type fleet struct {
 	reg  *registry.MemStore
 	pkgs *registry.MemPackages
+	key  ed25519.PrivateKey // every replica's, unless a test gives its own
 }
 
-func newFleet() *fleet { return &fleet{reg: &registry.MemStore{}, pkgs: &registry.MemPackages{}} }
+func newFleet() *fleet {
+	_, key, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		panic(err)
+	}
+	return &fleet{reg: &registry.MemStore{}, pkgs: &registry.MemPackages{}, key: key}
+}
+
+// signing gives o the fleet's key unless the test chose its own keys.
+func (f *fleet) signing(o *skillsdir.Options) {
+	if o.FleetKey == nil && o.FleetTrust == nil && !o.FleetUnsigned {
+		o.FleetKey = f.key
+	}
+}
 
 // replica opens an Installer on a new skills folder of the fleet.
 func (f *fleet) replica(t *testing.T, dopts *skillsdir.Options) (*Installer, string) {
@@ -42,6 +58,7 @@ func (f *fleet) open(t *testing.T, dir string, dopts *skillsdir.Options) *Instal
 		o = *dopts
 	}
 	o.Packages = f.pkgs
+	f.signing(&o)
 	return openTestInstallerWith(t, dir, f.reg, &o, nil)
 }
 
@@ -55,6 +72,7 @@ func (f *fleet) follower(t *testing.T, dir string, dopts *skillsdir.Options) *In
 		o = *dopts
 	}
 	o.Packages = f.pkgs
+	f.signing(&o)
 	readOnly := registrytest.FailingStore(f.reg, registrytest.Fault{Method: "Put"}, registrytest.Fault{Method: "Delete"},
 		registrytest.Fault{Method: "CompareAndSwap"}, registrytest.Fault{Method: "CompareAndDelete"})
 	return openTestInstallerWith(t, dir, readOnly, &o, nil)
@@ -242,7 +260,9 @@ func TestSyncMissingPackage(t *testing.T) {
 	ctx := t.Context()
 	f := newFleet()
 	a, _ := f.replica(t, nil)
-	b, _ := f.replica(t, nil)
+	// b takes the database's word: the skill recorded by a replica that
+	// shares no packages is not signed either.
+	b, _ := f.replica(t, &skillsdir.Options{FleetUnsigned: true})
 	if _, err := a.Install(ctx, Source{Dir: skillFolder(t, "fine", "x", nil)}, nil); err != nil {
 		t.Fatal(err)
 	}

@@ -2,6 +2,7 @@ package installer
 
 import (
 	"context"
+	"errors"
 	"fmt"
 
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
@@ -16,6 +17,23 @@ type UninstallOptions struct {
 	// install: a skill that later takes the name never receives them,
 	// unless a person adopts them for it.
 	KeepSecrets bool
+	// Force removes a folder of the skills folder that has no install
+	// record (placed by hand or by another tool, such as a copy another
+	// installer made), which Uninstall otherwise refuses with
+	// [ErrNotRecorded]: skillkit never installed it, and there is no
+	// previous version to get it back from.
+	Force bool
+}
+
+// ErrNotRecorded: Uninstall found a skill folder with no install record,
+// and UninstallOptions.Force was not given.
+var ErrNotRecorded = errors.New("installer: skillkit has no record of installing this skill")
+
+// Recorded reports whether rec records an install: a record that holds a
+// fingerprint or an install id. A record written only to disable or pin a
+// folder placed by hand holds neither.
+func Recorded(rec *registry.Record) bool {
+	return rec != nil && (rec.Fingerprint != "" || rec.InstallID != "")
 }
 
 // Uninstall removes the skill folder name and its record: the folder moves
@@ -26,12 +44,12 @@ type UninstallOptions struct {
 func (in *Installer) Uninstall(ctx context.Context, name string, opts *UninstallOptions) error {
 	rep := in.reporter(OpUninstall, name, "")
 	purge := (opts == nil || !opts.KeepSecrets) && in.dir.CanPurge()
-	err := in.uninstall(ctx, name, purge, rep)
+	err := in.uninstall(ctx, name, purge, opts != nil && opts.Force, rep)
 	rep.Done(err)
 	return err
 }
 
-func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep *skillsdir.Reporter) error {
+func (in *Installer) uninstall(ctx context.Context, name string, purge, force bool, rep *skillsdir.Reporter) error {
 	unlock, err := in.hold(ctx, name)
 	if err != nil {
 		return err
@@ -40,6 +58,9 @@ func (in *Installer) uninstall(ctx context.Context, name string, purge bool, rep
 	_, err = in.dir.Remove(ctx, name, purge, func(_ context.Context, prev *registry.Record, present bool) error {
 		if prev == nil && !present {
 			return fmt.Errorf("%w: %s", ErrNotInstalled, name)
+		}
+		if present && !force && !Recorded(prev) {
+			return fmt.Errorf("%w: %s (its folder %s was placed by hand or by another tool); removing it deletes it for good, so give Force to do that", ErrNotRecorded, name, in.dir.OSPath(name))
 		}
 		return nil
 	}, rep)

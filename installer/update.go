@@ -198,6 +198,12 @@ func (in *Installer) UpdateAll(ctx context.Context, opts *UpdateOptions) ([]Upda
 			r.Skipped = "pinned"
 		} else if _, err := in.sourceOf(rec); err != nil {
 			r.Skipped = "no origin"
+			if rec.URL != "" && isRemote(rec) && in.opt.remote != nil {
+				// A remote the host refuses to reach (an MCP server not on
+				// its list) is a failure to report, not a skill without
+				// origin.
+				r.Skipped, r.Err = "", err
+			}
 		} else {
 			r.Result, r.Err = in.Update(ctx, rec.Name, opts)
 		}

@@ -37,9 +37,28 @@ const (
 	// DefaultReadTimeout bounds each file read made through the file
 	// system [Client.FS] returns, which has no context of its own.
 	DefaultReadTimeout = time.Minute
+	// DefaultRequestTimeout bounds the wait for the answer to one request
+	// (Options.RequestTimeout).
+	DefaultRequestTimeout = 2 * time.Minute
+	// DefaultStartTimeout bounds Start: the server's start and the
+	// initialize handshake (Options.StartTimeout).
+	DefaultStartTimeout = 30 * time.Second
 	// closeGrace is how long Close waits for the server to exit once its
 	// input is closed, before it kills it.
 	closeGrace = 3 * time.Second
+)
+
+// Bounds on the JSON a message may hold, besides its size: decoding a
+// frontmatter into Go values (maps, slices, interfaces) costs far more
+// than its bytes, so a message may hold at most one object or array per
+// MessageBytesPerContainer bytes (plus MessageBaseContainers) and one
+// value per MessageBytesPerValue bytes (plus MessageBaseValues). What the
+// client holds for a message then stays within a few times its size.
+const (
+	MessageBytesPerContainer = 128
+	MessageBaseContainers    = 4096
+	MessageBytesPerValue     = 16
+	MessageBaseValues        = 16384
 )
 
 // Errors of the client.
@@ -53,6 +72,9 @@ var (
 	ErrProtocol = errors.New("mcpskills: protocol error")
 	// ErrClosed: the connection is closed.
 	ErrClosed = errors.New("mcpskills: connection closed")
+	// ErrTimeout: the server did not answer a request, or did not finish
+	// starting, within its timeout; it was stopped.
+	ErrTimeout = errors.New("mcpskills: the server did not answer in time")
 )
 
 // RPCError is an error the server answered a request with.
@@ -87,6 +109,12 @@ type Options struct {
 	// ReadTimeout bounds each read of the file system FS returns (default
 	// DefaultReadTimeout).
 	ReadTimeout time.Duration
+	// RequestTimeout bounds the wait for the answer to each request
+	// (default DefaultRequestTimeout); StartTimeout bounds Start, the
+	// server's start and the initialize handshake (default
+	// DefaultStartTimeout). A server that exceeds either is stopped: the
+	// connection fails with [ErrTimeout].
+	RequestTimeout, StartTimeout time.Duration
 	// ClientName and ClientVersion are sent in initialize (default
 	// "skillkit", "0").
 	ClientName, ClientVersion string
@@ -133,6 +161,20 @@ func (o *Options) readTimeout() time.Duration {
 	return o.ReadTimeout
 }
 
+func (o *Options) requestTimeout() time.Duration {
+	if o == nil || o.RequestTimeout <= 0 {
+		return DefaultRequestTimeout
+	}
+	return o.RequestTimeout
+}
+
+func (o *Options) startTimeout() time.Duration {
+	if o == nil || o.StartTimeout <= 0 {
+		return DefaultStartTimeout
+	}
+	return o.StartTimeout
+}
+
 // envKeys are the host's variables a server gets by default.
 var envKeys = []string{"PATH", "HOME", "USER", "LOGNAME", "SHELL", "TERM", "LANG", "LC_ALL", "TMPDIR", "SYSTEMROOT"}
 
@@ -150,7 +192,7 @@ type Client struct {
 	mu      sync.Mutex
 	nextID  int64
 	pending map[int64]chan response
-	err     error // why the reader stopped
+	err     error // why the connection failed: the reader stopped, or a timeout
 
 	initResult initializeResult
 }
@@ -192,10 +234,14 @@ func Start(ctx context.Context, argv []string, opts *Options) (*Client, error) {
 	if err != nil {
 		return nil, fmt.Errorf("mcpskills: starting %s: %w", argv[0], err)
 	}
-	stdin, stdout := proc.Stdin, proc.Stdout
-	c := newClient(stdout, stdin, opts)
-	c.proc = proc
-	if err := c.initialize(ctx); err != nil {
+	c := newClient(proc.Stdout, proc.Stdin, opts, proc)
+	sctx, cancel := context.WithTimeoutCause(ctx, opts.startTimeout(),
+		fmt.Errorf("%w: it did not finish starting within %v", ErrTimeout, opts.startTimeout()))
+	defer cancel()
+	if err := c.initialize(sctx); err != nil {
+		if cause := context.Cause(sctx); errors.Is(cause, ErrTimeout) {
+			err = cause
+		}
 		c.Close()
 		return nil, fmt.Errorf("%w (server %s)", err, argv[0])
 	}
@@ -205,8 +251,14 @@ func Start(ctx context.Context, argv []string, opts *Options) (*Client, error) {
 // Connect initializes a session over r (the server's output) and w (its
 // input), as [Start] does over a child process's. Close closes w.
 func Connect(ctx context.Context, r io.Reader, w io.WriteCloser, opts *Options) (*Client, error) {
-	c := newClient(r, w, opts)
-	if err := c.initialize(ctx); err != nil {
+	c := newClient(r, w, opts, nil)
+	sctx, cancel := context.WithTimeoutCause(ctx, opts.startTimeout(),
+		fmt.Errorf("%w: it did not finish starting within %v", ErrTimeout, opts.startTimeout()))
+	defer cancel()
+	if err := c.initialize(sctx); err != nil {
+		if cause := context.Cause(sctx); errors.Is(cause, ErrTimeout) {
+			err = cause
+		}
 		c.Close()
 		return nil, err
 	}
@@ -233,10 +285,26 @@ func serverEnv(opts *Options) []string {
 	return env
 }
 
-func newClient(r io.Reader, w io.WriteCloser, opts *Options) *Client {
-	c := &Client{opts: opts, w: w, done: make(chan struct{}), answering: make(chan struct{}, 8), pending: make(map[int64]chan response)}
+func newClient(r io.Reader, w io.WriteCloser, opts *Options, proc *executor.Process) *Client {
+	c := &Client{opts: opts, w: w, proc: proc, done: make(chan struct{}), answering: make(chan struct{}, 8), pending: make(map[int64]chan response)}
 	go c.readLoop(r)
 	return c
+}
+
+// fail ends the connection with err, unless it already failed: the server
+// is killed and the connection closed, so every call waiting gets err.
+func (c *Client) fail(err error) {
+	c.mu.Lock()
+	if c.err == nil {
+		c.err = err
+	}
+	c.mu.Unlock()
+	if c.proc != nil {
+		_ = c.proc.Kill()
+	}
+	c.wmu.Lock()
+	_ = c.w.Close()
+	c.wmu.Unlock()
 }
 
 // message is any JSON-RPC message.
@@ -271,6 +339,9 @@ func (c *Client) readLoop(r io.Reader) {
 		if len(bytes.TrimSpace(line)) == 0 {
 			continue
 		}
+		if err = checkDensity(line); err != nil {
+			break
+		}
 		var m message
 		if jerr := json.Unmarshal(line, &m); jerr != nil || m.JSONRPC != "2.0" {
 			err = fmt.Errorf("%w: a message that is not JSON-RPC 2.0: %.200q", ErrProtocol, line)
@@ -297,8 +368,15 @@ func (c *Client) readLoop(r io.Reader) {
 	if err == io.EOF {
 		err = ErrClosed
 	}
+	if errors.Is(err, ErrProtocol) {
+		// A server that broke the bounds is stopped, not left running.
+		c.fail(err)
+	}
 	c.mu.Lock()
-	c.err = err
+	if c.err == nil {
+		c.err = err
+	}
+	err = c.err
 	for id, ch := range c.pending {
 		ch <- response{err: err}
 		delete(c.pending, id)
@@ -308,24 +386,68 @@ func (c *Client) readLoop(r io.Reader) {
 }
 
 // readLine reads one newline-terminated message of at most limit bytes.
+// The pieces are kept as read and joined once, into a buffer of the
+// message's size: growing one buffer by appending would allocate several
+// times the message.
 func readLine(br *bufio.Reader, limit int) ([]byte, error) {
-	var buf []byte
+	var pieces [][]byte
+	n := 0
 	for {
 		chunk, err := br.ReadSlice('\n')
-		buf = append(buf, chunk...)
-		if len(buf) > limit+1 {
+		n += len(chunk)
+		if n > limit+1 {
 			return nil, fmt.Errorf("%w: a message over %d bytes", ErrProtocol, limit)
 		}
-		switch {
-		case err == nil:
-			return buf, nil
-		case errors.Is(err, bufio.ErrBufferFull):
+		if errors.Is(err, bufio.ErrBufferFull) {
+			pieces = append(pieces, bytes.Clone(chunk))
 			continue
-		case err == io.EOF && len(bytes.TrimSpace(buf)) > 0:
-			return buf, nil
 		}
-		return nil, err
+		if err != nil && (err != io.EOF || len(bytes.TrimSpace(chunk)) == 0 && n == len(chunk)) {
+			return nil, err
+		}
+		if len(pieces) == 0 {
+			return bytes.Clone(chunk), nil
+		}
+		line := make([]byte, 0, n)
+		for _, p := range pieces {
+			line = append(line, p...)
+		}
+		return append(line, chunk...), nil
 	}
+}
+
+// checkDensity refuses a message holding more objects and arrays, or more
+// values, than its size allows (MessageBytesPerContainer,
+// MessageBytesPerValue). It counts, outside strings, the brackets that
+// open a container, and those plus the commas and colons that start a
+// value.
+func checkDensity(line []byte) error {
+	containers, values := 0, 0
+	inString, escaped := false, false
+	for _, b := range line {
+		switch {
+		case inString:
+			switch {
+			case escaped:
+				escaped = false
+			case b == '\\':
+				escaped = true
+			case b == '"':
+				inString = false
+			}
+		case b == '"':
+			inString = true
+		case b == '{' || b == '[':
+			containers++
+			values++
+		case b == ',' || b == ':':
+			values++
+		}
+	}
+	if containers > len(line)/MessageBytesPerContainer+MessageBaseContainers || values > len(line)/MessageBytesPerValue+MessageBaseValues {
+		return fmt.Errorf("%w: a message of %d bytes holds %d objects and arrays and %d values, more than its size allows", ErrProtocol, len(line), containers, values)
+	}
+	return nil
 }
 
 // answer replies to a request from the server: ping gets an empty result,
@@ -399,7 +521,15 @@ func (c *Client) call(ctx context.Context, method string, params, out any) error
 		c.forget(id)
 		return err
 	}
+	timeout := c.opts.requestTimeout()
+	timer := time.NewTimer(timeout)
+	defer timer.Stop()
 	select {
+	case <-timer.C:
+		c.forget(id)
+		err := fmt.Errorf("%w: no answer to %s within %v; the server was stopped", ErrTimeout, method, timeout)
+		c.fail(err)
+		return err
 	case r := <-ch:
 		if r.err != nil {
 			var rpc *RPCError

@@ -89,4 +89,21 @@
 // answers initialize with another revision is refused ([ErrProtocol]).
 // Skills served under a scheme other than skill:// are read too; their
 // path in the file system starts with the scheme's name.
+//
+// Every request waits at most Options.RequestTimeout
+// ([DefaultRequestTimeout]) and [Start] at most Options.StartTimeout
+// ([DefaultStartTimeout]); one message is at most Options.MaxMessageBytes
+// and holds at most one object or array per [MessageBytesPerContainer]
+// bytes and one value per [MessageBytesPerValue] bytes, checked before it
+// is decoded, so the client holds a few times the bytes it receives. A
+// server that breaks a timeout or a bound is stopped ([ErrTimeout],
+// [ErrProtocol]).
+//
+// # Commands from records
+//
+// A skill installed from a server started by a command records that
+// command (the mcp+stdio: URL). Records can be written by others, so
+// [FromRecord] starts it again only when it equals one of the host's
+// allowed commands ([ParseAllowList], [ReadAllowList]), else it fails with
+// [ErrNotAllowed] and starts nothing.
 package mcpskills

@@ -35,6 +35,8 @@ type fakeServer struct {
 	// set, receives every notification the client sends.
 	unanswered string
 	notified   chan message
+	// rawList, when set, is written as it is in answer to skills/list.
+	rawList []byte
 }
 
 func skillFiles(name, body string, extra map[string]string) map[string]string {
@@ -74,6 +76,12 @@ func (f *fakeServer) serve(r io.Reader, w io.Writer) {
 			continue // notifications and answers to our pings
 		}
 		if m.Method == f.unanswered {
+			continue
+		}
+		if m.Method == MethodList && f.rawList != nil {
+			if _, err := w.Write(f.rawList); err != nil {
+				return
+			}
 			continue
 		}
 		f.mu.Lock()

@@ -377,7 +377,7 @@ func TestRemote(t *testing.T) {
 	if rec.Source != registry.SourceMCP || rec.Subdir != "skill://pdf-forms/SKILL.md" || !strings.HasPrefix(rec.URL, CommandPrefix) {
 		t.Errorf("origin %+v", rec)
 	}
-	again, err := FromRecord(registry.Record{Name: "pdf-forms", Source: rec.Source, URL: rec.URL, Subdir: rec.Subdir}, r.Options)
+	again, err := FromRecord(registry.Record{Name: "pdf-forms", Source: rec.Source, URL: rec.URL, Subdir: rec.Subdir}, [][]string{r.Command}, r.Options)
 	if err != nil || !slices.Equal(again.Command, r.Command) || again.URI != r.URI {
 		t.Fatalf("FromRecord: %+v %v", again, err)
 	}

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io"
 	"io/fs"
+	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/installer"
@@ -42,11 +43,15 @@ func CommandURL(argv []string) string {
 // are separated by spaces and tabs; 'single quotes' keep everything
 // literally; "double quotes" keep everything but \" and \\; a backslash
 // outside quotes keeps the next character. No variable, glob or
-// substitution is expanded, and nothing runs through a shell.
+// substitution is expanded, and nothing runs through a shell. A control
+// character other than a tab is refused, quoted or not.
 func ParseCommandURL(s string) ([]string, error) {
 	rest, ok := strings.CutPrefix(s, CommandPrefix)
 	if !ok {
 		return nil, fmt.Errorf("%w: %q does not start with %s", ErrBadCommand, s, CommandPrefix)
+	}
+	if i := strings.IndexFunc(rest, func(r rune) bool { return r != '\t' && (r < 0x20 || r == 0x7f) }); i >= 0 {
+		return nil, fmt.Errorf("%w: a control character in %q", ErrBadCommand, s)
 	}
 	var words []string
 	var cur strings.Builder
@@ -118,8 +123,13 @@ type Remote struct {
 var _ installer.Remote = (*Remote)(nil)
 
 // FromRecord returns the Remote a skill was installed from, for
-// installer.Options.Remote.
-func FromRecord(rec registry.Record, opts *Options) (*Remote, error) {
+// installer.Options.Remote. A record is data that others can write (a
+// fleet database, a cloned .skillhub/, a skill run by a runner that can
+// reach its folder), so the command it names is never trusted on its own:
+// it must equal, word for word, one of allowed, the host's list of
+// servers (from its options or a file of its own, [ReadAllowList]), or
+// FromRecord fails with [ErrNotAllowed] and nothing is started.
+func FromRecord(rec registry.Record, allowed [][]string, opts *Options) (*Remote, error) {
 	if rec.Source != registry.SourceMCP {
 		return nil, fmt.Errorf("mcpskills: %s was not installed from an MCP server", rec.Name)
 	}
@@ -127,7 +137,10 @@ func FromRecord(rec registry.Record, opts *Options) (*Remote, error) {
 	if err != nil {
 		return nil, err
 	}
-	return &Remote{Command: argv, URI: rec.Subdir, Options: opts}, nil
+	if !AllowListHas(allowed, argv) {
+		return nil, fmt.Errorf("%w: %s names %s; add it to the host's list to let update checks start it", ErrNotAllowed, rec.Name, quote(CommandURL(argv)))
+	}
+	return &Remote{Command: slices.Clone(argv), URI: rec.Subdir, Options: opts}, nil
 }
 
 // Origin returns the record's source fields: SourceMCP, the command as a

@@ -91,4 +91,23 @@
 // [FingerprintChecker] compares a loaded skill with its recorded fingerprint
 // and reports FINGERPRINT_CHANGED (info) when they differ. It implements the
 // loader's Checker interface.
+//
+// # Approval
+//
+// A record's fingerprint is what a person or the trust policy approved.
+// [Verifier] checks, before a skill's code runs or its secrets are handed
+// out, that its files still have it, hashing only the files whose stat
+// changed since the last check it proved, and refuses with a
+// [*ModifiedError] (SKILL_MODIFIED) naming the files changed, added or
+// removed.
+//
+// # Fleet signatures
+//
+// Replicas that share a registry and a [PackageStore] trust the shared
+// database only as far as it is signed: [PutStatement] signs, with an
+// Ed25519 key, the install of a skill (name, fingerprint, install id) or
+// its removal, and stores the statement in the package store under
+// [StatementKey]; [CheckStatement] verifies it against the public keys a
+// replica trusts ([ErrUnsigned]). [NewFleetKey], [ReadPrivateKeyFile] and
+// [ParsePublicKeys] read and write the keys.
 package registry

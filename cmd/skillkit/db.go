@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"database/sql"
 	"flag"
@@ -13,6 +14,7 @@ import (
 	_ "modernc.org/sqlite"             // the "sqlite" driver for sqlite: URLs
 
 	"github.com/skillkit-go/skillkit"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/sqlstore"
 )
 
@@ -42,7 +44,8 @@ func (c *cli) dbURL() string {
 }
 
 // open opens a Kit with opts, on the database of --db or $SKILLKIT_DB when
-// one is named: its registry, secrets and packages. The database is closed
+// one is named: its registry, secrets and packages, with the fleet's keys
+// (--fleet-key, --fleet-trust, --fleet-unsigned). The database is closed
 // when the command ends.
 func (c *cli) open(ctx context.Context, opts skillkit.Options) (*skillkit.Kit, error) {
 	if u := c.dbURL(); u != "" {
@@ -51,8 +54,48 @@ func (c *cli) open(ctx context.Context, opts skillkit.Options) (*skillkit.Kit, e
 			return nil, err
 		}
 		opts.Registry, opts.Secrets, opts.Packages = db.Registry(), db.Secrets(), db.Packages()
+		if err := c.fleet.apply(c, &opts); err != nil {
+			return nil, err
+		}
 	}
 	return skillkit.Open(ctx, opts)
+}
+
+// fleetFlags are the fleet's keys on the command line.
+type fleetFlags struct {
+	key, trust string
+	unsigned   bool
+}
+
+// register adds the fleet flags to the commands with --db.
+func (f *fleetFlags) register(fs *flag.FlagSet) {
+	if fs.Lookup("db") == nil {
+		return
+	}
+	fs.StringVar(&f.key, "fleet-key", "", "sign what this replica installs and uninstalls with the private key in `FILE` (default $SKILLKIT_FLEET_KEY)")
+	fs.StringVar(&f.trust, "fleet-trust", "", "sync only what these public keys signed, `PUB[,PUB...]` (default $SKILLKIT_FLEET_TRUST)")
+	fs.BoolVar(&f.unsigned, "fleet-unsigned", false, "with no trusted key, sync unsigned rows on the database's word (or SKILLKIT_FLEET_UNSIGNED=1)")
+}
+
+// apply reads the keys the flags or the environment name into opts.
+func (f *fleetFlags) apply(c *cli, opts *skillkit.Options) error {
+	keyFile := cmp.Or(f.key, c.getenv("SKILLKIT_FLEET_KEY"))
+	if keyFile != "" {
+		k, err := registry.ReadPrivateKeyFile(keyFile)
+		if err != nil {
+			return err
+		}
+		opts.FleetKey = k
+	}
+	if list := cmp.Or(f.trust, c.getenv("SKILLKIT_FLEET_TRUST")); list != "" {
+		keys, err := registry.ParsePublicKeys(list)
+		if err != nil {
+			return fmt.Errorf("--fleet-trust: %w", err)
+		}
+		opts.FleetTrust = keys
+	}
+	opts.FleetUnsigned = f.unsigned || c.getenv("SKILLKIT_FLEET_UNSIGNED") == "1"
+	return nil
 }
 
 // openDB opens and migrates the database a URL names.

@@ -85,7 +85,15 @@ func TestDepsCommand(t *testing.T) {
 	if code != exitOK || !strings.Contains(out, "setup: ran (scripts/setup.sh)") || !ran() {
 		t.Fatalf("answered yes: exit %d\n%s\n%s", code, out, errOut)
 	}
+	// Removing what the script wrote is a change of the approved files: it
+	// must be approved before anything of the skill runs again.
 	os.Remove(marker)
+	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "setupper"); code != exitFailure || !strings.Contains(errOut, "SKILL_MODIFIED") || !strings.Contains(errOut, "setup-ran.txt removed") {
+		t.Fatalf("deps after an edit: exit %d, %s", code, errOut)
+	}
+	if code, _, errOut := runCLI(t, "approve", "--dir", skills, "--yes", "setupper"); code != exitOK {
+		t.Fatalf("approve: %s", errOut)
+	}
 	code, out, _ = runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "--json", "setupper")
 	var res deps.Result
 	if err := json.Unmarshal([]byte(out), &res); err != nil || code != exitOK || res.Status(deps.StepSetup) != deps.Ran || !ran() {

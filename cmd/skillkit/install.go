@@ -1,7 +1,6 @@
 package main
 
 import (
-	"bufio"
 	"context"
 	"errors"
 	"flag"
@@ -9,12 +8,14 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/lazyregexp"
+	"github.com/skillkit-go/skillkit/mcpskills"
 )
 
 // installerFlags are the flags of the commands that change what is
@@ -59,9 +60,10 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 		}
 	}
 	opts := skillkit.Options{
-		Dir:    dir,
-		Getenv: c.getenv,
-		Logger: c.logger,
+		Dir:            dir,
+		Getenv:         c.getenv,
+		Logger:         c.logger,
+		MCPServersFile: c.mcpServersFile(),
 		Installer: &installer.Options{
 			AllowedHosts:  f.hosts(),
 			AllowFileURLs: f.allowFile,
@@ -159,17 +161,13 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 	defer kit.Close()
 	iopts := &installer.InstallOptions{Force: o.force, Confirmed: o.yes}
 	res, err := kit.Install(ctx, src, iopts)
-	if se := scanError(err); se != nil {
-		if o.json {
-			writeJSON(c, scanRefusal{cliWords(err.Error()), se})
-			return exitFailure
-		}
-		if !confirmScan(c, "install", se, bufio.NewReader(c.stdin)) {
-			return exitFailure
-		}
-		iopts.Confirmed, iopts.Fingerprint = true, se.Record.Fingerprint
+	stop, err := againAfterScan(c, "install", o.json, err, func(fp string) (err error) {
+		iopts.Confirmed, iopts.Fingerprint = true, fp
 		res, err = kit.Install(ctx, src, iopts)
-		changedSinceShown(c, "install", err)
+		return err
+	})
+	if stop {
+		return exitFailure
 	}
 	if err != nil {
 		return c.fail("install", err)
@@ -181,8 +179,49 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitOK
 	}
 	printResult(c, "installed", res)
+	allowServer(c, src)
 	printNext(ctx, c, kit, res.Name)
 	return exitOK
+}
+
+// mcpServersFile is the list of MCP server commands that update checks
+// and updates may start: $SKILLKIT_MCP_SERVERS, else
+// skillkit/mcp-servers in the user's configuration folder
+// ($XDG_CONFIG_HOME, else ~/.config); "" when none can be named.
+func (c *cli) mcpServersFile() string {
+	if f := c.getenv("SKILLKIT_MCP_SERVERS"); f != "" {
+		return f
+	}
+	if d := c.getenv("XDG_CONFIG_HOME"); filepath.IsAbs(d) {
+		return filepath.Join(d, "skillkit", "mcp-servers")
+	}
+	if h := c.getenv("HOME"); filepath.IsAbs(h) {
+		return filepath.Join(h, ".config", "skillkit", "mcp-servers")
+	}
+	return ""
+}
+
+// allowServer adds the command of an MCP server the person named on the
+// command line to the list update checks may start: typing it was the
+// approval. A record alone never adds to the list.
+func allowServer(c *cli, src installer.Source) {
+	r, ok := src.Remote.(*mcpskills.Remote)
+	if !ok {
+		return
+	}
+	file := c.mcpServersFile()
+	if file == "" {
+		fmt.Fprintf(c.stderr, "skillkit install: no list of MCP servers (set SKILLKIT_MCP_SERVERS): update checks will not start %s\n", safeText(mcpskills.CommandURL(r.Command)))
+		return
+	}
+	added, err := mcpskills.AppendAllowList(file, r.Command)
+	if err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %v: update checks will not start this server\n", err)
+		return
+	}
+	if added {
+		fmt.Fprintf(c.info(), "update checks may start this server: added to %s\n", file)
+	}
 }
 
 // gitHubShorthand is OWNER/REPO[/PATH][@REF], the form GitHub users type.

@@ -170,14 +170,22 @@ func TestDisableEnableUninstallSecrets(t *testing.T) {
 		t.Fatalf("secrets set: %s", errOut)
 	}
 	secretFile := filepath.Join(skills, ".skillhub", "secrets", "tool", "API_KEY.sealed")
-	if code, out, errOut := runCLIEnv(t, env, "uninstall", "--keep-secrets", "tool"); code != exitOK || out != "uninstalled tool, keeping its secrets\n" {
+	// A folder placed by hand has no install record: uninstall refuses to
+	// delete it for good unless --force, which says what it deletes.
+	if code, _, errOut := runCLIEnv(t, env, "uninstall", "tool"); code != exitFailure || !strings.Contains(errOut, "no record of installing") || !strings.Contains(errOut, "uninstall --force tool") {
+		t.Fatalf("uninstall of a hand-placed folder: %d %s", code, errOut)
+	}
+	if _, err := os.Stat(filepath.Join(skills, "tool", "SKILL.md")); err != nil {
+		t.Fatalf("the refused uninstall deleted the folder: %v", err)
+	}
+	if code, out, errOut := runCLIEnv(t, env, "uninstall", "--force", "--keep-secrets", "tool"); code != exitOK || out != "uninstalled tool, keeping its secrets\n" || !strings.Contains(errOut, "deleting "+filepath.Join(skills, "tool")+" for good") {
 		t.Fatalf("uninstall --keep-secrets: %d %q %s", code, out, errOut)
 	}
 	if _, err := os.Stat(secretFile); err != nil {
 		t.Errorf("the secret went with --keep-secrets: %v", err)
 	}
 	writeSkillFile(t, skills, "tool", "")
-	if code, out, errOut := runCLIEnv(t, env, "uninstall", "tool"); code != exitOK || !strings.Contains(out, "deleted its secrets") {
+	if code, out, errOut := runCLIEnv(t, env, "uninstall", "--force", "tool"); code != exitOK || !strings.Contains(out, "deleted its secrets") {
 		t.Fatalf("uninstall: %d %q %s", code, out, errOut)
 	}
 	if _, err := os.Stat(secretFile); !os.IsNotExist(err) {

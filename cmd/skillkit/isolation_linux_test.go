@@ -20,6 +20,10 @@ func TestMain(m *testing.M) {
 	if os.Getenv(runMainEnv) == "1" {
 		main()
 	}
+	if len(os.Args) > 1 && os.Args[1] == testMCPArg {
+		serveTestMCP(os.Args[2:])
+		os.Exit(0)
+	}
 	os.Exit(m.Run())
 }
 

@@ -109,7 +109,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 	repo, commit := gitRepo(t)
 	commit(map[string]string{"skills/notes/SKILL.md": md("notes", "v1")})
 	url := "file://" + filepath.ToSlash(repo)
-	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes"}
+	env := map[string]string{"SKILL_SECRET_KEY": "a test secret of at least sixteen bytes", "SKILLKIT_FLEET_UNSIGNED": "1"}
 	// Two replicas sharing a database: sync places on B what A installed.
 	replicaA, replicaB := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
 	db := "sqlite:" + filepath.Join(t.TempDir(), "fleet.db")
@@ -150,11 +150,12 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"update", "--json", "--dir", skills, "--allow-file-urls", "--all"}, exitFailure},
 		{[]string{"update", "--json", "--dir", skills, "--allow-file-urls", "notes"}, exitOK},
 		{[]string{"uninstall", "--json", "--dir", skills, "plain"}, exitOK},
+		{[]string{"approve", "--json", "--dir", skills, "calc"}, exitOK},
 	}
 	seen := map[string]bool{}
 	ran := map[string]bool{}
 	for i, s := range steps {
-		if i == len(steps)-4 {
+		if i == len(steps)-5 {
 			// Something new upstream, and a local edit: the update finds both.
 			commit(map[string]string{"skills/notes/SKILL.md": md("notes", "v2")})
 			if err := os.WriteFile(filepath.Join(skills, "calc", "SKILL.md"), []byte("---\nname: calc\ndescription: Edited.\n---\nRun it.\n"), 0o644); err != nil {

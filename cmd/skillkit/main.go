@@ -46,6 +46,8 @@ type cli struct {
 	// command opened.
 	db      string
 	closers []func()
+	// fleet holds --fleet-key, --fleet-trust and --fleet-unsigned (db.go).
+	fleet fleetFlags
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -72,6 +74,7 @@ func commands() []*command {
 		installCommand(),
 		depsCommand(),
 		uninstallCommand(),
+		approveCommand(),
 		updateCommand(),
 		syncCommand(),
 		outdatedCommand(),
@@ -82,6 +85,7 @@ func commands() []*command {
 		secretsCommand(),
 		versionCommand(),
 		mcpCommand(),
+		fleetCommand(),
 	}
 }
 
@@ -145,6 +149,7 @@ func run(ctx context.Context, args []string, c *cli) int {
 		opts = cmd.flags(fs)
 	}
 	addDBFlag(fs, &c.db)
+	c.fleet.register(fs)
 	defer c.closeAll()
 	rest, err := parseArgs(fs, append(global, args[1:]...))
 	if errors.Is(err, flag.ErrHelp) {

@@ -187,8 +187,13 @@ after --:
 
 Every file is verified against the digest and size the server lists before
 it is installed, then checked, scanned and installed as a folder is. The
-record keeps the command and the skill's URI: update and outdated start the
-server again. See docs/mcp-skills.md.`,
+record keeps the command and the skill's URI, but a record is never trusted
+with a command: update and outdated start a server only when its command is,
+word for word, on the list of allowed servers ($SKILLKIT_MCP_SERVERS, else
+skillkit/mcp-servers in $XDG_CONFIG_HOME or ~/.config; one mcp+stdio: line
+each). install adds the command you typed to that list; any other record's
+server is reported as not allowed, and nothing starts. See
+docs/mcp-skills.md.`,
 		run: func(_ context.Context, c *cli, _ any, args []string) int {
 			commandUsage(c.stdout, find("mcp"))
 			return exitOK

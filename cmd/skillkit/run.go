@@ -13,6 +13,7 @@ import (
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
 )
 
@@ -107,8 +108,13 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 
 // runHints say which command fixes what kept a skill from running.
 func runHints(ctx context.Context, kit *skillkit.Kit, name string, err error) []string {
-	if errors.Is(err, secrets.ErrCannotOpen) {
+	switch {
+	case errors.Is(err, secrets.ErrCannotOpen):
 		return []string{otherKeyHint}
+	case errors.Is(err, registry.ErrModified):
+		return []string{"review the changes, then approve them: skillkit approve " + name}
+	case errors.Is(err, skillkit.ErrDisabled):
+		return []string{"enable it first: skillkit enable " + name}
 	}
 	var nr *executor.NotRunnableError
 	if !errors.As(err, &nr) {

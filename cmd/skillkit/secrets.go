@@ -165,7 +165,7 @@ func secretsSet(ctx context.Context, c *cli, kit *skillkit.Kit, name string, pai
 	if err := needInstalled(ctx, kit, name); err != nil {
 		return err
 	}
-	if err := kit.Vault().Save(ctx, name, values); err != nil {
+	if err := kit.SaveSecrets(ctx, name, values); err != nil {
 		return err
 	}
 	fmt.Fprintf(c.done(), "saved %s for %s\n", plural(len(values), "value"), name)

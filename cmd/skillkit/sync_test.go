@@ -53,10 +53,28 @@ func TestSyncCommand(t *testing.T) {
 		}
 		return out, errOut
 	}
+	// A holds the fleet's private key; B trusts its public key.
+	keyFile := filepath.Join(base, "fleet.key")
+	out, _ := cli("fleet", "keygen", keyFile)
+	lines := strings.Split(strings.TrimSpace(out), "\n")
+	pub := lines[len(lines)-1]
+	if !strings.HasPrefix(pub, "ed25519:") {
+		t.Fatalf("keygen printed %q", out)
+	}
+	if code, _, _ := runCLIEnv(t, env, "fleet", "keygen", keyFile); code != exitFailure {
+		t.Error("keygen overwrote a key")
+	}
+	env["SKILLKIT_FLEET_KEY"] = keyFile
 	cli("install", "--dir", a, greetFolder(t, "greet"))
+	delete(env, "SKILLKIT_FLEET_KEY")
 	if err := os.MkdirAll(b, 0o755); err != nil {
 		t.Fatal(err)
 	}
+	// Without a trusted key B refuses to sync.
+	if code, _, errOut := runCLIEnv(t, env, "sync", "--dir", b); code != exitFailure || !strings.Contains(errOut, "no trusted fleet key") {
+		t.Fatalf("sync without trust: exit %d %s", code, errOut)
+	}
+	env["SKILLKIT_FLEET_TRUST"] = pub
 	out, errOut := cli("sync", "--dir", b)
 	if !strings.HasPrefix(out, "installed greet (") || !strings.Contains(errOut, "1 installed, 0 updated, 0 removed, 0 failed; this replica holds 1 skills") {
 		t.Fatalf("sync: %q %q", out, errOut)
@@ -66,12 +84,12 @@ func TestSyncCommand(t *testing.T) {
 		t.Fatalf("run on B: %s", out)
 	}
 
-	cli("install", "--dir", a, greetFolder(t, "wave"))
+	cli("install", "--dir", a, "--fleet-key", keyFile, greetFolder(t, "wave"))
 	out, _ = cli("doctor", "--dir", a, "--level", "warning")
 	if !strings.Contains(out, "REPLICA_BEHIND") || !strings.Contains(out, "lacks wave") {
 		t.Fatalf("doctor on A does not say B lags:\n%s", out)
 	}
-	cli("uninstall", "--dir", a, "greet")
+	cli("uninstall", "--dir", a, "--fleet-key", keyFile, "greet")
 	out, _ = cli("sync", "--dir", b, "--json")
 	var rep struct {
 		Results []struct{ Name, Action, Error string } `json:"results"`

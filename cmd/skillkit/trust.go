@@ -83,6 +83,29 @@ func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Rea
 	return yes
 }
 
+// againAfterScan answers the trust policy's refusal or question in err
+// for the command cmd: with --json (asJSON) it prints the refusal; else it
+// shows the findings and, after a yes, calls again with the fingerprint of
+// the files shown and explains a mismatch. It returns stop when the
+// command must end with exitFailure, and again's error (err when it is no
+// scan's).
+func againAfterScan(c *cli, cmd string, asJSON bool, err error, again func(fingerprint string) error) (stop bool, _ error) {
+	se := scanError(err)
+	if se == nil {
+		return false, err
+	}
+	if asJSON {
+		writeJSON(c, scanRefusal{cliWords(err.Error()), se})
+		return true, err
+	}
+	if !confirmScan(c, cmd, se, bufio.NewReader(c.stdin)) {
+		return true, err
+	}
+	err = again(se.Record.Fingerprint)
+	changedSinceShown(c, cmd, err)
+	return false, err
+}
+
 // changedSinceShown explains ErrFingerprintMismatch after a yes.
 func changedSinceShown(c *cli, cmd string, err error) {
 	if errors.Is(err, installer.ErrFingerprintMismatch) {

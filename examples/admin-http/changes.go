@@ -241,7 +241,7 @@ func (s *server) saveSecrets(w http.ResponseWriter, r *http.Request) {
 		fail(w, http.StatusBadRequest, errors.New("secrets must name at least one variable"))
 		return
 	}
-	if err := s.kit.Vault().Save(r.Context(), sk.Name, req.Secrets); err != nil {
+	if err := s.kit.SaveSecrets(r.Context(), sk.Name, req.Secrets); err != nil {
 		fail(w, statusOf(err), err)
 		return
 	}

@@ -2,6 +2,8 @@ package main
 
 import (
 	"context"
+	"crypto/ed25519"
+	"crypto/rand"
 	"database/sql"
 	"encoding/json"
 	"flag"
@@ -41,6 +43,12 @@ func main() {
 // dbURL, the SQLite database) and installs word-stats from skills.
 func run(ctx context.Context, w io.Writer, dbURL, skills, work string) error {
 	pools := 0
+	// A installs and signs with the fleet's private key; B holds only its
+	// public key, and syncs only what that key signed (docs/fleet.md).
+	pub, fleetKey, err := ed25519.GenerateKey(rand.Reader)
+	if err != nil {
+		return err
+	}
 	open := func(name string) (*skillkit.Kit, error) {
 		// Each replica opens its own pool, as replicas on two hosts do.
 		driver, dsn, dialect := "pgx", dbURL, sqlstore.PostgreSQL
@@ -59,12 +67,18 @@ func run(ctx context.Context, w io.Writer, dbURL, skills, work string) error {
 		}
 		key, _ := secrets.DeriveKey([]byte("example only: every replica gets the same SKILL_SECRET_KEY"))
 		kr, _ := secrets.NewKeyring(key)
-		return skillkit.Open(ctx, skillkit.Options{
+		opts := skillkit.Options{
 			Dir:      filepath.Join(work, name),
 			Registry: db.Registry(), Secrets: db.Secrets(), Packages: db.Packages(), // shared
 			Keyring: kr,
 			Replica: name,
-		})
+		}
+		if name == "replica-a" {
+			opts.FleetKey = fleetKey
+		} else {
+			opts.FleetTrust = []ed25519.PublicKey{pub}
+		}
+		return skillkit.Open(ctx, opts)
 	}
 	a, err := open("replica-a")
 	if err != nil {

@@ -2,6 +2,7 @@ package skillsdir
 
 import (
 	"context"
+	"crypto/ed25519"
 	"errors"
 	"fmt"
 	"io/fs"
@@ -66,6 +67,17 @@ type Options struct {
 	// fingerprint, before it writes the record, and notes in PlacedDir the
 	// version this replica placed. Nil: a single host.
 	Packages registry.PackageStore
+	// FleetKey, with Packages, signs each install's statement (name,
+	// fingerprint, install id) and each removal's
+	// (registry.PutStatement). Nil: this replica signs nothing.
+	FleetKey ed25519.PrivateKey
+	// FleetTrust are the public keys whose statements this replica accepts
+	// when it syncs (FleetKey's own included). With none, Sync refuses
+	// every row unless FleetUnsigned.
+	FleetTrust []ed25519.PublicKey
+	// FleetUnsigned, with no FleetTrust, lets Sync place and remove
+	// skills on the shared database's word alone.
+	FleetUnsigned bool
 }
 
 // Dir is one skills folder and the transactions on it. Every package that
@@ -86,6 +98,9 @@ type Dir struct {
 	trusted        []string
 	allowDangerous bool
 	packages       registry.PackageStore // nil: the folder shares no packages
+	fleetKey       ed25519.PrivateKey
+	fleetTrust     []ed25519.PublicKey
+	fleetUnsigned  bool
 	names          nameLocks
 	// Fault, set by tests, is called at each named point of a transaction;
 	// an error fails the transaction there, and ErrSimulatedCrash stops it
@@ -121,6 +136,10 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 		d.purge, d.log, d.limits, d.keep = opts.Purge, opts.Logger, opts.Limits, opts.Keep
 		d.trusted, d.allowDangerous = slices.Clone(opts.Trusted), opts.AllowDangerous
 		d.packages = opts.Packages
+		d.fleetKey, d.fleetTrust, d.fleetUnsigned = opts.FleetKey, slices.Clone(opts.FleetTrust), opts.FleetUnsigned
+		if opts.FleetKey != nil {
+			d.fleetTrust = append(d.fleetTrust, opts.FleetKey.Public().(ed25519.PublicKey))
+		}
 		if opts.Policy != nil {
 			d.policy = opts.Policy
 		}

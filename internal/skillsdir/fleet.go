@@ -120,7 +120,36 @@ func (d *Dir) publish(ctx context.Context, t *Txn, rec registry.Record) error {
 	if err := d.packages.PutPackage(ctx, fp, buf.Bytes()); err != nil {
 		return fmt.Errorf("skillkit: storing the package of %s: %w", rec.Name, err)
 	}
+	if d.fleetKey != nil {
+		return registry.PutStatement(ctx, d.packages, d.fleetKey, registry.OpInstall, rec.Name, fp, rec.InstallID)
+	}
 	return nil
+}
+
+// signRemoval signs, before the record of a skill is deleted, that it was
+// uninstalled at the fingerprint its record held, so that replicas that
+// trust this one's key remove it too. Nothing when the folder shares no
+// packages or holds no key.
+func (d *Dir) signRemoval(ctx context.Context, prev *registry.Record) error {
+	if d.packages == nil || d.fleetKey == nil || prev == nil || registry.ValidateFingerprint(prev.Fingerprint) != nil {
+		return nil
+	}
+	return registry.PutStatement(ctx, d.packages, d.fleetKey, registry.OpRemove, prev.Name, prev.Fingerprint, "")
+}
+
+// CheckSigned checks, before Sync places or removes a skill, that a
+// trusted key signed what the shared database says: the install of name
+// at fp with installID, or its removal (installID empty). With no trusted
+// key the error wraps registry.ErrNoTrustedKeys, unless the folder opted in to
+// unsigned rows.
+func (d *Dir) CheckSigned(ctx context.Context, op, name, fp, installID string) error {
+	if len(d.fleetTrust) == 0 {
+		if d.fleetUnsigned {
+			return nil
+		}
+		return fmt.Errorf("%w: refusing the %s of %s", registry.ErrNoTrustedKeys, op, name)
+	}
+	return registry.CheckStatement(ctx, d.packages, d.fleetTrust, op, name, fp, installID)
 }
 
 // FetchPackage returns the archive of the version of a skill with

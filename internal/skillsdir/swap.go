@@ -201,6 +201,9 @@ func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, 
 		}
 	}
 	if prev != nil {
+		if err := d.signRemoval(ctx, prev); err != nil {
+			return fail(err)
+		}
 		deleteTried = true
 		if err := d.reg.Delete(ctx, name); err != nil {
 			return fail(fmt.Errorf("skillkit: deleting the record: %w", err))

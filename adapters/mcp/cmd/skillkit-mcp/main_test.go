@@ -356,7 +356,7 @@ func TestInstallFromServer(t *testing.T) {
 	dest := t.TempDir()
 	opts := &mcpskills.Options{Env: env}
 	kit, err := skillkit.Open(ctx, skillkit.Options{Dir: dest, Installer: &installer.Options{Remote: func(rec registry.Record) (installer.Remote, error) {
-		return mcpskills.FromRecord(rec, opts)
+		return mcpskills.FromRecord(rec, [][]string{argv}, opts)
 	}}})
 	if err != nil {
 		t.Fatal(err)
