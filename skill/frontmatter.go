@@ -197,7 +197,7 @@ func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []b
 	}
 	if recovered {
 		d := diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
-			"the frontmatter is not valid YAML; it was read after quoting values that contain \": \" or replacing tab indentation; quote such values")
+			"the frontmatter is not valid YAML; it was read after reading as text the values that hold \": \", end a line with \":\" or start with @, ` or %%, and replacing tab indentation; quote such values")
 		if strict {
 			d = d.At(diagnostics.Error)
 		}

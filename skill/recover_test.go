@@ -206,3 +206,34 @@ func TestNestedSkillNamed(t *testing.T) {
 		t.Errorf("nested skill files (-want +got):\n%s", diff)
 	}
 }
+
+// TestRecoveredShapes: the shapes other clients read although they are not
+// YAML load leniently, with the text as written, and fail strictly.
+func TestRecoveredShapes(t *testing.T) {
+	tests := []struct{ name, front, want string }{
+		{"colon ending a continuation line",
+			"description: Collects posts and ranks them. Core abilities:\n\n  - fetches the feed\n\n  Use for:\n\n  - daily digests\n",
+			"Collects posts and ranks them. Core abilities:\n- fetches the feed\nUse for:\n- daily digests"},
+		{"backtick first", "description: `gh` made easy for pull requests\n", "`gh` made easy for pull requests"},
+		{"at sign first", "description: @mentions are read\nauthor: @ada\n", "@mentions are read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			content := "---\nname: feed\n" + tt.front + "license: MIT\n---\nbody\n"
+			s, diags := load(t, "feed", content, false)
+			if s == nil {
+				t.Fatalf("not loaded: %v", diags)
+			}
+			if s.Description != tt.want || s.Frontmatter.License != "MIT" {
+				t.Errorf("description %q, license %q", s.Description, s.Frontmatter.License)
+			}
+			rec := diags.WithCode(diagnostics.FrontmatterRecovered)
+			if len(rec) != 1 || rec[0].Level != diagnostics.Warning {
+				t.Errorf("want one FRONTMATTER_RECOVERED warning: %v", diags)
+			}
+			if _, diags = load(t, "feed", content, true); !diags.HasErrors() {
+				t.Errorf("strict: no error: %v", diags)
+			}
+		})
+	}
+}
