@@ -90,7 +90,8 @@ const (
 	ByteOrderMark Code = "BYTE_ORDER_MARK"
 	// NestedSkill [info]: a skill file inside another skill's folder. The
 	// outer skill is loaded; the inner one only when the host asks for nested
-	// skills. Detail: outer (the skill holding it).
+	// skills. A warning when the outer skill does not load either. Detail:
+	// outer (the skill holding it, its folder name when it does not load).
 	NestedSkill Code = "NESTED_SKILL"
 	// SkillInDotFolder [info]: a skill file under a dot folder that is not a
 	// conventional skill root (.claude/skills, .agents/skills, ...); it is

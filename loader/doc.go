@@ -10,10 +10,14 @@
 //
 //   - a folder holding SKILL.md (in any case: skill.md, Skill.md, ...) is a
 //     skill; nothing below it is searched, and skill files deeper in it are
-//     named by the skill's NESTED_SKILL diagnostics, unless
+//     named by the skill's NESTED_SKILL diagnostics (a warning when the
+//     outer skill does not load) and in NotLoaded, unless
 //     Options.NestedSkills asks for them to be loaded as skills too;
 //   - other folders are searched, depth first in sorted order, down to
-//     [DefaultMaxDepth] (6) levels below the root;
+//     [DefaultMaxDepth] (6) levels below the root; deeper folders are
+//     searched last, within the folder limit, only to name the skill files
+//     they hold (LIMIT_REACHED in NotLoaded, and one diagnostic that counts
+//     them);
 //   - node_modules, .git, .venv, .skillhub and the other [skill.InfraDirs]
 //     are never searched;
 //   - below a dot folder, the conventional skill roots of other agents
@@ -48,7 +52,8 @@
 // a snapshot ([DefaultMaxSkills]; the skills past it in precedence order are
 // not loaded and are all named in a LIMIT_REACHED diagnostic), 2000 folders
 // visited per source ([DefaultMaxDirs]), 6 levels deep ([DefaultMaxDepth])
-// (the folders cut by either are named, the first 20 of them), and 256 KiB
+// (the folders cut by either are named, the first 20 of them; every skill
+// file past the depth limit is in NotLoaded), and 256 KiB
 // for SKILL.md and skill.config.yaml (FILE_TOO_LARGE, the skill is skipped).
 //
 // # Snapshots and rescans

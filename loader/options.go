@@ -61,7 +61,9 @@ type Options struct {
 	// MaxDirs caps the folders visited per source (default 2000).
 	MaxDirs int
 	// MaxDepth caps how many folder levels below a source root are searched
-	// (default 6: a skill at a/b/c/d/e/f/SKILL.md is found).
+	// for skills to load (default 6: a skill at a/b/c/d/e/f/SKILL.md is
+	// found). Deeper folders are searched last, within MaxDirs, only to name
+	// the skill files they hold.
 	MaxDepth int
 	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB);
 	// a larger file is FILE_TOO_LARGE and its skill is skipped.

@@ -261,13 +261,24 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		}
 		return s, diags
 	}
+	// failed names the skills nested in a folder whose own skill does not
+	// load, so that they are not lost in silence with it.
+	failed := func() (*Skill, diagnostics.List) {
+		if files, _, err := listFiles(fsys, dir, opts.maxFiles()); err == nil {
+			diags = append(diags, nestedSkills(folder, dir, files, opts, true)...)
+		}
+		return finish(nil)
+	}
 
 	head := headBuffers.Get().(*[]byte)
 	file, data, listing, d := readSkillFile(fsys, dir, opts, (*head)[:0])
 	diags = append(diags, d...)
 	if data == nil {
 		headBuffers.Put(head)
-		return finish(nil)
+		if len(SkillFileNames(listing.entries)) == 0 {
+			return finish(nil) // not a skill folder: nothing is nested in a skill
+		}
+		return failed()
 	}
 	filePath := &lazyPath{opts: opts, rel: path.Join(dir, file)}
 	parsed, _, _, pd := parseFrontmatter(data, strict, true)
@@ -277,7 +288,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	}
 	diags = append(diags, withLazyPath(pd, filePath)...)
 	if parsed == nil {
-		return finish(nil)
+		return failed()
 	}
 	fm := *parsed
 	s := &Skill{
@@ -297,7 +308,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	}
 	diags = append(diags, checkFields(s, folder, filePath, strict)...)
 	if s.Description == "" || ValidateKey(s.Name) != nil {
-		return finish(nil)
+		return failed()
 	}
 
 	files, truncated, err := listFiles(fsys, dir, opts.maxFiles())
@@ -309,7 +320,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 			"the skill has more than %d files; only the first %d are listed", opts.maxFiles(), opts.maxFiles()).With("limit", "max_files"))
 	}
 	s.Files = files
-	diags = append(diags, nestedSkills(s.Name, dir, files, opts)...)
+	diags = append(diags, nestedSkills(s.Name, dir, files, opts, false)...)
 
 	configPath := &lazyPath{opts: opts, rel: path.Join(dir, ConfigFileName)}
 	var cfg *Config
@@ -454,16 +465,24 @@ func SkillFileNames(entries []fs.DirEntry) []string {
 
 // nestedSkills names the skill files below the top of a skill's folder:
 // each is a skill of its own inside this one, which only a host asking for
-// nested skills loads.
-func nestedSkills(outer, dir string, files []string, opts *LoadOptions) diagnostics.List {
+// nested skills loads. failed says the outer skill itself does not load.
+func nestedSkills(outer, dir string, files []string, opts *LoadOptions, failed bool) diagnostics.List {
 	var diags diagnostics.List
 	for _, f := range files {
 		if !IsSkillFileName(path.Base(f)) {
 			continue
 		}
-		diags = append(diags, diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
-			"%s is the skill file of a skill nested inside %s; it is one of %s's files, not loaded as a skill of its own unless the host asks for nested skills",
-			f, outer, outer).With("outer", outer).With("nested", path.Dir(f)))
+		var d diagnostics.Diagnostic
+		if failed {
+			d = diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
+				"%s is the skill file of a skill nested inside %s, which does not load; it is not loaded either unless the host asks for nested skills",
+				f, outer).At(diagnostics.Warning)
+		} else {
+			d = diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
+				"%s is the skill file of a skill nested inside %s; it is one of %s's files, not loaded as a skill of its own unless the host asks for nested skills",
+				f, outer, outer)
+		}
+		diags = append(diags, d.With("outer", outer).With("nested", path.Dir(f)))
 	}
 	return diags
 }

@@ -237,3 +237,32 @@ func TestRecoveredShapes(t *testing.T) {
 		})
 	}
 }
+
+// TestNestedUnderFailedNamed: the skills inside a folder whose own skill
+// does not load are named, as warnings.
+func TestNestedUnderFailedNamed(t *testing.T) {
+	for name, outer := range map[string]string{
+		"invalid YAML":   "---\nname: outer\ndescription: [x\n---\n",
+		"no description": "---\nname: outer\n---\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{
+				"outer/SKILL.md":           {Data: []byte(outer)},
+				"outer/skills/in/SKILL.md": {Data: []byte("---\nname: in\ndescription: d\n---\n")},
+			}
+			s, diags := skill.Load(fsys, "outer", nil)
+			if s != nil {
+				t.Fatal("loaded")
+			}
+			nested := diags.WithCode(diagnostics.NestedSkill)
+			if len(nested) != 1 || nested[0].Path != "outer/skills/in/SKILL.md" || nested[0].Level != diagnostics.Warning || nested[0].Detail["outer"] != "outer" {
+				t.Errorf("%v", diags)
+			}
+		})
+	}
+	// A folder that is no skill names nothing nested in it.
+	fsys := fstest.MapFS{"group/in/SKILL.md": {Data: []byte("---\nname: in\ndescription: d\n---\n")}}
+	if _, diags := skill.Load(fsys, "group", nil); len(diags.WithCode(diagnostics.NestedSkill)) != 0 {
+		t.Errorf("%v", diags)
+	}
+}

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -155,6 +156,25 @@ func TestListLimits(t *testing.T) {
 	_, out, _ = runCLI(t, "doctor", "--max-dirs", "1", dir)
 	if !strings.Contains(out, "LIMIT_REACHED") {
 		t.Errorf("max-dirs:\n%s", out)
+	}
+	// Past --max-depth a skill is named in list, on stderr and in JSON;
+	// a deeper --max-depth loads it.
+	writeSkillFile(t, filepath.Join(dir, "x", "y"), "deep", "")
+	if _, out, errOut := runCLI(t, "list", "--max-depth", "2", dir); strings.Contains(out, "deep") || !strings.Contains(errOut, "x/y/deep/SKILL.md") {
+		t.Errorf("max-depth 2:\n%s\n%s", out, errOut)
+	}
+	_, out, _ = runCLI(t, "list", "--json", "--max-depth", "2", dir)
+	var listed struct {
+		NotLoaded []loader.NotLoaded `json:"not_loaded"`
+	}
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed.NotLoaded) != 1 || listed.NotLoaded[0].Code != diagnostics.LimitReached {
+		t.Errorf("max-depth 2, JSON: %v %s", err, out)
+	}
+	if _, out, _ := runCLI(t, "list", "--max-depth", "3", dir); !strings.Contains(out, "deep") {
+		t.Errorf("max-depth 3:\n%s", out)
+	}
+	if code, _, errOut := runCLI(t, "list", "--max-depth", "0", dir); code != exitFailure || !strings.Contains(errOut, "positive") {
+		t.Errorf("zero depth: exit %d %q", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "list", "--max-skills", "0", dir); code != exitFailure || !strings.Contains(errOut, "positive") {
 		t.Errorf("zero limit: exit %d %q", code, errOut)
