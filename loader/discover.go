@@ -79,9 +79,13 @@ type resolver interface {
 	child(key, name string) string
 }
 
-// diskResolver follows links with the OS, for sources on disk.
+// diskResolver follows links with the OS, for sources on disk. A link
+// target counts as inside when it lies in the source root or in one of the
+// source's link roots (agent skills folders, Source.LinkRoots).
 type diskResolver struct {
 	dir, real string
+	links     []string // the link roots, as given
+	realLinks []string // the link roots that exist, resolved
 }
 
 func (r *diskResolver) root() (string, bool) {
@@ -90,6 +94,7 @@ func (r *diskResolver) root() (string, bool) {
 		return "", false
 	}
 	r.real = real
+	r.realLinks = realRoots(r.links)
 	return real, true
 }
 
@@ -98,7 +103,7 @@ func (r *diskResolver) resolve(p string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	return target, within(r.real, target), nil
+	return target, within(r.real, target) || withinAny(r.realLinks, target), nil
 }
 
 func (r *diskResolver) child(key, name string) string { return filepath.Join(key, name) }
@@ -209,7 +214,7 @@ func newWalker(src Source, fsys scanFS, opts *Options, prev map[string]dirMemo, 
 
 func newResolver(src Source, fsys scanFS) resolver {
 	if src.Dir != "" {
-		return &diskResolver{dir: src.Dir}
+		return &diskResolver{dir: src.Dir, links: src.linkRoots()}
 	}
 	return &fsResolver{fsys: fsys, prefix: "\x00" + src.Name}
 }
@@ -245,18 +250,15 @@ type pending struct {
 }
 
 // ConventionalRoots returns the skill folders other agents keep under a dot
-// folder, as slash paths: below a source, discovery searches them like any
-// other folder, while the rest of a dot folder is only searched to name the
-// skill files it holds.
-func ConventionalRoots() []string {
-	return []string{".agents/skills", ".claude/skills", ".codex/skills", ".cursor/skills", ".gemini/skills", ".github/skills", ".opencode/skills"}
-}
+// folder, as slash paths ([AgentSkillDirs]): below a source, discovery
+// searches them like any other folder, while the rest of a dot folder is
+// only searched to name the skill files it holds.
+func ConventionalRoots() []string { return AgentSkillDirs() }
 
 // conventionalRoot returns the skills folder below dot folder name
 // ("skills" for ".claude"), or "" when it has none.
 func conventionalRoot(name string) string {
-	switch name {
-	case ".agents", ".claude", ".codex", ".cursor", ".gemini", ".github", ".opencode":
+	if agentDotDir(name) {
 		return "skills"
 	}
 	return ""

@@ -26,9 +26,12 @@
 //     folder is searched last, after the whole source, only to name each
 //     skill file in it (SKILL_IN_DOT_FOLDER, info): those skills are not
 //     loaded;
-//   - symbolic links to folders inside the source root are followed; a link
-//     leading outside it, or a SKILL.md or skill.config.yaml that does, is
-//     skipped with SYMLINK_ESCAPE; a folder reached twice (a loop, an alias,
+//   - symbolic links to folders inside the source root are followed, and
+//     links into agent folders (the project of a source that is an agent's
+//     skills folder, the agent skills folders of the user's home,
+//     Source.LinkRoots: see [Source]); a link leading elsewhere, or a
+//     SKILL.md or skill.config.yaml that does, is skipped with
+//     SYMLINK_ESCAPE; a folder reached twice (a loop, an alias,
 //     two sources sharing a folder) is loaded once, at its first path,
 //     silently.
 //

@@ -41,6 +41,19 @@ type Source struct {
 	Dir string
 	// Writable marks the source where the installer and agents may write.
 	Writable bool
+	// LinkRoots are folders outside Dir that symbolic links in the source
+	// may lead into (absolute paths); a link leading anywhere else is
+	// SYMLINK_ESCAPE. Besides these, links may lead anywhere in the project
+	// Dir belongs to, when Dir is or lies in one of the project's agent
+	// skills folders ([AgentSkillDirs]: /p for /p/.claude/skills), and into
+	// the agent skills folders of the user's home (only those, when the
+	// project is the home): the links the `npx skills` installer makes from
+	// .claude/skills and the other agents' folders into .agents/skills. A
+	// folder reached through several links is loaded once.
+	LinkRoots []string
+	// NoAgentLinks follows links into LinkRoots only, not into agent
+	// skills folders.
+	NoAgentLinks bool
 	// Origin names who serves this source's skills when it is not the host
 	// itself: "mcp:docs-server" for an MCP server the host labels
 	// docs-server (mcpskills.Client.Source). It becomes Skill.Origin, which
