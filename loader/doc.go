@@ -57,7 +57,9 @@
 // visited per source ([DefaultMaxDirs]), 6 levels deep ([DefaultMaxDepth])
 // (the folders cut by either are named, the first 20 of them; every skill
 // file past the depth limit is in NotLoaded), and 256 KiB
-// for SKILL.md and skill.config.yaml (FILE_TOO_LARGE, the skill is skipped).
+// for SKILL.md's frontmatter and skill.config.yaml (FILE_TOO_LARGE, the
+// skill is skipped; a longer SKILL.md loads with a warning, and is served up
+// to the limit).
 //
 // # Snapshots and rescans
 //

@@ -78,8 +78,10 @@ type Options struct {
 	// found). Deeper folders are searched last, within MaxDirs, only to name
 	// the skill files they hold.
 	MaxDepth int
-	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB);
-	// a larger file is FILE_TOO_LARGE and its skill is skipped.
+	// MaxFileBytes caps skill.config.yaml and SKILL.md's frontmatter
+	// (default 256 KiB): a larger one is FILE_TOO_LARGE and its skill is
+	// skipped. A longer SKILL.md loads with a FILE_TOO_LARGE warning, and
+	// what is served of it stops at the cap.
 	MaxFileBytes int64
 	// Strict loads skills in strict mode (see package skill).
 	Strict bool

@@ -36,7 +36,10 @@ const (
 type LoadOptions struct {
 	// Strict validates against the Agent Skills specification (see Parse).
 	Strict bool
-	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB).
+	// MaxFileBytes caps skill.config.yaml and SKILL.md's frontmatter
+	// (default 256 KiB): over it, the skill is not loaded. A longer SKILL.md
+	// loads with a FILE_TOO_LARGE warning and Body serves it up to the last
+	// line within the cap.
 	MaxFileBytes int64
 	// MaxFiles caps the attached files listed (default 10,000).
 	MaxFiles int
@@ -83,6 +86,8 @@ type Skill struct {
 	Diagnostics diagnostics.List `json:"diagnostics"`
 
 	fsys fs.FS
+	// bodyLimit caps the bytes of the skill file Body reads (0: no cap).
+	bodyLimit int64
 }
 
 // Hidden reports whether the skill stays out of the catalog
@@ -216,11 +221,21 @@ func (s *Skill) ReadFileLimit(rel string, max int64) ([]byte, error) {
 }
 
 // Body reads the skill file again and returns its Markdown instructions
-// without the frontmatter.
+// without the frontmatter. A skill file over the size limit it was loaded
+// with (LoadOptions.MaxFileBytes) is cut at the last line that fits.
 func (s *Skill) Body() (string, error) {
-	data, err := s.ReadFile(s.File)
+	data, err := s.ReadFileLimit(s.File, s.bodyLimit+1)
+	if s.bodyLimit <= 0 {
+		data, err = s.ReadFile(s.File)
+	}
 	if err != nil {
 		return "", err
+	}
+	if s.bodyLimit > 0 && int64(len(data)) > s.bodyLimit {
+		data = data[:s.bodyLimit]
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		}
 	}
 	_, body, err := SplitFrontmatter(data)
 	if err != nil {
@@ -299,6 +314,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		Frontmatter: fm,
 		Class:       ClassPrompt,
 		fsys:        fsys,
+		bodyLimit:   opts.maxFileBytes(),
 	}
 	if opts != nil && opts.KeepFS != nil {
 		s.fsys = opts.KeepFS
@@ -407,8 +423,17 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions, buf []byte) (strin
 	}
 	file := spellings[0]
 	if file != FileName {
-		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
-			"the skill file is named %s; %s is the standard name", file, FileName))
+		d := diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
+			"the skill file is named %s; %s is the standard name", file, FileName)
+		if opts != nil && opts.Strict && file != FileNameLower {
+			// The specification's reference reader looks for SKILL.md,
+			// then skill.md; on a case-sensitive file system it finds no
+			// other spelling.
+			d = diagnostics.New(diagnostics.SkillFileLowercase, "", d.Path,
+				"the skill file is named %s; readers that follow the specification look for %s (or %s) and do not find it", file, FileName, FileNameLower).
+				At(diagnostics.Warning)
+		}
+		diags = append(diags, d)
 	}
 	for _, other := range spellings[1:] {
 		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, other)),
@@ -420,13 +445,21 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions, buf []byte) (strin
 	if err != nil {
 		return "", nil, l, append(diags, diagnostics.New(diagnostics.ReadError, "", displayPath(opts, name), "cannot open: %v", err))
 	}
-	data, err := readHead(f, opts.maxFileBytes(), buf)
+	max := opts.maxFileBytes()
+	data, size, err := readHead(f, max, buf)
 	if err != nil {
 		code := diagnostics.ReadError
 		if errors.Is(err, errTooLarge) {
 			code = diagnostics.FileTooLarge
 		}
-		return "", nil, l, append(diags, diagnostics.New(code, "", displayPath(opts, name), "%v", err).With("limit_bytes", opts.maxFileBytes()))
+		return "", nil, l, append(diags, diagnostics.New(code, "", displayPath(opts, name), "%v", err).With("limit_bytes", max))
+	}
+	if size > max {
+		// The specification sets no size limit: a long skill file is the
+		// host's concern, which loads it and serves what fits.
+		diags = append(diags, diagnostics.New(diagnostics.FileTooLarge, "", displayPath(opts, name),
+			"%d bytes, over the limit of %d: the skill loads, and its instructions are served up to the last line within the limit", size, max).
+			At(diagnostics.Warning).With("limit_bytes", max).With("size_bytes", size))
 	}
 	return file, data, l, diags
 }
@@ -562,21 +595,20 @@ const headChunk = 4 << 10
 // nothing after it, and Body reads the file again. It stops at the first
 // complete line that closes the frontmatter, or once the first line shows
 // there is none, and otherwise reads to the end, so SplitFrontmatter of the
-// result answers as it would for the whole file. A file over max bytes is
-// refused as readLimited refuses it; without a size from Stat the whole file
-// is read to tell.
-func readHead(f fs.File, max int64, buf []byte) ([]byte, error) {
+// result answers as it would for the whole file. size is the file's size.
+// A file over limit bytes is read when its head fits in limit (size tells
+// the caller), and refused when it does not; without a size from Stat the
+// whole file is read, and refused over limit, as readLimited does.
+func readHead(f fs.File, limit int64, buf []byte) (data []byte, size int64, err error) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return readLimited(f, max)
+		data, err = readLimited(f, limit)
+		return data, int64(len(data)), err
 	}
 	defer f.Close()
-	if st.Size() > max {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
-	}
-	data := buf[:0]
+	data = buf[:0]
 	if cap(data) == 0 {
-		data = make([]byte, 0, min(int64(headChunk), st.Size()+1))
+		data = make([]byte, 0, min(int64(headChunk), st.Size()+1, limit+1))
 	}
 	for {
 		if len(data) == cap(data) {
@@ -584,17 +616,20 @@ func readHead(f fs.File, max int64, buf []byte) ([]byte, error) {
 		}
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+		if int64(len(data)) > limit {
+			if headComplete(data[:limit]) {
+				return data[:limit], max(st.Size(), int64(len(data))), nil
+			}
+			return nil, 0, fmt.Errorf("%w: over %d bytes, and the frontmatter does not end within them", errTooLarge, limit)
 		}
 		if errors.Is(err, io.EOF) {
-			return data, nil
+			return data, max(st.Size(), int64(len(data))), nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if headComplete(data) {
-			return data, nil
+			return data, st.Size(), nil
 		}
 	}
 }

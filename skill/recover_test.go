@@ -181,6 +181,22 @@ func TestSkillFileSpellings(t *testing.T) {
 	}
 }
 
+// TestSkillFileSpellingsStrict: strict mode warns on spellings readers that
+// follow the specification do not find.
+func TestSkillFileSpellingsStrict(t *testing.T) {
+	for file, want := range map[string]diagnostics.Level{"SKILL.md": -1, "skill.md": diagnostics.Info, "Skill.md": diagnostics.Warning, "SKILL.MD": diagnostics.Warning} {
+		fsys := fstest.MapFS{"pdf/" + file: {Data: []byte("---\nname: pdf\ndescription: d\n---\n")}}
+		s, diags := skill.Load(fsys, "pdf", &skill.LoadOptions{Strict: true})
+		if s == nil {
+			t.Fatalf("%s: %v", file, diags)
+		}
+		got := diags.WithCode(diagnostics.SkillFileLowercase)
+		if want < 0 && len(got) != 0 || want >= 0 && (len(got) != 1 || got[0].Level != want) {
+			t.Errorf("%s: %v", file, diags)
+		}
+	}
+}
+
 func TestNestedSkillNamed(t *testing.T) {
 	fsys := fstest.MapFS{
 		"outer/SKILL.md":                          {Data: []byte("---\nname: outer\ndescription: d\n---\n")},

@@ -45,7 +45,7 @@ func (f *loaderFlags) register(fs *flag.FlagSet) {
 	fs.IntVar(&f.maxSkills, "max-skills", loader.DefaultMaxSkills, "load at most `N` skills in all")
 	fs.IntVar(&f.maxDirs, "max-dirs", loader.DefaultMaxDirs, "visit at most `N` folders per DIR")
 	fs.IntVar(&f.maxDepth, "max-depth", loader.DefaultMaxDepth, "load skills at most `N` folder levels below each DIR")
-	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "skip skills whose SKILL.md or skill.config.yaml is over `N` bytes")
+	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "serve at most `N` bytes of a SKILL.md; skip skills whose frontmatter or skill.config.yaml is larger")
 }
 
 // loaderHelp documents DIR and the limits for list and doctor.
