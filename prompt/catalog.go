@@ -80,13 +80,18 @@ type Compaction string
 const (
 	// CompactionNone: every description is whole.
 	CompactionNone Compaction = ""
+	// CompactionTerse: every description is whole; what the guidance says
+	// once is not repeated per entry (the hint to load a skill with
+	// read_skill), and agentskills locations are given relative to a folder
+	// the guidance names, or left out when even that does not fit.
+	CompactionTerse Compaction = "terse"
 	// CompactionShortened: the longest descriptions are cut to an even
 	// share of the room left for descriptions, at the end of a sentence or
 	// else of a word ("…" marks a cut inside a sentence); shorter ones stay
 	// whole.
 	CompactionShortened Compaction = "shortened"
-	// CompactionNamesOnly: descriptions are left out; only names (and, in
-	// the agentskills format, locations) are listed.
+	// CompactionNamesOnly: descriptions are left out; only names are
+	// listed.
 	CompactionNamesOnly Compaction = "names_only"
 )
 
@@ -122,8 +127,10 @@ type CatalogResult struct {
 // (disable-model-invocation) are never listed. Every value is XML-escaped.
 //
 // Over budget the catalog degrades step by step, and says so each time (in
-// the guidance the model reads and in a diagnostic): first the longest
-// descriptions are shortened to an even share of the room left for
+// the guidance the model reads and in a diagnostic): first what the guidance
+// says once is no longer repeated per entry, and agentskills locations are
+// given relative to one folder, or left out (CompactionTerse); then the
+// longest descriptions are shortened to an even share of the room left for
 // descriptions, each cut at the end of a sentence, else of a word
 // (CompactionShortened); when even a share of [MinDescriptionChars] does
 // not fit, descriptions are left out (CompactionNamesOnly); only then are
@@ -154,7 +161,6 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	if anyRunnable && t.GuidanceExecute != "" {
 		guidance += "\n" + t.GuidanceExecute
 	}
-	namesOnly := withNote(guidance, t.NamesOnly)
 	frame := runes(catalogOpen) + runes(catalogClose)
 	// Most catalogs fit: render them once, and nothing else.
 	if text, ok := c.whole(guidance, frame); ok {
@@ -162,6 +168,24 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 		res.Text = text
 		return res
 	}
+	// Over budget, the budget goes to descriptions first. Locations are
+	// given relative to a folder said once, or, when that does not make
+	// every description fit, left out (read_skill is the way in); the
+	// hint to load a skill with read_skill, which the guidance gives, is
+	// not repeated after each entry.
+	c.terse = true
+	if c.o.Format == FormatAgentSkills && !c.o.HideLocation {
+		if root := commonRoot(c.skills); root != "" {
+			c.locRoot = root
+			if text, ok := c.whole(withNote(guidance, fmt.Sprintf(t.LocationRoot, root)), frame); ok {
+				c.finish(&res, len(c.skills), CompactionTerse, 0)
+				res.Text = text
+				return res
+			}
+		}
+		c.locRoot, c.o.HideLocation = "", true
+	}
+	namesOnly := withNote(guidance, t.NamesOnly)
 
 	// Names only, in order, until the budget runs out: when not every name
 	// fits, skills are dropped, and nothing else needs rendering.
@@ -177,7 +201,7 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	c.renderFull()
 	full, fixed, descs := c.sums()
 	if runes(guidance)+frame+full <= o.MaxChars {
-		c.finish(&res, len(c.skills), CompactionNone, 0)
+		c.finish(&res, len(c.skills), CompactionTerse, 0)
 		res.Text = c.build(guidance, len(c.skills), CompactionNone, 0)
 		return res
 	}
@@ -217,6 +241,11 @@ type catalog struct {
 	text    string // buf's content, once rendering is done
 	// The word ends and sentence ends of every description, entry by entry.
 	words, sentences []cutAt
+	// terse leaves out the per-entry hint to load a skill with read_skill
+	// (the guidance says it once); locRoot, when set, is the folder the
+	// agentskills locations are given relative to.
+	terse   bool
+	locRoot string
 }
 
 // entry is one skill: its full form is pre + desc + post, its names-only
@@ -601,6 +630,17 @@ func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) 
 	}
 	max := c.o.MaxChars
 	switch comp {
+	case CompactionTerse:
+		what := "leaves out the per-entry hint to load a skill with read_skill"
+		if c.o.Format == FormatAgentSkills {
+			what = "leaves out locations"
+			if c.locRoot != "" {
+				what = "gives locations relative to " + c.locRoot
+			}
+		}
+		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
+			"the catalog %s, every description whole, to fit in %d characters", what, max).
+			With("compaction", string(comp)).With("max_chars", max))
 	case CompactionShortened:
 		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
 			"the catalog shortened %d of %d descriptions to at most %d characters each, at a sentence or word end, to fit in %d characters",
@@ -689,6 +729,11 @@ func writeAgentHead(b *strings.Builder, s *skill.Skill) {
 
 func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
 	if loc := skillPath(s); loc != "" && !c.o.HideLocation {
+		if c.locRoot != "" {
+			if rel, err := filepath.Rel(c.locRoot, loc); err == nil {
+				loc = filepath.ToSlash(rel)
+			}
+		}
 		b.WriteString("    <location>")
 		b.WriteString(Escape(loc))
 		b.WriteString("</location>\n")
@@ -722,9 +767,12 @@ func (c *catalog) writeSkillkitTail(b *strings.Builder, s *skill.Skill) {
 	if class == skill.ClassComputeEntry && !runnable {
 		class = skill.ClassPrompt // the agent reads it; it cannot run it
 	}
-	b.WriteString(" (")
-	b.WriteString(Escape(useHint(class, c.t)))
-	b.WriteString(")\n")
+	if hint := useHint(class, c.t); !c.terse || class != skill.ClassPrompt {
+		b.WriteString(" (")
+		b.WriteString(Escape(hint))
+		b.WriteString(")")
+	}
+	b.WriteString("\n")
 	if runnable && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
 		b.WriteString("    ")
 		b.WriteString(Escape(inputSummary(s.Config.Interface.InputFields, c.t)))
@@ -772,6 +820,33 @@ func inputSummary(fields []skill.Field, t Texts) string {
 		parts = append(parts, p)
 	}
 	return t.Input + ": " + strings.Join(parts, ", ")
+}
+
+// commonRoot is the deepest folder on disk that holds every skill's folder,
+// "" when some skill is not on disk or the folders share no root but "/".
+func commonRoot(skills []*skill.Skill) string {
+	root := ""
+	for _, s := range skills {
+		if s.DiskDir == "" || !filepath.IsAbs(s.DiskDir) {
+			return ""
+		}
+		dir := filepath.Dir(s.DiskDir)
+		if root == "" {
+			root = dir
+			continue
+		}
+		for root != dir && !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			parent := filepath.Dir(root)
+			if parent == root {
+				return ""
+			}
+			root = parent
+		}
+	}
+	if root == filepath.Dir(root) {
+		return "" // the file system's root says nothing
+	}
+	return root
 }
 
 // skillPath is where the skill file is: on disk when known, else its path in
