@@ -52,6 +52,15 @@ type Options struct {
 	// HideLocation leaves <location> out of the agentskills format, for hosts
 	// that do not show the model file paths. The skillkit format has none.
 	HideLocation bool
+	// Priority ranks the skills for a catalog that cannot list them all,
+	// even by name: the highest are kept. Hosts rank by precedence (the
+	// first source first; tools.Resolver does when Priority is nil) and by
+	// usage where they record it. Among skills ranked alike, and when
+	// Priority is nil, the catalog keeps a stable spread of them: an order
+	// drawn from a hash of each name, so what is left out does not depend on
+	// where names fall in the alphabet, and changes little as skills come
+	// and go. Skills kept are listed in the order given.
+	Priority func(s *skill.Skill) float64
 	// Executable reports whether the agent can run a compute-entry skill
 	// with execute_skill. Nil means it can run all of them. Skills it cannot
 	// run are listed with the hint to read them, without an input summary,
@@ -134,7 +143,9 @@ type CatalogResult struct {
 // descriptions, each cut at the end of a sentence, else of a word
 // (CompactionShortened); when even a share of [MinDescriptionChars] does
 // not fit, descriptions are left out (CompactionNamesOnly); only then are
-// skills dropped from the end, the text saying how many. With no skill to
+// skills left out, the text saying how many: those of lowest
+// Options.Priority, then a stable spread of names (not the alphabet's
+// tail). With no skill to
 // list, or not even one fitting, Text is empty: no guidance, no empty
 // element.
 //
@@ -190,7 +201,8 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	// Names only, in order, until the budget runs out: when not every name
 	// fits, skills are dropped, and nothing else needs rendering.
 	room := o.MaxChars - runes(namesOnly) - frame
-	if n, all := c.compactPrefix(room); !all {
+	if _, all := c.compactPrefix(room); !all {
+		n := c.keepRanked(room)
 		n = c.withNote(n, room)
 		c.finish(&res, n, CompactionNamesOnly, 0)
 		if n > 0 {
@@ -304,6 +316,95 @@ func (c *catalog) compactPrefix(room int) (int, bool) {
 		used += e.compact.runes
 	}
 	return len(c.skills), true
+}
+
+// keepRanked chooses the skills a names-only catalog that cannot list them
+// all keeps: in the order of rank (see Options.Priority), each while it
+// fits in room beside the note on those left out. It renders the names-only
+// entries of those it keeps (and the first that does not fit), then puts
+// the kept skills first, in the order given, the others after them, and
+// returns how many it kept.
+func (c *catalog) keepRanked(room int) int {
+	order := c.rankOrder()
+	c.buf.Reset()
+	c.text = ""
+	c.entries = c.entries[:0]
+	kept := make([]bool, len(c.skills))
+	used := 0
+	for _, i := range order {
+		s := c.skills[i]
+		e := entry{s: s}
+		e.compact = c.piece(func(b *strings.Builder) { c.writeCompact(b, s) })
+		c.measure(&e.compact)
+		if used+e.compact.runes+runes(c.truncationNote(len(c.skills)-len(c.entries)-1)) > room {
+			break
+		}
+		used += e.compact.runes
+		kept[i] = true
+		c.entries = append(c.entries, e)
+	}
+	// The kept entries in the order given, then the skills left out.
+	index := make(map[*skill.Skill]int, len(c.entries))
+	for i, s := range c.skills {
+		if kept[i] {
+			index[s] = i
+		}
+	}
+	slices.SortFunc(c.entries, func(a, b entry) int { return index[a.s] - index[b.s] })
+	skills := make([]*skill.Skill, 0, len(c.skills))
+	for _, e := range c.entries {
+		skills = append(skills, e.s)
+	}
+	for i, s := range c.skills {
+		if !kept[i] {
+			skills = append(skills, s)
+		}
+	}
+	c.skills = skills
+	return len(c.entries)
+}
+
+// rankOrder returns the indexes of the skills from the one to keep first:
+// Priority, highest first, then the spread of spreadKey, then the order
+// given.
+func (c *catalog) rankOrder() []int {
+	order := make([]int, len(c.skills))
+	prio := make([]float64, len(c.skills))
+	spread := make([]uint64, len(c.skills))
+	for i, s := range c.skills {
+		order[i] = i
+		if c.o.Priority != nil {
+			prio[i] = c.o.Priority(s)
+		}
+		spread[i] = spreadKey(s.Name)
+	}
+	slices.SortStableFunc(order, func(a, b int) int {
+		switch {
+		case prio[a] != prio[b]:
+			if prio[a] > prio[b] {
+				return -1
+			}
+			return 1
+		case spread[a] != spread[b]:
+			if spread[a] < spread[b] {
+				return -1
+			}
+			return 1
+		}
+		return a - b
+	})
+	return order
+}
+
+// spreadKey is a stable, well-mixed key for a name (64-bit FNV-1a): skills
+// ranked alike are kept in its order.
+func spreadKey(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // withNote returns how many of the first n names-only entries fit in room
@@ -654,7 +755,7 @@ func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) 
 	}
 	if len(res.Omitted) > 0 {
 		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptTruncated, "", "",
-			"the catalog left out %d of %d skills, which do not fit in %d characters even without descriptions: %s",
+			"the catalog left out %d of %d skills, which do not fit in %d characters even without descriptions (kept by priority, then a stable spread of names): %s",
 			len(res.Omitted), len(c.skills), max, sampleNames(res.Omitted)).
 			With("max_chars", max).With("omitted", res.Omitted))
 	}

@@ -276,8 +276,14 @@ func TestCatalogBudget(t *testing.T) {
 		// Guidance and note with one skill exceed the budget: no catalog.
 		{compactLen - 210, []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}},
 	}
+	// Ranked by a priority that follows the order given, the catalog
+	// leaves out the last skills.
+	inOrder := func(s *skill.Skill) float64 { return -float64(slices.IndexFunc(skills, func(x *skill.Skill) bool { return x == s })) }
 	for _, tt := range tests {
-		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget})
+		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget, Priority: inOrder})
+		if spread := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget}); len(spread.Omitted) != len(tt.omitted) {
+			t.Errorf("budget %d: without priority, %d omitted, want %d", tt.budget, len(spread.Omitted), len(tt.omitted))
+		}
 		if diff := cmp.Diff(tt.omitted, res.Omitted); diff != "" {
 			t.Errorf("budget %d: omitted (-want +got):\n%s", tt.budget, diff)
 		}
@@ -296,6 +302,20 @@ func TestCatalogBudget(t *testing.T) {
 		}
 		if !res.Diagnostics.Has(diagnostics.PromptCompacted) {
 			t.Errorf("budget %d: the names-only form is not reported", tt.budget)
+		}
+	}
+	// Without a priority, what is left out is a spread of the names, not
+	// the alphabet's tail, listed in the order given; the same skills stay
+	// when one more is installed.
+	spread := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 30})
+	if slices.Equal(spread.Omitted, []string{"s06", "s07", "s08", "s09", "s10"}) || !slices.IsSorted(spread.Listed) || !slices.IsSorted(spread.Omitted) {
+		t.Errorf("listed %v, omitted %v", spread.Listed, spread.Omitted)
+	}
+	files["s00x/SKILL.md"] = "---\nname: s00x\ndescription: First sentence of s00x.\n---\n"
+	more := prompt.Catalog(skillSet(t, files), &prompt.Options{MaxChars: compactLen - 30})
+	for _, name := range more.Listed {
+		if name != "s00x" && !slices.Contains(spread.Listed, name) {
+			t.Errorf("one more skill brought %s in: %v, before %v", name, more.Listed, spread.Listed)
 		}
 	}
 	res := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 1})
