@@ -278,7 +278,9 @@ func TestCatalogBudget(t *testing.T) {
 	}
 	// Ranked by a priority that follows the order given, the catalog
 	// leaves out the last skills.
-	inOrder := func(s *skill.Skill) float64 { return -float64(slices.IndexFunc(skills, func(x *skill.Skill) bool { return x == s })) }
+	inOrder := func(s *skill.Skill) float64 {
+		return -float64(slices.IndexFunc(skills, func(x *skill.Skill) bool { return x == s }))
+	}
 	for _, tt := range tests {
 		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget, Priority: inOrder})
 		if spread := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget}); len(spread.Omitted) != len(tt.omitted) {
