@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -331,12 +332,22 @@ func (c *catalog) keepRanked(room int) int {
 	c.entries = c.entries[:0]
 	kept := make([]bool, len(c.skills))
 	used := 0
-	for _, i := range order {
+	// The note's length changes only with the number of digits it writes.
+	noteLen, noteDigits := 0, 0
+	for {
+		i, ok := order.pop()
+		if !ok {
+			break
+		}
 		s := c.skills[i]
 		e := entry{s: s}
 		e.compact = c.piece(func(b *strings.Builder) { c.writeCompact(b, s) })
 		c.measure(&e.compact)
-		if used+e.compact.runes+runes(c.truncationNote(len(c.skills)-len(c.entries)-1)) > room {
+		left := len(c.skills) - len(c.entries) - 1
+		if d := len(strconv.Itoa(left)); d != noteDigits {
+			noteLen, noteDigits = runes(c.truncationNote(left)), d
+		}
+		if used+e.compact.runes+noteLen > room {
 			break
 		}
 		used += e.compact.runes
@@ -364,36 +375,72 @@ func (c *catalog) keepRanked(room int) int {
 	return len(c.entries)
 }
 
-// rankOrder returns the indexes of the skills from the one to keep first:
-// Priority, highest first, then the spread of spreadKey, then the order
-// given.
-func (c *catalog) rankOrder() []int {
-	order := make([]int, len(c.skills))
-	prio := make([]float64, len(c.skills))
-	spread := make([]uint64, len(c.skills))
-	for i, s := range c.skills {
-		order[i] = i
-		if c.o.Priority != nil {
-			prio[i] = c.o.Priority(s)
-		}
-		spread[i] = spreadKey(s.Name)
+// ranked is a skill's place in the order of keeping: Priority, highest
+// first, then the spread of spreadKey, then the order given.
+type ranked struct {
+	prio   float64
+	spread uint64
+	i      int
+}
+
+func (a ranked) before(b ranked) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
 	}
-	slices.SortStableFunc(order, func(a, b int) int {
-		switch {
-		case prio[a] != prio[b]:
-			if prio[a] > prio[b] {
-				return -1
-			}
-			return 1
-		case spread[a] != spread[b]:
-			if spread[a] < spread[b] {
-				return -1
-			}
-			return 1
+	if a.spread != b.spread {
+		return a.spread < b.spread
+	}
+	return a.i < b.i
+}
+
+// rankQueue hands out the skills' indexes in the order of keeping, from a
+// heap: a catalog that keeps k of n skills pays for n keys and k pops, not
+// for sorting all n.
+type rankQueue []ranked
+
+func (c *catalog) rankOrder() rankQueue {
+	q := make(rankQueue, len(c.skills))
+	for i, s := range c.skills {
+		q[i] = ranked{spread: spreadKey(s.Name), i: i}
+		if c.o.Priority != nil {
+			q[i].prio = c.o.Priority(s)
 		}
-		return a - b
-	})
-	return order
+	}
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+	return q
+}
+
+// pop removes and returns the next index; ok is false when none is left.
+func (q *rankQueue) pop() (int, bool) {
+	h := *q
+	if len(h) == 0 {
+		return 0, false
+	}
+	top := h[0].i
+	h[0] = h[len(h)-1]
+	*q = h[:len(h)-1]
+	q.down(0)
+	return top, true
+}
+
+func (q rankQueue) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(q) && q[r].before(q[l]) {
+			m = r
+		}
+		if !q[m].before(q[i]) {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
 }
 
 // spreadKey is a stable, well-mixed key for a name (64-bit FNV-1a): skills
