@@ -36,6 +36,13 @@ func agentDotDir(name string) bool {
 	return slices.Contains(agentSkillDirs, name+"/skills")
 }
 
+// AgentProject returns the project an agent skills folder belongs to:
+// /p for /p/.claude/skills (or a folder inside it), "" when dir is in no
+// agent skills folder ([AgentSkillDirs]). Links from such a source may lead
+// anywhere in the project, and the `npx skills` installer keeps the
+// project's lock file there.
+func AgentProject(dir string) string { return projectOf(dir) }
+
 // projectOf returns the project folder of a source at dir when dir is, or
 // lies in, an agent skills folder (/p/.claude/skills gives /p); "" otherwise.
 func projectOf(dir string) string {

@@ -234,3 +234,45 @@ func TestValidateUsesLoaderDiscoveryWithoutLimits(t *testing.T) {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
 	}
 }
+
+// TestListNpxSkills: a project laid out by `npx skills` lists its skill
+// through Claude Code's folder, once, with where the installer took it from.
+func TestListNpxSkills(t *testing.T) {
+	project := t.TempDir()
+	writeSkillFile(t, filepath.Join(project, ".agents", "skills"), "pdf", "")
+	claude := filepath.Join(project, ".claude", "skills")
+	if err := os.MkdirAll(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../.agents/skills/pdf", filepath.Join(claude, "pdf")); err != nil {
+		t.Skip(err)
+	}
+	lock := `{"version":1,"skills":{"pdf":{"source":"acme/skills","sourceType":"github","skillPath":"skills/pdf/SKILL.md","computedHash":"abc"}}}`
+	if err := os.WriteFile(filepath.Join(project, "skills-lock.json"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dirs := range [][]string{{claude}, {claude, filepath.Join(project, ".agents", "skills")}} {
+		code, out, errOut := runCLI(t, append([]string{"list", "--json"}, dirs...)...)
+		var got struct {
+			Skills []struct {
+				Name string `json:"name"`
+				Npx  *struct {
+					Lock   string `json:"lock"`
+					Source string `json:"source"`
+					Hash   string `json:"hash"`
+				} `json:"npx"`
+			} `json:"skills"`
+			Diagnostics diagnostics.List `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+			t.Fatalf("exit %d %v\n%s\n%s", code, err, out, errOut)
+		}
+		if len(got.Skills) != 1 || got.Skills[0].Name != "pdf" || got.Skills[0].Npx == nil ||
+			got.Skills[0].Npx.Source != "acme/skills" || got.Skills[0].Npx.Lock != filepath.Join(project, "skills-lock.json") {
+			t.Errorf("%d folders: %s", len(dirs), out)
+		}
+		if got.Diagnostics.Has(diagnostics.SymlinkEscape) || got.Diagnostics.Has(diagnostics.NameCollision) {
+			t.Errorf("%v", got.Diagnostics)
+		}
+	}
+}
