@@ -99,6 +99,11 @@ func (w testWriter) Write(p []byte) (int, error) {
 func TestKitLoadsSkillsFromServer(t *testing.T) {
 	served := servedFolder(t)
 	c := start(t, "1", served)
+	// The Go SDK's server speaks the revision the extension is written
+	// against: no session, each request with its _meta.
+	if v := c.ProtocolVersion(); v != mcpskills.ProtocolVersion {
+		t.Errorf("negotiated %q, want %q", v, mcpskills.ProtocolVersion)
+	}
 	src, diags, err := c.Source(t.Context(), "docs-server")
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("Source: %v %v", err, diags)
