@@ -295,6 +295,94 @@ func TestTypeScriptClient(t *testing.T) {
 	}
 }
 
+// On the corpus of real published skills, the clients Skills-extension
+// hosts use accept everything skillkit-mcp serves: the MCP Inspector's
+// --verify (SEP-2640 conformance and digests) exits 0, and the TypeScript
+// SDK v2's SkillsClient lists every served skill, which it would refuse
+// all at once for one entry it rejects, and verifies each SKILL.md. What
+// is served is every skill the Kit loads but those clients reject
+// (mcpskills.Entry). It needs SKILLKIT_CORPUS, node and npm.
+func TestCorpusClients(t *testing.T) {
+	corpus := os.Getenv("SKILLKIT_CORPUS")
+	if corpus == "" {
+		t.Skip("SKILLKIT_CORPUS is not set")
+	}
+	node, modules := typeScriptSDK(t)
+	served := servedCount(t, corpus)
+	argv, env := serverCommand(t, "1", corpus)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+
+	// The Inspector's launcher (its mcp-inspector command), in CLI mode.
+	launcher := filepath.Join(modules, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	args := append([]string{launcher, "--cli"}, "--method", "skills/list", "--verify", "--format", "json", "-q", "--skill-catalog-max-skills", "1000")
+	for k, v := range env {
+		args = append(args, "-e", k+"="+v)
+	}
+	cmd := exec.CommandContext(ctx, node, append(args, argv...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp-inspector --verify: %v\n%s\n%.4000s", err, stderr.String(), stdout.String())
+	}
+	reports := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(stdout.Bytes()), []byte("\n")) {
+		var r struct {
+			URI string `json:"uri"`
+			OK  bool   `json:"ok"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
+			t.Errorf("inspector report %v: %s", err, line)
+		}
+		reports++
+	}
+	if reports != served {
+		t.Errorf("the inspector verified %d skills, skillkit-mcp serves %d", reports, served)
+	}
+
+	work := t.TempDir()
+	script, err := os.ReadFile("testdata/skills-client.mjs")
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, "skills-client.mjs"), script, 0o644)
+	if err := os.Symlink(modules, filepath.Join(work, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cmd = exec.CommandContext(ctx, node, append([]string{"skills-client.mjs"}, argv...)...)
+	cmd.Dir = work
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	stdout.Reset()
+	stderr.Reset()
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("the SDK v2 SkillsClient failed: %v\n%.4000s", err, stderr.String())
+	}
+	var got struct{ Listed, Read int }
+	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || got.Listed != served || got.Read != served {
+		t.Errorf("SkillsClient listed %d and read %d of %d served (%v): %.2000s", got.Listed, got.Read, served, err, stdout.String())
+	}
+}
+
+// servedCount is how many skills skillkit-mcp serves from dir: those its
+// Kit loads (an agent with no tools: the corpus skills' tool conditions
+// left as they are) that get an entry.
+func servedCount(t *testing.T, dir string) int {
+	t.Helper()
+	c := start(t, "1", dir)
+	entries, _, err := c.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 100 {
+		t.Fatalf("skillkit-mcp serves %d corpus skills", len(entries))
+	}
+	return len(entries)
+}
+
 // typeScriptSDK returns node and a node_modules folder holding the
 // TypeScript MCP SDK: the one SKILLKIT_MCP_TS_SDK names (.ci/run sets it),
 // else the one .ci/run installs in .ci/mcp-ts, else one npm installs now
@@ -314,12 +402,16 @@ func typeScriptSDK(t *testing.T) (node, modules string) {
 		missing("node is not installed")
 	}
 	hasSDK := func(modules string) bool {
-		_, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json"))
-		return err == nil
+		for _, pkg := range []string{"sdk", "client", "inspector"} {
+			if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", pkg, "package.json")); err != nil {
+				return false
+			}
+		}
+		return true
 	}
 	if modules = os.Getenv("SKILLKIT_MCP_TS_SDK"); modules != "" {
 		if !hasSDK(modules) {
-			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s holds no @modelcontextprotocol/sdk", modules)
+			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s lacks one of @modelcontextprotocol/sdk, client and inspector", modules)
 		}
 		return node, modules
 	}
