@@ -230,6 +230,8 @@ func TestRecoveredShapes(t *testing.T) {
 		{"colon ending a continuation line",
 			"description: Collects posts and ranks them. Core abilities:\n\n  - fetches the feed\n\n  Use for:\n\n  - daily digests\n",
 			"Collects posts and ranks them. Core abilities:\n- fetches the feed\nUse for:\n- daily digests"},
+		{"colon ending only a later line", "description: Collects posts and ranks them,\n  for a digest. Use for:\n  - daily digests\n",
+			"Collects posts and ranks them, for a digest. Use for: - daily digests"},
 		{"backtick first", "description: `gh` made easy for pull requests\n", "`gh` made easy for pull requests"},
 		{"at sign first", "description: @mentions are read\nauthor: @ada\n", "@mentions are read"},
 	}
