@@ -124,8 +124,9 @@ func TestFSRefusesWhatDoesNotMatch(t *testing.T) {
 // gets initialize at 2025-11-25.
 func TestProtocolNegotiation(t *testing.T) {
 	skills := map[string]map[string]string{"pdf": skillFiles("pdf", "body", nil)}
-	t.Run("stateless", func(t *testing.T) {
-		f := &fakeServer{skills: skills, discover: []string{"2026-07-28", "2025-11-25"}}
+	// list connects to f and lists its skills.
+	list := func(t *testing.T, f *fakeServer) *Client {
+		t.Helper()
 		c, err := connectFake(t, f, nil)
 		if err != nil {
 			t.Fatal(err)
@@ -133,6 +134,11 @@ func TestProtocolNegotiation(t *testing.T) {
 		if _, _, err := c.List(t.Context()); err != nil {
 			t.Fatal(err)
 		}
+		return c
+	}
+	t.Run("stateless", func(t *testing.T) {
+		f := &fakeServer{skills: skills, discover: []string{"2026-07-28", "2025-11-25"}}
+		c := list(t, f)
 		f.mu.Lock()
 		defer f.mu.Unlock()
 		if c.ProtocolVersion() != ProtocolVersion || f.initialized || len(f.metas) == 0 {
@@ -154,13 +160,7 @@ func TestProtocolNegotiation(t *testing.T) {
 		"revision not listed": {skills: skills, discover: []string{"2025-11-25"}},
 	} {
 		t.Run(name, func(t *testing.T) {
-			c, err := connectFake(t, f, nil)
-			if err != nil {
-				t.Fatal(err)
-			}
-			if _, _, err := c.List(t.Context()); err != nil {
-				t.Fatal(err)
-			}
+			c := list(t, f)
 			f.mu.Lock()
 			defer f.mu.Unlock()
 			if c.ProtocolVersion() != LegacyProtocolVersion || !f.initialized {

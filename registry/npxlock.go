@@ -6,8 +6,9 @@ import (
 	"fmt"
 	"io"
 	"os"
+	"maps"
 	"path/filepath"
-	"sort"
+	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/skill"
@@ -56,14 +57,7 @@ type NpxLock struct {
 }
 
 // Names returns the skills the lock lists, sorted.
-func (l *NpxLock) Names() []string {
-	names := make([]string, 0, len(l.Skills))
-	for n := range l.Skills {
-		names = append(names, n)
-	}
-	sort.Strings(names)
-	return names
-}
+func (l *NpxLock) Names() []string { return slices.Sorted(maps.Keys(l.Skills)) }
 
 // ErrInvalidNpxLock is wrapped by the errors of [ParseNpxLock] and
 // [ReadNpxLock] about a lock file's content.

@@ -251,29 +251,10 @@ func (r *rawResult) MarshalJSON() ([]byte, error) { return r.data, nil }
 // skips only when node or npm is absent, and with CI=true not even then.
 func TestTypeScriptClient(t *testing.T) {
 	node, sdk := typeScriptSDK(t)
-	work := t.TempDir()
-	script, err := os.ReadFile("testdata/ts-client.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(work, "ts-client.mjs"), script, 0o644)
-	if err := os.Symlink(sdk, filepath.Join(work, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
 	argv, env := serverCommand(t, "1", servedFolder(t))
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"ts-client.mjs"}, argv...)...)
-	cmd.Dir = work
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the TypeScript client failed: %v\n%s", err, stderr.String())
-	}
+	stdout := runScript(t, ctx, node, sdk, "ts-client.mjs", argv, env)
 	var summary struct {
 		Extension bool `json:"extension"`
 		Skills    []struct {
@@ -283,11 +264,11 @@ func TestTypeScriptClient(t *testing.T) {
 		} `json:"skills"`
 		UnknownSkillCode int `json:"unknownSkillCode"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
-		t.Fatalf("%v: %s", err, stdout.String())
+	if err := json.Unmarshal(stdout, &summary); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
 	}
 	if !summary.Extension || summary.UnknownSkillCode != -32602 || len(summary.Skills) != 2 {
-		t.Fatalf("summary %s", stdout.String())
+		t.Fatalf("summary %s", stdout)
 	}
 	pdf := summary.Skills[1]
 	if pdf.URI != "skill://pdf-forms/SKILL.md" || !slices.Equal(pdf.Files, []string{"SKILL.md", "references/FORMS.md", "scripts/fill.py"}) {
@@ -340,31 +321,39 @@ func TestCorpusClients(t *testing.T) {
 		t.Errorf("the inspector verified %d skills, skillkit-mcp serves %d", reports, served)
 	}
 
+	out := runScript(t, ctx, node, modules, "skills-client.mjs", argv, env)
+	var got struct{ Listed, Read int }
+	if err := json.Unmarshal(out, &got); err != nil || got.Listed != served || got.Read != served {
+		t.Errorf("SkillsClient listed %d and read %d of %d served (%v): %.2000s", got.Listed, got.Read, served, err, out)
+	}
+}
+
+// runScript runs testdata/script with node beside the node_modules folder
+// modules, giving it the server command argv and env, and returns its
+// standard output; a failure ends the test.
+func runScript(t *testing.T, ctx context.Context, node, modules, script string, argv []string, env map[string]string) []byte {
+	t.Helper()
 	work := t.TempDir()
-	script, err := os.ReadFile("testdata/skills-client.mjs")
+	code, err := os.ReadFile(filepath.Join("testdata", script))
 	if err != nil {
 		t.Fatal(err)
 	}
-	os.WriteFile(filepath.Join(work, "skills-client.mjs"), script, 0o644)
+	os.WriteFile(filepath.Join(work, script), code, 0o644)
 	if err := os.Symlink(modules, filepath.Join(work, "node_modules")); err != nil {
 		t.Fatal(err)
 	}
-	cmd = exec.CommandContext(ctx, node, append([]string{"skills-client.mjs"}, argv...)...)
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, argv...)...)
 	cmd.Dir = work
 	cmd.Env = os.Environ()
 	for k, v := range env {
 		cmd.Env = append(cmd.Env, k+"="+v)
 	}
-	stdout.Reset()
-	stderr.Reset()
+	var stdout, stderr bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &stdout, &stderr
 	if err := cmd.Run(); err != nil {
-		t.Fatalf("the SDK v2 SkillsClient failed: %v\n%.4000s", err, stderr.String())
+		t.Fatalf("node %s failed: %v\n%.4000s", script, err, stderr.String())
 	}
-	var got struct{ Listed, Read int }
-	if err := json.Unmarshal(stdout.Bytes(), &got); err != nil || got.Listed != served || got.Read != served {
-		t.Errorf("SkillsClient listed %d and read %d of %d served (%v): %.2000s", got.Listed, got.Read, served, err, stdout.String())
-	}
+	return stdout.Bytes()
 }
 
 // servedCount is how many skills skillkit-mcp serves from dir: those its
