@@ -47,8 +47,10 @@ const (
 	// FieldInvalid [warning]: a field has the wrong type or value, or a key is
 	// duplicated (the last value wins). The field is ignored.
 	FieldInvalid Code = "FIELD_INVALID"
-	// FileTooLarge [error]: SKILL.md or skill.config.yaml is over the size
-	// limit; the file is not read.
+	// FileTooLarge [error]: SKILL.md's frontmatter or skill.config.yaml is
+	// over the size limit; the file is not read. A warning when SKILL.md is
+	// over the limit but its frontmatter is not: the skill loads, and what
+	// is served of it stops at the limit.
 	FileTooLarge Code = "FILE_TOO_LARGE"
 	// ReferenceMissing [warning]: a declared reference file does not exist.
 	ReferenceMissing Code = "REFERENCE_MISSING"
@@ -83,14 +85,20 @@ const (
 	DeclaredFileMissing Code = "DECLARED_FILE_MISSING"
 	// SkillFileLowercase [info]: the skill file is spelled otherwise than
 	// SKILL.md (skill.md, Skill.md, ...), or a second spelling beside the one
-	// read is ignored.
+	// read is ignored. A warning in strict mode for spellings other than
+	// SKILL.md and skill.md, which readers following the specification do
+	// not look for.
 	SkillFileLowercase Code = "SKILL_FILE_LOWERCASE"
 	// ByteOrderMark [info]: the file starts with a UTF-8 byte order mark,
 	// which is ignored.
 	ByteOrderMark Code = "BYTE_ORDER_MARK"
+	// LineEnds [info]: the file ends its lines with a lone CR (classic Mac
+	// OS), which is read as LF, as YAML and Python's text files read it.
+	LineEnds Code = "LINE_ENDS"
 	// NestedSkill [info]: a skill file inside another skill's folder. The
 	// outer skill is loaded; the inner one only when the host asks for nested
-	// skills. Detail: outer (the skill holding it).
+	// skills. A warning when the outer skill does not load either. Detail:
+	// outer (the skill holding it, its folder name when it does not load).
 	NestedSkill Code = "NESTED_SKILL"
 	// SkillInDotFolder [info]: a skill file under a dot folder that is not a
 	// conventional skill root (.claude/skills, .agents/skills, ...); it is
@@ -157,7 +165,7 @@ var codeTable = []CodeInfo{
 	{FrontmatterRecovered, Warning, "the frontmatter was read only after repairing it"},
 	{FieldUnknown, Info, "a field no supported dialect defines"},
 	{FieldInvalid, Warning, "a field has the wrong type or value, or a duplicated key"},
-	{FileTooLarge, Error, "a file is over the size limit and was not read"},
+	{FileTooLarge, Error, "a file is over the size limit and was not read (a SKILL.md whose frontmatter fits loads, with a warning)"},
 	{ReferenceMissing, Warning, "a declared reference file does not exist"},
 	{EntrypointMissing, Error, "the entrypoint does not exist; the skill cannot run"},
 	{ConfigParseError, Error, "skill.config.yaml is invalid; the skill is readable but cannot run"},
@@ -170,6 +178,7 @@ var codeTable = []CodeInfo{
 	{DeclaredFileMissing, Warning, "a file skill.config.yaml names for dependencies or setup does not exist"},
 	{SkillFileLowercase, Info, "the skill file is spelled otherwise than SKILL.md, or a second spelling is ignored"},
 	{ByteOrderMark, Info, "the file starts with a UTF-8 byte order mark, which is ignored"},
+	{LineEnds, Info, "the file ends its lines with a lone CR, read as LF"},
 	{NestedSkill, Info, "a skill file inside another skill's folder; the outer skill is loaded"},
 	{SkillInDotFolder, Info, "a skill file under a dot folder that is not a skill root; not loaded"},
 	{LimitReached, Warning, "a discovery limit left something out"},

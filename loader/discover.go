@@ -79,9 +79,13 @@ type resolver interface {
 	child(key, name string) string
 }
 
-// diskResolver follows links with the OS, for sources on disk.
+// diskResolver follows links with the OS, for sources on disk. A link
+// target counts as inside when it lies in the source root or in one of the
+// source's link roots (agent skills folders, Source.LinkRoots).
 type diskResolver struct {
 	dir, real string
+	links     []string // the link roots, as given
+	realLinks []string // the link roots that exist, resolved
 }
 
 func (r *diskResolver) root() (string, bool) {
@@ -90,6 +94,7 @@ func (r *diskResolver) root() (string, bool) {
 		return "", false
 	}
 	r.real = real
+	r.realLinks = realRoots(r.links)
 	return real, true
 }
 
@@ -98,7 +103,7 @@ func (r *diskResolver) resolve(p string) (string, bool, error) {
 	if err != nil {
 		return "", false, err
 	}
-	return target, within(r.real, target), nil
+	return target, within(r.real, target) || withinAny(r.realLinks, target), nil
 }
 
 func (r *diskResolver) child(key, name string) string { return filepath.Join(key, name) }
@@ -209,7 +214,7 @@ func newWalker(src Source, fsys scanFS, opts *Options, prev map[string]dirMemo, 
 
 func newResolver(src Source, fsys scanFS) resolver {
 	if src.Dir != "" {
-		return &diskResolver{dir: src.Dir}
+		return &diskResolver{dir: src.Dir, links: src.linkRoots()}
 	}
 	return &fsResolver{fsys: fsys, prefix: "\x00" + src.Name}
 }
@@ -239,21 +244,21 @@ type pending struct {
 	// hiddenBy is the dot folder this one lies in, "" when none: skill files
 	// found there are named, not loaded.
 	hiddenBy string
+	// deep: the folder lies past MaxDepth; skill files found in it (at any
+	// depth) are named, not loaded.
+	deep bool
 }
 
 // ConventionalRoots returns the skill folders other agents keep under a dot
-// folder, as slash paths: below a source, discovery searches them like any
-// other folder, while the rest of a dot folder is only searched to name the
-// skill files it holds.
-func ConventionalRoots() []string {
-	return []string{".agents/skills", ".claude/skills", ".codex/skills", ".cursor/skills", ".gemini/skills", ".github/skills", ".opencode/skills"}
-}
+// folder, as slash paths ([AgentSkillDirs]): below a source, discovery
+// searches them like any other folder, while the rest of a dot folder is
+// only searched to name the skill files it holds.
+func ConventionalRoots() []string { return AgentSkillDirs() }
 
 // conventionalRoot returns the skills folder below dot folder name
 // ("skills" for ".claude"), or "" when it has none.
 func conventionalRoot(name string) string {
-	switch name {
-	case ".agents", ".claude", ".codex", ".cursor", ".gemini", ".github", ".opencode":
+	if agentDotDir(name) {
 		return "skills"
 	}
 	return ""
@@ -317,9 +322,10 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		w.exact = false // a rescan looks again
 		return
 	}
-	var tooDeep []string
-	// Dot folders wait on a stack of their own, searched once the rest is
-	// done, so they never take the folder budget from skills that load.
+	var tooDeep, deepSkills []string
+	// Dot folders and folders past the depth limit wait on a stack of their
+	// own, searched once the rest is done, so they never take the folder
+	// budget from skills that load.
 	stack := []pending{{dir: ".", key: rootKey}}
 	var dotStack []pending
 	visited := 0
@@ -354,6 +360,10 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 		}
 		if p.hiddenBy != "" {
 			w.nameHidden(p, entries)
+		} else if p.deep {
+			if f := w.nameDeep(p, entries); f != "" {
+				deepSkills = append(deepSkills, f)
+			}
 		} else if f, isSkill := w.skillFolder(p, entries, stat); isSkill {
 			if f != nil {
 				emit(*f)
@@ -378,8 +388,12 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 			if name[0] == '.' && hiddenBy == "" {
 				hiddenBy = child
 				if sub := conventionalRoot(name); sub != "" {
-					if root, ok := w.conventionalRoot(p, path.Join(child, sub)); ok && root.depth > w.maxDepth {
-						tooDeep = append(tooDeep, root.dir)
+					if root, ok := w.conventionalRoot(p, path.Join(child, sub)); ok && (p.deep || root.depth > w.maxDepth) {
+						if !p.deep {
+							tooDeep = append(tooDeep, root.dir)
+						}
+						root.deep = true
+						dotChildren = append(dotChildren, root)
 					} else if ok {
 						roots = append(roots, root)
 					}
@@ -400,14 +414,15 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 			} else {
 				key = w.res.child(p.key, name)
 			}
-			if p.depth+1 > w.maxDepth {
-				if hiddenBy == "" {
-					tooDeep = append(tooDeep, child)
-				}
-				continue
+			// Past the depth limit, folders are searched last and only to
+			// name the skill files they hold, so none is left out in silence.
+			deep := p.deep
+			if !deep && p.depth+1 > w.maxDepth && hiddenBy == "" {
+				deep = true
+				tooDeep = append(tooDeep, child)
 			}
-			next := pending{dir: child, key: key, depth: p.depth + 1, hiddenBy: hiddenBy}
-			if hiddenBy != "" {
+			next := pending{dir: child, key: key, depth: p.depth + 1, hiddenBy: hiddenBy, deep: deep}
+			if hiddenBy != "" || deep {
 				dotChildren = append(dotChildren, next)
 			} else {
 				children = append(children, next)
@@ -431,10 +446,39 @@ func (w *walker) run(ctx context.Context, emit func(Found)) {
 	}
 
 	if len(tooDeep) > 0 {
-		d := w.add(diagnostics.LimitReached, ".", "%d folders lie more than %d levels below the source root and were not searched: %s",
-			len(tooDeep), w.maxDepth, sample(tooDeep))
-		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("skipped", firstN(tooDeep))
+		d := w.add(diagnostics.LimitReached, ".", "folders more than %d levels below the source root (%d) were searched only to name skill files: %s found, not loaded%s",
+			w.maxDepth, len(tooDeep), plural(len(deepSkills), "skill file"), listed(deepSkills))
+		*d = d.With("limit", "max_depth").With("value", w.maxDepth).With("folders", firstN(tooDeep)).With("skipped", firstN(deepSkills))
 	}
+}
+
+// nameDeep names the skill file of a folder past the depth limit, in a
+// LIMIT_REACHED entry of NotLoaded, and returns its path ("" when the
+// folder holds none).
+func (w *walker) nameDeep(p pending, entries []fs.DirEntry) string {
+	names := skill.SkillFileNames(entries)
+	if len(names) == 0 {
+		return ""
+	}
+	w.skipped = append(w.skipped, NotLoaded{Path: w.display(p.dir), Source: w.src.Name, Code: diagnostics.LimitReached,
+		Reason: fmt.Sprintf("more than %d folder levels below the source root (max depth)", w.maxDepth)})
+	return path.Join(p.dir, names[0])
+}
+
+// plural writes "1 skill file", "2 skill files".
+func plural(n int, what string) string {
+	if n == 1 {
+		return "1 " + what
+	}
+	return fmt.Sprintf("%d %ss", n, what)
+}
+
+// listed is ": a, b and 3 more" for a message, "" for no items.
+func listed(items []string) string {
+	if len(items) == 0 {
+		return ""
+	}
+	return ": " + sample(items)
 }
 
 // conventionalRoot returns the pending search of a conventional skills

@@ -10,10 +10,14 @@
 //
 //   - a folder holding SKILL.md (in any case: skill.md, Skill.md, ...) is a
 //     skill; nothing below it is searched, and skill files deeper in it are
-//     named by the skill's NESTED_SKILL diagnostics, unless
+//     named by the skill's NESTED_SKILL diagnostics (a warning when the
+//     outer skill does not load) and in NotLoaded, unless
 //     Options.NestedSkills asks for them to be loaded as skills too;
 //   - other folders are searched, depth first in sorted order, down to
-//     [DefaultMaxDepth] (6) levels below the root;
+//     [DefaultMaxDepth] (6) levels below the root; deeper folders are
+//     searched last, within the folder limit, only to name the skill files
+//     they hold (LIMIT_REACHED in NotLoaded, and one diagnostic that counts
+//     them);
 //   - node_modules, .git, .venv, .skillhub and the other [skill.InfraDirs]
 //     are never searched;
 //   - below a dot folder, the conventional skill roots of other agents
@@ -22,9 +26,12 @@
 //     folder is searched last, after the whole source, only to name each
 //     skill file in it (SKILL_IN_DOT_FOLDER, info): those skills are not
 //     loaded;
-//   - symbolic links to folders inside the source root are followed; a link
-//     leading outside it, or a SKILL.md or skill.config.yaml that does, is
-//     skipped with SYMLINK_ESCAPE; a folder reached twice (a loop, an alias,
+//   - symbolic links to folders inside the source root are followed, and
+//     links into agent folders (the project of a source that is an agent's
+//     skills folder, the agent skills folders of the user's home,
+//     Source.LinkRoots: see [Source]); a link leading elsewhere, or a
+//     SKILL.md or skill.config.yaml that does, is skipped with
+//     SYMLINK_ESCAPE; a folder reached twice (a loop, an alias,
 //     two sources sharing a folder) is loaded once, at its first path,
 //     silently.
 //
@@ -48,8 +55,11 @@
 // a snapshot ([DefaultMaxSkills]; the skills past it in precedence order are
 // not loaded and are all named in a LIMIT_REACHED diagnostic), 2000 folders
 // visited per source ([DefaultMaxDirs]), 6 levels deep ([DefaultMaxDepth])
-// (the folders cut by either are named, the first 20 of them), and 256 KiB
-// for SKILL.md and skill.config.yaml (FILE_TOO_LARGE, the skill is skipped).
+// (the folders cut by either are named, the first 20 of them; every skill
+// file past the depth limit is in NotLoaded), and 256 KiB
+// for SKILL.md's frontmatter and skill.config.yaml (FILE_TOO_LARGE, the
+// skill is skipped; a longer SKILL.md loads with a warning, and is served up
+// to the limit).
 //
 // # Snapshots and rescans
 //

@@ -296,6 +296,16 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 				sc.reused++
 			}
 			diags = append(diags, r.diags...)
+			if !opts.NestedSkills {
+				// The skills nested in this one, loaded or not, are named.
+				for _, d := range r.diags.WithCode(diagnostics.NestedSkill) {
+					dir := path.Dir(d.Path)
+					if l.sources[r.source].Dir != "" {
+						dir = filepath.Dir(d.Path)
+					}
+					skipped = append(skipped, NotLoaded{Path: dir, Source: l.sources[r.source].Name, Code: d.Code, Reason: d.Message})
+				}
+			}
 			if r.skill == nil {
 				skipped = append(skipped, sc.failed(r))
 				continue
@@ -308,15 +318,6 @@ func (sc *scan) run(ctx context.Context) (*Snapshot, error) {
 			}
 			winners[r.skill.Name] = r
 			order = append(order, r)
-			if !opts.NestedSkills {
-				for _, d := range r.diags.WithCode(diagnostics.NestedSkill) {
-					dir := path.Dir(d.Path)
-					if l.sources[r.source].Dir != "" {
-						dir = filepath.Dir(d.Path)
-					}
-					skipped = append(skipped, NotLoaded{Path: dir, Source: l.sources[r.source].Name, Code: d.Code, Reason: d.Message})
-				}
-			}
 		}
 	}
 	if next < len(jobs) {

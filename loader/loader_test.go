@@ -36,8 +36,15 @@ func TestDiscoveryRules(t *testing.T) {
 	diags := snap.Diagnostics()
 	only(t, diags, diagnostics.SkillFileLowercase, 1)
 	cut := only(t, diags, diagnostics.LimitReached, 1)
-	if len(cut) == 1 && (cut[0].Detail["limit"] != "max_depth" || !slices.Equal(cut[0].Detail["skipped"].([]string), []string{"a/b/c/d/e/f/too-deep"})) {
+	if len(cut) == 1 && (cut[0].Detail["limit"] != "max_depth" || !slices.Equal(cut[0].Detail["skipped"].([]string), []string{"a/b/c/d/e/f/too-deep/SKILL.md"}) ||
+		!slices.Equal(cut[0].Detail["folders"].([]string), []string{"a/b/c/d/e/f/too-deep"})) {
 		t.Errorf("depth cut = %+v", cut[0])
+	}
+	// The skill past the depth limit is named, not loaded.
+	if nl := snap.NotLoaded(); !slices.ContainsFunc(nl, func(n loader.NotLoaded) bool {
+		return n.Path == "a/b/c/d/e/f/too-deep" && n.Code == diagnostics.LimitReached
+	}) {
+		t.Errorf("not loaded: %+v", nl)
 	}
 	if s, _ := l.Get("lower"); s.File != "skill.md" {
 		t.Errorf("lower file = %q", s.File)

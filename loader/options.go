@@ -41,6 +41,19 @@ type Source struct {
 	Dir string
 	// Writable marks the source where the installer and agents may write.
 	Writable bool
+	// LinkRoots are folders outside Dir that symbolic links in the source
+	// may lead into (absolute paths); a link leading anywhere else is
+	// SYMLINK_ESCAPE. Besides these, links may lead anywhere in the project
+	// Dir belongs to, when Dir is or lies in one of the project's agent
+	// skills folders ([AgentSkillDirs]: /p for /p/.claude/skills), and into
+	// the agent skills folders of the user's home (only those, when the
+	// project is the home): the links the `npx skills` installer makes from
+	// .claude/skills and the other agents' folders into .agents/skills. A
+	// folder reached through several links is loaded once.
+	LinkRoots []string
+	// NoAgentLinks follows links into LinkRoots only, not into agent
+	// skills folders.
+	NoAgentLinks bool
 	// Origin names who serves this source's skills when it is not the host
 	// itself: "mcp:docs-server" for an MCP server the host labels
 	// docs-server (mcpskills.Client.Source). It becomes Skill.Origin, which
@@ -61,10 +74,14 @@ type Options struct {
 	// MaxDirs caps the folders visited per source (default 2000).
 	MaxDirs int
 	// MaxDepth caps how many folder levels below a source root are searched
-	// (default 6: a skill at a/b/c/d/e/f/SKILL.md is found).
+	// for skills to load (default 6: a skill at a/b/c/d/e/f/SKILL.md is
+	// found). Deeper folders are searched last, within MaxDirs, only to name
+	// the skill files they hold.
 	MaxDepth int
-	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB);
-	// a larger file is FILE_TOO_LARGE and its skill is skipped.
+	// MaxFileBytes caps skill.config.yaml and SKILL.md's frontmatter
+	// (default 256 KiB): a larger one is FILE_TOO_LARGE and its skill is
+	// skipped. A longer SKILL.md loads with a FILE_TOO_LARGE warning, and
+	// what is served of it stops at the cap.
 	MaxFileBytes int64
 	// Strict loads skills in strict mode (see package skill).
 	Strict bool

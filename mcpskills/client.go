@@ -18,14 +18,30 @@ import (
 	"github.com/skillkit-go/skillkit/executor"
 )
 
-// ProtocolVersion is the MCP revision the client asks for in initialize.
-// It speaks the session protocol (initialize, then requests); a server
-// that answers with a revision it does not know is refused.
-const ProtocolVersion = "2025-11-25"
+// The MCP revisions the client speaks. It asks for ProtocolVersion first,
+// the revision the Skills extension's stable specification is written
+// against: a server/discover request, then requests that each carry the
+// revision and the client's capabilities in _meta, with no session. A
+// server that does not answer server/discover, or does not list that
+// revision, gets the session protocol: initialize at
+// LegacyProtocolVersion, then requests; a server that answers initialize
+// with a revision the client does not know is refused.
+const (
+	ProtocolVersion       = "2026-07-28"
+	LegacyProtocolVersion = "2025-11-25"
+)
 
 // knownVersions are the revisions whose session protocol the client
 // speaks, newest first.
 var knownVersions = []string{"2025-11-25", "2025-06-18", "2025-03-26", "2024-11-05"}
+
+// The _meta keys of revision 2026-07-28's requests and responses.
+const (
+	metaProtocolVersion    = "io.modelcontextprotocol/protocolVersion"
+	metaClientCapabilities = "io.modelcontextprotocol/clientCapabilities"
+	metaClientInfo         = "io.modelcontextprotocol/clientInfo"
+	metaServerInfo         = "io.modelcontextprotocol/serverInfo"
+)
 
 // Defaults for [Options] fields left at zero.
 const (
@@ -195,6 +211,9 @@ type Client struct {
 	err     error // why the connection failed: the reader stopped, or a timeout
 
 	initResult initializeResult
+	// meta, set when the server speaks ProtocolVersion, goes into the
+	// params of every request.
+	meta map[string]any
 }
 
 // Start runs the server command argv (a program and its arguments) with
@@ -517,6 +536,14 @@ func (c *Client) call(ctx context.Context, method string, params, out any) error
 	id := c.nextID
 	c.pending[id] = ch
 	c.mu.Unlock()
+	if p, ok := params.(map[string]any); ok && c.meta != nil {
+		with := make(map[string]any, len(p)+1)
+		for k, v := range p {
+			with[k] = v
+		}
+		with["_meta"] = c.meta
+		params = with
+	}
 	if err := c.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
 		c.forget(id)
 		return err
@@ -569,15 +596,69 @@ type initializeResult struct {
 	Instructions string `json:"instructions"`
 }
 
+// discoverResult is what the client reads of server/discover's result.
+type discoverResult struct {
+	SupportedVersions []string `json:"supportedVersions"`
+	Capabilities      struct {
+		Extensions map[string]json.RawMessage `json:"extensions"`
+	} `json:"capabilities"`
+	Instructions string `json:"instructions"`
+	Meta         struct {
+		ServerInfo struct {
+			Name    string `json:"name"`
+			Version string `json:"version"`
+		} `json:"io.modelcontextprotocol/serverInfo"`
+	} `json:"_meta"`
+}
+
+// discover asks the server for revision ProtocolVersion with
+// server/discover. ok is false, with no error, when the server answers
+// with an error or does not list the revision: the caller falls back to
+// initialize. A transport failure or a done ctx is an error.
+func (c *Client) discover(ctx context.Context, capabilities, info map[string]any) (ok bool, err error) {
+	meta := map[string]any{metaProtocolVersion: ProtocolVersion, metaClientCapabilities: capabilities, metaClientInfo: info}
+	var res discoverResult
+	if err := c.call(ctx, "server/discover", map[string]any{"_meta": meta}, &res); err != nil {
+		var rpc *RPCError
+		if errors.As(err, &rpc) || errors.Is(err, ErrProtocol) && ctx.Err() == nil && !errors.Is(err, ErrClosed) {
+			return false, nil
+		}
+		return false, err
+	}
+	if !slices.Contains(res.SupportedVersions, ProtocolVersion) {
+		return false, nil
+	}
+	settings, declared := res.Capabilities.Extensions[ExtensionID]
+	if !declared || !bytes.HasPrefix(bytes.TrimSpace(settings), []byte("{")) {
+		return false, ErrNoExtension
+	}
+	c.initResult.ProtocolVersion = ProtocolVersion
+	c.initResult.Capabilities.Extensions = res.Capabilities.Extensions
+	c.initResult.ServerInfo = res.Meta.ServerInfo
+	c.initResult.Instructions = res.Instructions
+	c.meta = meta
+	return true, nil
+}
+
+// ProtocolVersion returns the MCP revision the session speaks:
+// [ProtocolVersion] when the server answered server/discover for it, else
+// the one the server answered initialize with.
+func (c *Client) ProtocolVersion() string { return c.initResult.ProtocolVersion }
+
 func (c *Client) initialize(ctx context.Context) error {
 	name, version := "skillkit", "0"
 	if c.opts != nil && c.opts.ClientName != "" {
 		name, version = c.opts.ClientName, c.opts.ClientVersion
 	}
+	capabilities := map[string]any{"extensions": map[string]any{ExtensionID: struct{}{}}}
+	info := map[string]any{"name": name, "version": version}
+	if ok, err := c.discover(ctx, capabilities, info); ok || err != nil {
+		return err
+	}
 	params := map[string]any{
-		"protocolVersion": ProtocolVersion,
-		"capabilities":    map[string]any{"extensions": map[string]any{ExtensionID: struct{}{}}},
-		"clientInfo":      map[string]any{"name": name, "version": version},
+		"protocolVersion": LegacyProtocolVersion,
+		"capabilities":    capabilities,
+		"clientInfo":      info,
 	}
 	var res initializeResult
 	if err := c.call(ctx, "initialize", params, &res); err != nil {

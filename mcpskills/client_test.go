@@ -116,3 +116,65 @@ func TestFSRefusesWhatDoesNotMatch(t *testing.T) {
 		})
 	}
 }
+
+// TestProtocolNegotiation: the client asks for revision 2026-07-28 with
+// server/discover and, when the server speaks it, sends each request with
+// the revision and its capabilities in _meta and no initialize; a server
+// that does not answer server/discover, or does not list the revision,
+// gets initialize at 2025-11-25.
+func TestProtocolNegotiation(t *testing.T) {
+	skills := map[string]map[string]string{"pdf": skillFiles("pdf", "body", nil)}
+	// list connects to f and lists its skills.
+	list := func(t *testing.T, f *fakeServer) *Client {
+		t.Helper()
+		c, err := connectFake(t, f, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		if _, _, err := c.List(t.Context()); err != nil {
+			t.Fatal(err)
+		}
+		return c
+	}
+	t.Run("stateless", func(t *testing.T) {
+		f := &fakeServer{skills: skills, discover: []string{"2026-07-28", "2025-11-25"}}
+		c := list(t, f)
+		f.mu.Lock()
+		defer f.mu.Unlock()
+		if c.ProtocolVersion() != ProtocolVersion || f.initialized || len(f.metas) == 0 {
+			t.Fatalf("version %q, initialize %v, %d requests", c.ProtocolVersion(), f.initialized, len(f.metas))
+		}
+		if name, version := c.ServerName(); name != "fake" || version != "2" {
+			t.Errorf("server %s %s", name, version)
+		}
+		for _, m := range f.metas {
+			caps, _ := m[metaClientCapabilities].(map[string]any)
+			ext, _ := caps["extensions"].(map[string]any)
+			if m[metaProtocolVersion] != ProtocolVersion || ext[ExtensionID] == nil {
+				t.Errorf("_meta %v", m)
+			}
+		}
+	})
+	for name, f := range map[string]*fakeServer{
+		"no server/discover":  {skills: skills},
+		"revision not listed": {skills: skills, discover: []string{"2025-11-25"}},
+	} {
+		t.Run(name, func(t *testing.T) {
+			c := list(t, f)
+			f.mu.Lock()
+			defer f.mu.Unlock()
+			if c.ProtocolVersion() != LegacyProtocolVersion || !f.initialized {
+				t.Errorf("version %q, initialize %v", c.ProtocolVersion(), f.initialized)
+			}
+			for _, m := range f.metas {
+				if m != nil {
+					t.Errorf("a session request with _meta %v", m)
+				}
+			}
+		})
+	}
+	f := &fakeServer{skills: skills, discover: []string{"2026-07-28"}, noExt: true}
+	if _, err := connectFake(t, f, nil); !errors.Is(err, ErrNoExtension) {
+		t.Errorf("no extension: %v", err)
+	}
+}

@@ -12,9 +12,11 @@
 //
 // [Start] runs a server command and speaks JSON-RPC over its standard
 // input and output, one message per line (the MCP stdio transport);
-// [Connect] does the same over any pair of streams. It initializes a
-// session at revision [ProtocolVersion], declaring the extension among its
-// capabilities, and refuses a server that does not declare it
+// [Connect] does the same over any pair of streams. It asks for revision
+// [ProtocolVersion] with server/discover (no session; each request then
+// carries the revision and the client's capabilities in _meta), else
+// initializes a session at [LegacyProtocolVersion], declaring the extension
+// among its capabilities either way, and refuses a server that does not declare it
 // ([ErrNoExtension]; Capability Negotiation). It answers the server's
 // ping and refuses its other requests; it never calls
 // resources/directory/read, which is optional. The server gets a small
@@ -84,8 +86,10 @@
 //
 // The client refuses a skill over the extension's limits rather than
 // supporting larger ones, reads at most [DefaultMaxSkills] entries, and
-// stops a listing after 10,000 pages or a repeated cursor. The session
-// protocol of revisions 2024-11-05 to 2025-11-25 is spoken; a server that
+// stops a listing after 10,000 pages or a repeated cursor. Revision
+// 2026-07-28 ([ProtocolVersion]) is asked for first, with server/discover;
+// a server that does not speak it gets the session protocol of revisions
+// 2024-11-05 to 2025-11-25 ([LegacyProtocolVersion]), and one that
 // answers initialize with another revision is refused ([ErrProtocol]).
 // Skills served under a scheme other than skill:// are read too; their
 // path in the file system starts with the scheme's name.

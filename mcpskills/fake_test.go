@@ -25,7 +25,7 @@ type fakeServer struct {
 	// lie changes what is announced or served; nil serves the truth.
 	entry    func(s *Skill)                       // changes an entry after it is built
 	content  func(uri string, data []byte) []byte // changes what resources/read returns
-	version  string                               // the protocol revision answered; default ProtocolVersion
+	version  string                               // the protocol revision answered; default LegacyProtocolVersion
 	noExt    bool                                 // leave the extension out of the capabilities
 	cursors  func(page int) string                // the next cursor of a page; default strconv
 	ping     bool                                 // send a ping request before answering initialize
@@ -37,6 +37,12 @@ type fakeServer struct {
 	notified   chan message
 	// rawList, when set, is written as it is in answer to skills/list.
 	rawList []byte
+	// discover, when set, answers server/discover with these revisions;
+	// metas records the _meta of each request after it, and initialized
+	// whether initialize was asked for.
+	discover    []string
+	metas       []map[string]any
+	initialized bool
 }
 
 func skillFiles(name, body string, extra map[string]string) map[string]string {
@@ -109,14 +115,32 @@ func (f *fakeServer) handle(m message, w io.Writer) (any, map[string]any) {
 		Cursor string `json:"cursor"`
 	}
 	json.Unmarshal(m.Params, &p)
+	var withMeta struct {
+		Meta map[string]any `json:"_meta"`
+	}
+	json.Unmarshal(m.Params, &withMeta)
+	if f.discover != nil && m.Method != "server/discover" {
+		f.metas = append(f.metas, withMeta.Meta)
+	}
 	switch m.Method {
+	case "server/discover":
+		if f.discover == nil {
+			return nil, map[string]any{"code": -32601, "message": "method not found"}
+		}
+		caps := map[string]any{}
+		if !f.noExt {
+			caps["extensions"] = map[string]any{ExtensionID: map[string]any{}}
+		}
+		return map[string]any{"supportedVersions": f.discover, "capabilities": caps, "resultType": "complete",
+			"_meta": map[string]any{metaServerInfo: map[string]any{"name": "fake", "version": "2"}}}, nil
 	case "initialize":
+		f.initialized = true
 		if f.ping {
 			io.WriteString(w, `{"jsonrpc":"2.0","id":"srv-1","method":"ping"}`+"\n")
 		}
 		version := f.version
 		if version == "" {
-			version = ProtocolVersion
+			version = LegacyProtocolVersion
 		}
 		caps := map[string]any{"resources": map[string]any{}}
 		if !f.noExt {

@@ -12,6 +12,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"testing/fstest"
 	"time"
 
 	"github.com/google/go-cmp/cmp"
@@ -454,5 +455,36 @@ func TestServerLifetime(t *testing.T) {
 	time.Sleep(2 * time.Second)
 	if _, _, err := c.List(t.Context()); !errors.Is(err, ErrClosed) {
 		t.Errorf("after its lifetime: %v, want ErrClosed", err)
+	}
+}
+
+// TestEntryOnlyWhatClientsAccept: a skill whose frontmatter Skills-extension
+// clients reject (a description over 1,024 characters, metadata that is not
+// a mapping of strings) gets no entry; an unquoted date in metadata is a
+// string, as the specification reads YAML.
+func TestEntryOnlyWhatClientsAccept(t *testing.T) {
+	for name, tc := range map[string]struct {
+		front string
+		ok    bool
+	}{
+		"plain":                {"description: d\nmetadata:\n  author: ada\n", true},
+		"date in metadata":     {"description: d\nmetadata:\n  updated: 2025-01-31\n", true},
+		"1,024 characters":     {"description: " + strings.Repeat("é", 1024) + "\n", true},
+		"1,025 characters":     {"description: " + strings.Repeat("é", 1025) + "\n", false},
+		"nested metadata":      {"description: d\nmetadata:\n  openclaw: {requires: {bins: [git]}}\n", false},
+		"number in metadata":   {"description: d\nmetadata:\n  version: 1.0\n", false},
+		"metadata as a string": {"description: d\nmetadata: '{\"a\": \"b\"}'\n", false},
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{"demo/SKILL.md": {Data: []byte("---\nname: demo\n" + tc.front + "---\nBody.\n")}}
+			s, diags := skill.Load(fsys, "demo", nil)
+			if s == nil {
+				t.Fatal(diags)
+			}
+			_, err := Entry(s)
+			if (err == nil) != tc.ok || err != nil && !errors.Is(err, ErrFrontmatter) {
+				t.Errorf("Entry: %v, want ok %v", err, tc.ok)
+			}
+		})
 	}
 }

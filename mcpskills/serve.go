@@ -3,9 +3,11 @@ package mcpskills
 import (
 	"fmt"
 	"io"
+	"maps"
 	"path"
 	"slices"
 	"strings"
+	"unicode/utf8"
 
 	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/skill"
@@ -90,8 +92,10 @@ func ReadServed(s *skill.Skill, rel string) ([]byte, error) {
 // s.Name: its URI, its frontmatter as JSON (from SKILL.md's bytes) and
 // the digest and size of every file [Served] lists, read now. It fails for
 // a skill whose name breaks the specification's naming rules (it cannot
-// be the last element of a skill URI), whose frontmatter has no JSON form,
-// or which is over the extension's limits ([ErrTooLarge]).
+// be the last element of a skill URI), whose frontmatter has no JSON form
+// or is one clients reject (a description over 1,024 characters, metadata
+// that is not a mapping of strings: [ErrFrontmatter]), or which is over
+// the extension's limits ([ErrTooLarge]).
 func Entry(s *skill.Skill) (Skill, error) {
 	if err := skill.ValidateName(s.Name); err != nil {
 		return Skill{}, fmt.Errorf("mcpskills: %s is not served: %w", s.Name, err)
@@ -114,10 +118,40 @@ func Entry(s *skill.Skill) (Skill, error) {
 			if e.Frontmatter, err = Frontmatter(data); err != nil {
 				return Skill{}, fmt.Errorf("mcpskills: %s is not served: %w", s.Name, err)
 			}
+			if err := clientAccepts(e.Frontmatter); err != nil {
+				return Skill{}, fmt.Errorf("mcpskills: %s is not served: %w", s.Name, err)
+			}
 		}
 		e.Resources.Files = append(e.Resources.Files, Resource{URI: URI(s.Name, rel), Digest: Digest(data), Size: int64(len(data))})
 	}
 	return e, nil
+}
+
+// clientAccepts checks what Skills-extension clients validate in an
+// entry's frontmatter beyond name and description being strings: a
+// description of at most skill.MaxDescriptionLength characters, and
+// metadata, when present, a mapping of string values. A client that finds
+// one entry breaking them may reject the whole listing, so a server leaves
+// such a skill out; the entry must carry the frontmatter as written, so it
+// cannot be changed to fit.
+func clientAccepts(fm map[string]any) error {
+	if d, _ := fm["description"].(string); utf8.RuneCountInString(d) > skill.MaxDescriptionLength {
+		return fmt.Errorf("%w: the description has %d characters, over the %d clients accept", ErrFrontmatter, utf8.RuneCountInString(d), skill.MaxDescriptionLength)
+	}
+	md, present := fm["metadata"]
+	if !present || md == nil {
+		return nil
+	}
+	m, ok := md.(map[string]any)
+	if !ok {
+		return fmt.Errorf("%w: metadata is not a mapping, which clients require", ErrFrontmatter)
+	}
+	for _, k := range slices.Sorted(maps.Keys(m)) {
+		if _, ok := m[k].(string); !ok {
+			return fmt.Errorf("%w: metadata.%s is not a string, which clients require", ErrFrontmatter, k)
+		}
+	}
+	return nil
 }
 
 // SplitServed splits a URI a server built with [URI] for a skill at a

@@ -5,6 +5,7 @@ import (
 	"path"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"unicode"
 	"unicode/utf8"
@@ -52,6 +53,15 @@ type Options struct {
 	// HideLocation leaves <location> out of the agentskills format, for hosts
 	// that do not show the model file paths. The skillkit format has none.
 	HideLocation bool
+	// Priority ranks the skills for a catalog that cannot list them all,
+	// even by name: the highest are kept. Hosts rank by precedence (the
+	// first source first; tools.Resolver does when Priority is nil) and by
+	// usage where they record it. Among skills ranked alike, and when
+	// Priority is nil, the catalog keeps a stable spread of them: an order
+	// drawn from a hash of each name, so what is left out does not depend on
+	// where names fall in the alphabet, and changes little as skills come
+	// and go. Skills kept are listed in the order given.
+	Priority func(s *skill.Skill) float64
 	// Executable reports whether the agent can run a compute-entry skill
 	// with execute_skill. Nil means it can run all of them. Skills it cannot
 	// run are listed with the hint to read them, without an input summary,
@@ -80,13 +90,18 @@ type Compaction string
 const (
 	// CompactionNone: every description is whole.
 	CompactionNone Compaction = ""
+	// CompactionTerse: every description is whole; what the guidance says
+	// once is not repeated per entry (the hint to load a skill with
+	// read_skill), and agentskills locations are given relative to a folder
+	// the guidance names, or left out when even that does not fit.
+	CompactionTerse Compaction = "terse"
 	// CompactionShortened: the longest descriptions are cut to an even
 	// share of the room left for descriptions, at the end of a sentence or
 	// else of a word ("…" marks a cut inside a sentence); shorter ones stay
 	// whole.
 	CompactionShortened Compaction = "shortened"
-	// CompactionNamesOnly: descriptions are left out; only names (and, in
-	// the agentskills format, locations) are listed.
+	// CompactionNamesOnly: descriptions are left out; only names are
+	// listed.
 	CompactionNamesOnly Compaction = "names_only"
 )
 
@@ -122,12 +137,16 @@ type CatalogResult struct {
 // (disable-model-invocation) are never listed. Every value is XML-escaped.
 //
 // Over budget the catalog degrades step by step, and says so each time (in
-// the guidance the model reads and in a diagnostic): first the longest
-// descriptions are shortened to an even share of the room left for
+// the guidance the model reads and in a diagnostic): first what the guidance
+// says once is no longer repeated per entry, and agentskills locations are
+// given relative to one folder, or left out (CompactionTerse); then the
+// longest descriptions are shortened to an even share of the room left for
 // descriptions, each cut at the end of a sentence, else of a word
 // (CompactionShortened); when even a share of [MinDescriptionChars] does
 // not fit, descriptions are left out (CompactionNamesOnly); only then are
-// skills dropped from the end, the text saying how many. With no skill to
+// skills left out, the text saying how many: those of lowest
+// Options.Priority, then a stable spread of names (not the alphabet's
+// tail). With no skill to
 // list, or not even one fitting, Text is empty: no guidance, no empty
 // element.
 //
@@ -154,7 +173,6 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	if anyRunnable && t.GuidanceExecute != "" {
 		guidance += "\n" + t.GuidanceExecute
 	}
-	namesOnly := withNote(guidance, t.NamesOnly)
 	frame := runes(catalogOpen) + runes(catalogClose)
 	// Most catalogs fit: render them once, and nothing else.
 	if text, ok := c.whole(guidance, frame); ok {
@@ -162,11 +180,30 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 		res.Text = text
 		return res
 	}
+	// Over budget, the budget goes to descriptions first. Locations are
+	// given relative to a folder said once, or, when that does not make
+	// every description fit, left out (read_skill is the way in); the
+	// hint to load a skill with read_skill, which the guidance gives, is
+	// not repeated after each entry.
+	c.terse = true
+	if c.o.Format == FormatAgentSkills && !c.o.HideLocation {
+		if root := commonRoot(c.skills); root != "" {
+			c.locRoot = root
+			if text, ok := c.whole(withNote(guidance, fmt.Sprintf(t.LocationRoot, root)), frame); ok {
+				c.finish(&res, len(c.skills), CompactionTerse, 0)
+				res.Text = text
+				return res
+			}
+		}
+		c.locRoot, c.o.HideLocation = "", true
+	}
+	namesOnly := withNote(guidance, t.NamesOnly)
 
 	// Names only, in order, until the budget runs out: when not every name
 	// fits, skills are dropped, and nothing else needs rendering.
 	room := o.MaxChars - runes(namesOnly) - frame
-	if n, all := c.compactPrefix(room); !all {
+	if _, all := c.compactPrefix(room); !all {
+		n := c.keepRanked(room)
 		n = c.withNote(n, room)
 		c.finish(&res, n, CompactionNamesOnly, 0)
 		if n > 0 {
@@ -177,7 +214,7 @@ func Catalog(skills []*skill.Skill, opts *Options) CatalogResult {
 	c.renderFull()
 	full, fixed, descs := c.sums()
 	if runes(guidance)+frame+full <= o.MaxChars {
-		c.finish(&res, len(c.skills), CompactionNone, 0)
+		c.finish(&res, len(c.skills), CompactionTerse, 0)
 		res.Text = c.build(guidance, len(c.skills), CompactionNone, 0)
 		return res
 	}
@@ -217,6 +254,11 @@ type catalog struct {
 	text    string // buf's content, once rendering is done
 	// The word ends and sentence ends of every description, entry by entry.
 	words, sentences []cutAt
+	// terse leaves out the per-entry hint to load a skill with read_skill
+	// (the guidance says it once); locRoot, when set, is the folder the
+	// agentskills locations are given relative to.
+	terse   bool
+	locRoot string
 }
 
 // entry is one skill: its full form is pre + desc + post, its names-only
@@ -275,6 +317,141 @@ func (c *catalog) compactPrefix(room int) (int, bool) {
 		used += e.compact.runes
 	}
 	return len(c.skills), true
+}
+
+// keepRanked chooses the skills a names-only catalog that cannot list them
+// all keeps: in the order of rank (see Options.Priority), each while it
+// fits in room beside the note on those left out. It renders the names-only
+// entries of those it keeps (and the first that does not fit), then puts
+// the kept skills first, in the order given, the others after them, and
+// returns how many it kept.
+func (c *catalog) keepRanked(room int) int {
+	order := c.rankOrder()
+	c.buf.Reset()
+	c.text = ""
+	c.entries = c.entries[:0]
+	kept := make([]bool, len(c.skills))
+	used := 0
+	// The note's length changes only with the number of digits it writes.
+	noteLen, noteDigits := 0, 0
+	for {
+		i, ok := order.pop()
+		if !ok {
+			break
+		}
+		s := c.skills[i]
+		e := entry{s: s}
+		e.compact = c.piece(func(b *strings.Builder) { c.writeCompact(b, s) })
+		c.measure(&e.compact)
+		left := len(c.skills) - len(c.entries) - 1
+		if d := len(strconv.Itoa(left)); d != noteDigits {
+			noteLen, noteDigits = runes(c.truncationNote(left)), d
+		}
+		if used+e.compact.runes+noteLen > room {
+			break
+		}
+		used += e.compact.runes
+		kept[i] = true
+		c.entries = append(c.entries, e)
+	}
+	// The kept entries in the order given, then the skills left out.
+	index := make(map[*skill.Skill]int, len(c.entries))
+	for i, s := range c.skills {
+		if kept[i] {
+			index[s] = i
+		}
+	}
+	slices.SortFunc(c.entries, func(a, b entry) int { return index[a.s] - index[b.s] })
+	skills := make([]*skill.Skill, 0, len(c.skills))
+	for _, e := range c.entries {
+		skills = append(skills, e.s)
+	}
+	for i, s := range c.skills {
+		if !kept[i] {
+			skills = append(skills, s)
+		}
+	}
+	c.skills = skills
+	return len(c.entries)
+}
+
+// ranked is a skill's place in the order of keeping: Priority, highest
+// first, then the spread of spreadKey, then the order given.
+type ranked struct {
+	prio   float64
+	spread uint64
+	i      int
+}
+
+func (a ranked) before(b ranked) bool {
+	if a.prio != b.prio {
+		return a.prio > b.prio
+	}
+	if a.spread != b.spread {
+		return a.spread < b.spread
+	}
+	return a.i < b.i
+}
+
+// rankQueue hands out the skills' indexes in the order of keeping, from a
+// heap: a catalog that keeps k of n skills pays for n keys and k pops, not
+// for sorting all n.
+type rankQueue []ranked
+
+func (c *catalog) rankOrder() rankQueue {
+	q := make(rankQueue, len(c.skills))
+	for i, s := range c.skills {
+		q[i] = ranked{spread: spreadKey(s.Name), i: i}
+		if c.o.Priority != nil {
+			q[i].prio = c.o.Priority(s)
+		}
+	}
+	for i := len(q)/2 - 1; i >= 0; i-- {
+		q.down(i)
+	}
+	return q
+}
+
+// pop removes and returns the next index; ok is false when none is left.
+func (q *rankQueue) pop() (int, bool) {
+	h := *q
+	if len(h) == 0 {
+		return 0, false
+	}
+	top := h[0].i
+	h[0] = h[len(h)-1]
+	*q = h[:len(h)-1]
+	q.down(0)
+	return top, true
+}
+
+func (q rankQueue) down(i int) {
+	for {
+		l := 2*i + 1
+		if l >= len(q) {
+			return
+		}
+		m := l
+		if r := l + 1; r < len(q) && q[r].before(q[l]) {
+			m = r
+		}
+		if !q[m].before(q[i]) {
+			return
+		}
+		q[i], q[m] = q[m], q[i]
+		i = m
+	}
+}
+
+// spreadKey is a stable, well-mixed key for a name (64-bit FNV-1a): skills
+// ranked alike are kept in its order.
+func spreadKey(name string) uint64 {
+	h := uint64(14695981039346656037)
+	for i := 0; i < len(name); i++ {
+		h ^= uint64(name[i])
+		h *= 1099511628211
+	}
+	return h
 }
 
 // withNote returns how many of the first n names-only entries fit in room
@@ -601,6 +778,17 @@ func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) 
 	}
 	max := c.o.MaxChars
 	switch comp {
+	case CompactionTerse:
+		what := "leaves out the per-entry hint to load a skill with read_skill"
+		if c.o.Format == FormatAgentSkills {
+			what = "leaves out locations"
+			if c.locRoot != "" {
+				what = "gives locations relative to " + c.locRoot
+			}
+		}
+		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
+			"the catalog %s, every description whole, to fit in %d characters", what, max).
+			With("compaction", string(comp)).With("max_chars", max))
 	case CompactionShortened:
 		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptCompacted, "", "",
 			"the catalog shortened %d of %d descriptions to at most %d characters each, at a sentence or word end, to fit in %d characters",
@@ -614,7 +802,7 @@ func (c *catalog) finish(res *CatalogResult, n int, comp Compaction, share int) 
 	}
 	if len(res.Omitted) > 0 {
 		res.Diagnostics = append(res.Diagnostics, diagnostics.New(diagnostics.PromptTruncated, "", "",
-			"the catalog left out %d of %d skills, which do not fit in %d characters even without descriptions: %s",
+			"the catalog left out %d of %d skills, which do not fit in %d characters even without descriptions (kept by priority, then a stable spread of names): %s",
 			len(res.Omitted), len(c.skills), max, sampleNames(res.Omitted)).
 			With("max_chars", max).With("omitted", res.Omitted))
 	}
@@ -689,6 +877,11 @@ func writeAgentHead(b *strings.Builder, s *skill.Skill) {
 
 func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
 	if loc := skillPath(s); loc != "" && !c.o.HideLocation {
+		if c.locRoot != "" {
+			if rel, err := filepath.Rel(c.locRoot, loc); err == nil {
+				loc = filepath.ToSlash(rel)
+			}
+		}
 		b.WriteString("    <location>")
 		b.WriteString(Escape(loc))
 		b.WriteString("</location>\n")
@@ -722,9 +915,12 @@ func (c *catalog) writeSkillkitTail(b *strings.Builder, s *skill.Skill) {
 	if class == skill.ClassComputeEntry && !runnable {
 		class = skill.ClassPrompt // the agent reads it; it cannot run it
 	}
-	b.WriteString(" (")
-	b.WriteString(Escape(useHint(class, c.t)))
-	b.WriteString(")\n")
+	if hint := useHint(class, c.t); !c.terse || class != skill.ClassPrompt {
+		b.WriteString(" (")
+		b.WriteString(Escape(hint))
+		b.WriteString(")")
+	}
+	b.WriteString("\n")
 	if runnable && s.Config != nil && len(s.Config.Interface.InputFields) > 0 {
 		b.WriteString("    ")
 		b.WriteString(Escape(inputSummary(s.Config.Interface.InputFields, c.t)))
@@ -772,6 +968,33 @@ func inputSummary(fields []skill.Field, t Texts) string {
 		parts = append(parts, p)
 	}
 	return t.Input + ": " + strings.Join(parts, ", ")
+}
+
+// commonRoot is the deepest folder on disk that holds every skill's folder,
+// "" when some skill is not on disk or the folders share no root but "/".
+func commonRoot(skills []*skill.Skill) string {
+	root := ""
+	for _, s := range skills {
+		if s.DiskDir == "" || !filepath.IsAbs(s.DiskDir) {
+			return ""
+		}
+		dir := filepath.Dir(s.DiskDir)
+		if root == "" {
+			root = dir
+			continue
+		}
+		for root != dir && !strings.HasPrefix(dir, root+string(filepath.Separator)) {
+			parent := filepath.Dir(root)
+			if parent == root {
+				return ""
+			}
+			root = parent
+		}
+	}
+	if root == filepath.Dir(root) {
+		return "" // the file system's root says nothing
+	}
+	return root
 }
 
 // skillPath is where the skill file is: on disk when known, else its path in

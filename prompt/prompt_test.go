@@ -214,12 +214,19 @@ func TestCatalogBudget(t *testing.T) {
 	skills := skillSet(t, files)
 	whole := prompt.Catalog(skills, &prompt.Options{MaxChars: 1 << 20})
 	wholeLen := len([]rune(whole.Text))
-	short := prompt.Catalog(skills, &prompt.Options{MaxChars: wholeLen - 1})
+	// Just over budget, the hint the guidance gives is not repeated.
+	terse := prompt.Catalog(skills, &prompt.Options{MaxChars: wholeLen - 1})
+	if terse.Compaction != prompt.CompactionTerse || len(terse.Omitted) != 0 || strings.Contains(terse.Text, "(load it") ||
+		!strings.Contains(terse.Text, "word word\n  </skill>") || !terse.Diagnostics.Has(diagnostics.PromptCompacted) {
+		t.Fatalf("just over budget: want whole descriptions without hints, got %+v", terse)
+	}
+	terseLen := len([]rune(terse.Text))
+	short := prompt.Catalog(skills, &prompt.Options{MaxChars: terseLen - 1})
 	if short.Compaction != prompt.CompactionShortened || len(short.Omitted) != 0 || len(short.Shortened) != 10 {
-		t.Fatalf("just over budget: want every description shortened, got %+v", short)
+		t.Fatalf("just over the terse form: want every description shortened, got %+v", short)
 	}
 	// One word less each is enough here: a cut inside a sentence, marked.
-	if !strings.Contains(short.Text, "word word word… (load it") {
+	if !strings.Contains(short.Text, "word word word…\n") {
 		t.Errorf("want descriptions cut at a word:\n%s", short.Text)
 	}
 	// With a share of less than twice the first sentence, the cut is at its
@@ -229,7 +236,7 @@ func TestCatalogBudget(t *testing.T) {
 		if res.Compaction != prompt.CompactionShortened || res.DescriptionChars > 2*len("First sentence of s01.") {
 			continue
 		}
-		if !strings.Contains(res.Text, "First sentence of s01. (load it") || strings.Contains(res.Text, "Then") {
+		if !strings.Contains(res.Text, "First sentence of s01.\n") || strings.Contains(res.Text, "Then") {
 			t.Errorf("share %d: want first sentences:\n%s", res.DescriptionChars, res.Text)
 		}
 		break
@@ -269,8 +276,16 @@ func TestCatalogBudget(t *testing.T) {
 		// Guidance and note with one skill exceed the budget: no catalog.
 		{compactLen - 210, []string{"s01", "s02", "s03", "s04", "s05", "s06", "s07", "s08", "s09", "s10"}},
 	}
+	// Ranked by a priority that follows the order given, the catalog
+	// leaves out the last skills.
+	inOrder := func(s *skill.Skill) float64 {
+		return -float64(slices.IndexFunc(skills, func(x *skill.Skill) bool { return x == s }))
+	}
 	for _, tt := range tests {
-		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget})
+		res := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget, Priority: inOrder})
+		if spread := prompt.Catalog(skills, &prompt.Options{MaxChars: tt.budget}); len(spread.Omitted) != len(tt.omitted) {
+			t.Errorf("budget %d: without priority, %d omitted, want %d", tt.budget, len(spread.Omitted), len(tt.omitted))
+		}
 		if diff := cmp.Diff(tt.omitted, res.Omitted); diff != "" {
 			t.Errorf("budget %d: omitted (-want +got):\n%s", tt.budget, diff)
 		}
@@ -289,6 +304,20 @@ func TestCatalogBudget(t *testing.T) {
 		}
 		if !res.Diagnostics.Has(diagnostics.PromptCompacted) {
 			t.Errorf("budget %d: the names-only form is not reported", tt.budget)
+		}
+	}
+	// Without a priority, what is left out is a spread of the names, not
+	// the alphabet's tail, listed in the order given; the same skills stay
+	// when one more is installed.
+	spread := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 30})
+	if slices.Equal(spread.Omitted, []string{"s06", "s07", "s08", "s09", "s10"}) || !slices.IsSorted(spread.Listed) || !slices.IsSorted(spread.Omitted) {
+		t.Errorf("listed %v, omitted %v", spread.Listed, spread.Omitted)
+	}
+	files["s00x/SKILL.md"] = "---\nname: s00x\ndescription: First sentence of s00x.\n---\n"
+	more := prompt.Catalog(skillSet(t, files), &prompt.Options{MaxChars: compactLen - 30})
+	for _, name := range more.Listed {
+		if name != "s00x" && !slices.Contains(spread.Listed, name) {
+			t.Errorf("one more skill brought %s in: %v, before %v", name, more.Listed, spread.Listed)
 		}
 	}
 	res := prompt.Catalog(skills, &prompt.Options{MaxChars: compactLen - 1})
@@ -452,5 +481,40 @@ func TestDefaultBudgetIsExact(t *testing.T) {
 	}
 	if res := prompt.Catalog(skills, &prompt.Options{MaxChars: documented + 1}); res.Compaction != prompt.CompactionNone {
 		t.Errorf("at its own length: compaction %q", res.Compaction)
+	}
+}
+
+// TestAgentSkillsBudgetGoesToDescriptions: a collection of 181 skills in a
+// deep folder, in the agentskills format, lists every skill with a
+// description within the default budget: locations go relative to the
+// folder, then out, before descriptions are shortened. A smaller
+// collection keeps relative locations, the folder said once.
+func TestAgentSkillsBudgetGoesToDescriptions(t *testing.T) {
+	files := map[string]string{}
+	for i := range 181 {
+		n := fmt.Sprintf("scientific-skill-%03d", i)
+		files["organisation/collection/skills/"+n+"/SKILL.md"] = "---\nname: " + n + "\ndescription: Analyses the " + n +
+			" data sets with the library of the same name. Use it when the user asks for plots, statistics or exports of them, in notebooks or scripts.\n---\n"
+	}
+	skills := skillSet(t, files)
+	res := prompt.Catalog(skills, &prompt.Options{Format: prompt.FormatAgentSkills})
+	if len(res.Listed) != 181 || res.Compaction == prompt.CompactionNamesOnly || len([]rune(res.Text)) > prompt.DefaultMaxChars {
+		t.Fatalf("listed %d, compaction %q, %d characters", len(res.Listed), res.Compaction, len([]rune(res.Text)))
+	}
+	if strings.Contains(res.Text, "<location>") || strings.Count(res.Text, "<description>Analyses the ") != 181 {
+		t.Errorf("want every description and no location:\n%.2000s", res.Text)
+	}
+	if res.DescriptionChars != 0 && res.DescriptionChars < 60 {
+		t.Errorf("descriptions cut to %d characters", res.DescriptionChars)
+	}
+
+	few := prompt.Catalog(skills[:60], &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: 20_000})
+	root := filepath.Join(filepath.Dir(skills[0].DiskDir))
+	if few.Compaction != prompt.CompactionTerse || !strings.Contains(few.Text, "Each <location> below is relative to "+root+".") ||
+		!strings.Contains(few.Text, "<location>scientific-skill-000/SKILL.md</location>") || strings.Count(few.Text, root) != 1 {
+		t.Errorf("compaction %q:\n%.3000s", few.Compaction, few.Text)
+	}
+	if d := few.Diagnostics.WithCode(diagnostics.PromptCompacted); len(d) != 1 || !strings.Contains(d[0].Message, "relative to "+root) {
+		t.Errorf("%v", few.Diagnostics)
 	}
 }

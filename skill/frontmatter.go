@@ -6,6 +6,7 @@ import (
 	"slices"
 	"sort"
 	"strings"
+	"unicode/utf8"
 
 	"gopkg.in/yaml.v3"
 
@@ -147,12 +148,35 @@ func Parse(data []byte, opts *ParseOptions) (*Document, diagnostics.List) {
 // flat lets the flat reader take the frontmatter before yaml.v3 does; the
 // tests turn it off to hold both ways to the same result.
 func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []byte, recovered bool, diags diagnostics.List) {
+	if order, ok := utf16(data); ok {
+		// Neither Node's nor Python's UTF-8 readers, which other clients
+		// use, decode it: the file is refused with the reason.
+		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "",
+			"the file is UTF-16 (%s, by its byte order mark); skill files are UTF-8: save it as UTF-8", order).With("encoding", "utf-16"))
+	}
 	front, body, err := SplitFrontmatter(data)
 	if err != nil {
 		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "", "%v", err))
 	}
 	if bytes.HasPrefix(data, bom) {
 		diags = append(diags, diagnostics.New(diagnostics.ByteOrderMark, "", "", "the file starts with a UTF-8 byte order mark, which is ignored"))
+	}
+	if crLineEnds(bytes.TrimPrefix(data, bom)) {
+		diags = append(diags, diagnostics.New(diagnostics.LineEnds, "", "", "the file ends its lines with a lone CR (classic Mac OS); they are read as line ends"))
+	}
+	if !utf8.Valid(front) {
+		at := 0
+		for at < len(front) {
+			r, n := utf8.DecodeRune(front[at:])
+			if r == utf8.RuneError && n <= 1 {
+				break
+			}
+			at += n
+		}
+		line := bytes.Count(front[:at], []byte("\n")) + 1 + frontmatterLine
+		return nil, nil, false, append(diags, diagnostics.New(diagnostics.FrontmatterInvalid, "", "",
+			"the frontmatter is not UTF-8 (byte 0x%02x on line %d): the file looks like Latin-1 or another legacy encoding; save it as UTF-8", front[at], line).
+			With("line", line).With("encoding", "not utf-8"))
 	}
 	raw := string(front)
 	var root *yaml.Node
@@ -197,7 +221,7 @@ func parseFrontmatter(data []byte, strict, flat bool) (fm *Frontmatter, body []b
 	}
 	if recovered {
 		d := diagnostics.New(diagnostics.FrontmatterRecovered, "", "",
-			"the frontmatter is not valid YAML; it was read after quoting values that contain \": \" or replacing tab indentation; quote such values")
+			"the frontmatter is not valid YAML; it was read after reading as text the values that hold \": \", end a line with \":\" or start with @, ` or %%, and replacing tab indentation; quote such values")
 		if strict {
 			d = d.At(diagnostics.Error)
 		}
@@ -285,14 +309,33 @@ func readStandard(r *fieldReader, f map[string]any, fm *Frontmatter, strict bool
 	}
 	fm.Metadata = r.mapping("metadata", f["metadata"])
 	if strict {
-		if md := safeyaml.Lookup(root, "metadata"); md != nil && md.Kind == yaml.MappingNode {
+		md := safeyaml.Lookup(root, "metadata")
+		if md != nil && md.Kind == yaml.AliasNode {
+			md = md.Alias
+		}
+		switch {
+		case md == nil || md.ShortTag() == "!!null":
+		case md.Kind == yaml.ScalarNode && strings.HasPrefix(strings.TrimSpace(md.Value), "{"):
+			// Read as OpenClaw writes it, but the specification's metadata
+			// is a YAML mapping; other forms are refused by r.mapping.
+			r.invalid("metadata", "the specification wants a mapping of string keys to string values, got a string holding JSON")
+		case md.Kind != yaml.MappingNode:
+		default:
 			for i := 0; i+1 < len(md.Content); i += 2 {
-				if v := md.Content[i+1]; v.Kind != yaml.ScalarNode || v.ShortTag() != "!!str" {
+				if v := md.Content[i+1]; !specString(v) {
 					r.invalid("metadata."+md.Content[i].Value, "the specification wants a string value, got a YAML %s (quote it)", yamlKind(v))
 				}
 			}
 		}
 	}
+}
+
+// specString reports whether a metadata value is a string as the
+// specification reads YAML: with the YAML 1.2 core schema, which has no
+// timestamps, so an unquoted date is a string (yaml.v3 resolves it as
+// YAML 1.1 did).
+func specString(v *yaml.Node) bool {
+	return v.Kind == yaml.ScalarNode && (v.ShortTag() == "!!str" || v.ShortTag() == "!!timestamp")
 }
 
 func yamlKind(n *yaml.Node) string {

@@ -24,6 +24,11 @@ func FuzzParse(f *testing.F) {
 		"---\nrequired_environment_variables: [{name: A, required: false}, B]\nplatforms: macos\n---",
 		brokenField,
 		"---\nname: a\ndescription: b\nx: [1\n\"y\": 'z\n- q\n---\n",
+		"---\nname: a\ndescription: Ranks posts.\n  Use for:\n\n  - digests\nauthor: @ada\nsummary: `x`\n---\n",
+		"---\rname: a\rdescription: b\r---\rbody\r",
+		"\xff\xfe-\x00-\x00-\x00\n\x00",
+		"---\nname: a\ndescription: caf\xe9\n---\n",
+		"---\nname: a\ndescription: d\nmetadata: '{\"a\": 1}'\n---\n",
 	} {
 		f.Add([]byte(seed), false)
 		f.Add([]byte(seed), true)

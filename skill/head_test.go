@@ -38,7 +38,7 @@ func (i chunkInfo) Sys() any           { return nil }
 // and error that splitting the whole file gives.
 func checkHead(t *testing.T, data []byte, chunk int) {
 	t.Helper()
-	head, err := readHead(&chunkFile{r: bytes.NewReader(data), n: chunk, size: int64(len(data))}, 1<<20, nil)
+	head, _, err := readHead(&chunkFile{r: bytes.NewReader(data), n: chunk, size: int64(len(data))}, 1<<20, nil)
 	if err != nil {
 		t.Fatalf("readHead: %v", err)
 	}
@@ -72,12 +72,18 @@ func TestReadHeadDecidesAsTheWholeFile(t *testing.T) {
 	}
 	// The body of a long file is not read.
 	data := []byte("---\nname: a\n---\n" + long)
-	head, _ := readHead(&chunkFile{r: bytes.NewReader(data), n: 1 << 20, size: int64(len(data))}, 1<<20, nil)
+	head, _, _ := readHead(&chunkFile{r: bytes.NewReader(data), n: 1 << 20, size: int64(len(data))}, 1<<20, nil)
 	if len(head) > headChunk {
 		t.Errorf("read %d bytes of %d", len(head), len(data))
 	}
-	// Over the limit by its size.
-	if _, err := readHead(&chunkFile{r: bytes.NewReader(data), n: 10, size: int64(len(data))}, 100, nil); !errors.Is(err, errTooLarge) {
+	// Over the limit by its size, with a head that fits: read, and the
+	// size says so.
+	if head, size, err := readHead(&chunkFile{r: bytes.NewReader(data), n: 10, size: int64(len(data))}, 100, nil); err != nil || size != int64(len(data)) || string(head[:16]) != "---\nname: a\n---\n" {
+		t.Errorf("limit: %q %d %v", head, size, err)
+	}
+	// A head that does not fit is refused.
+	bigHead := []byte("---\nname: a\ndescription: " + strings.Repeat("x", 200) + "\n---\n")
+	if _, _, err := readHead(&chunkFile{r: bytes.NewReader(bigHead), n: 10, size: int64(len(bigHead))}, 100, nil); !errors.Is(err, errTooLarge) {
 		t.Errorf("limit: %v", err)
 	}
 }

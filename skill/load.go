@@ -36,7 +36,10 @@ const (
 type LoadOptions struct {
 	// Strict validates against the Agent Skills specification (see Parse).
 	Strict bool
-	// MaxFileBytes caps SKILL.md and skill.config.yaml (default 256 KiB).
+	// MaxFileBytes caps skill.config.yaml and SKILL.md's frontmatter
+	// (default 256 KiB): over it, the skill is not loaded. A longer SKILL.md
+	// loads with a FILE_TOO_LARGE warning and Body serves it up to the last
+	// line within the cap.
 	MaxFileBytes int64
 	// MaxFiles caps the attached files listed (default 10,000).
 	MaxFiles int
@@ -83,6 +86,8 @@ type Skill struct {
 	Diagnostics diagnostics.List `json:"diagnostics"`
 
 	fsys fs.FS
+	// bodyLimit caps the bytes of the skill file Body reads (0: no cap).
+	bodyLimit int64
 }
 
 // Hidden reports whether the skill stays out of the catalog
@@ -216,11 +221,21 @@ func (s *Skill) ReadFileLimit(rel string, max int64) ([]byte, error) {
 }
 
 // Body reads the skill file again and returns its Markdown instructions
-// without the frontmatter.
+// without the frontmatter. A skill file over the size limit it was loaded
+// with (LoadOptions.MaxFileBytes) is cut at the last line that fits.
 func (s *Skill) Body() (string, error) {
-	data, err := s.ReadFile(s.File)
+	data, err := s.ReadFileLimit(s.File, s.bodyLimit+1)
+	if s.bodyLimit <= 0 {
+		data, err = s.ReadFile(s.File)
+	}
 	if err != nil {
 		return "", err
+	}
+	if s.bodyLimit > 0 && int64(len(data)) > s.bodyLimit {
+		data = data[:s.bodyLimit]
+		if i := bytes.LastIndexByte(data, '\n'); i >= 0 {
+			data = data[:i+1]
+		}
 	}
 	_, body, err := SplitFrontmatter(data)
 	if err != nil {
@@ -261,13 +276,24 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		}
 		return s, diags
 	}
+	// failed names the skills nested in a folder whose own skill does not
+	// load, so that they are not lost in silence with it.
+	failed := func() (*Skill, diagnostics.List) {
+		if files, _, err := listFiles(fsys, dir, opts.maxFiles()); err == nil {
+			diags = append(diags, nestedSkills(folder, dir, files, opts, true)...)
+		}
+		return finish(nil)
+	}
 
 	head := headBuffers.Get().(*[]byte)
 	file, data, listing, d := readSkillFile(fsys, dir, opts, (*head)[:0])
 	diags = append(diags, d...)
 	if data == nil {
 		headBuffers.Put(head)
-		return finish(nil)
+		if len(SkillFileNames(listing.entries)) == 0 {
+			return finish(nil) // not a skill folder: nothing is nested in a skill
+		}
+		return failed()
 	}
 	filePath := &lazyPath{opts: opts, rel: path.Join(dir, file)}
 	parsed, _, _, pd := parseFrontmatter(data, strict, true)
@@ -277,7 +303,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	}
 	diags = append(diags, withLazyPath(pd, filePath)...)
 	if parsed == nil {
-		return finish(nil)
+		return failed()
 	}
 	fm := *parsed
 	s := &Skill{
@@ -288,6 +314,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		Frontmatter: fm,
 		Class:       ClassPrompt,
 		fsys:        fsys,
+		bodyLimit:   opts.maxFileBytes(),
 	}
 	if opts != nil && opts.KeepFS != nil {
 		s.fsys = opts.KeepFS
@@ -297,7 +324,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	}
 	diags = append(diags, checkFields(s, folder, filePath, strict)...)
 	if s.Description == "" || ValidateKey(s.Name) != nil {
-		return finish(nil)
+		return failed()
 	}
 
 	files, truncated, err := listFiles(fsys, dir, opts.maxFiles())
@@ -309,7 +336,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 			"the skill has more than %d files; only the first %d are listed", opts.maxFiles(), opts.maxFiles()).With("limit", "max_files"))
 	}
 	s.Files = files
-	diags = append(diags, nestedSkills(s.Name, dir, files, opts)...)
+	diags = append(diags, nestedSkills(s.Name, dir, files, opts, false)...)
 
 	configPath := &lazyPath{opts: opts, rel: path.Join(dir, ConfigFileName)}
 	var cfg *Config
@@ -396,8 +423,17 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions, buf []byte) (strin
 	}
 	file := spellings[0]
 	if file != FileName {
-		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
-			"the skill file is named %s; %s is the standard name", file, FileName))
+		d := diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, file)),
+			"the skill file is named %s; %s is the standard name", file, FileName)
+		if opts != nil && opts.Strict && file != FileNameLower {
+			// The specification's reference reader looks for SKILL.md,
+			// then skill.md; on a case-sensitive file system it finds no
+			// other spelling.
+			d = diagnostics.New(diagnostics.SkillFileLowercase, "", d.Path,
+				"the skill file is named %s; readers that follow the specification look for %s (or %s) and do not find it", file, FileName, FileNameLower).
+				At(diagnostics.Warning)
+		}
+		diags = append(diags, d)
 	}
 	for _, other := range spellings[1:] {
 		diags = append(diags, diagnostics.New(diagnostics.SkillFileLowercase, "", displayPath(opts, path.Join(dir, other)),
@@ -409,13 +445,21 @@ func readSkillFile(fsys fs.FS, dir string, opts *LoadOptions, buf []byte) (strin
 	if err != nil {
 		return "", nil, l, append(diags, diagnostics.New(diagnostics.ReadError, "", displayPath(opts, name), "cannot open: %v", err))
 	}
-	data, err := readHead(f, opts.maxFileBytes(), buf)
+	max := opts.maxFileBytes()
+	data, size, err := readHead(f, max, buf)
 	if err != nil {
 		code := diagnostics.ReadError
 		if errors.Is(err, errTooLarge) {
 			code = diagnostics.FileTooLarge
 		}
-		return "", nil, l, append(diags, diagnostics.New(code, "", displayPath(opts, name), "%v", err).With("limit_bytes", opts.maxFileBytes()))
+		return "", nil, l, append(diags, diagnostics.New(code, "", displayPath(opts, name), "%v", err).With("limit_bytes", max))
+	}
+	if size > max {
+		// The specification sets no size limit: a long skill file is the
+		// host's concern, which loads it and serves what fits.
+		diags = append(diags, diagnostics.New(diagnostics.FileTooLarge, "", displayPath(opts, name),
+			"%d bytes, over the limit of %d: the skill loads, and its instructions are served up to the last line within the limit", size, max).
+			At(diagnostics.Warning).With("limit_bytes", max).With("size_bytes", size))
 	}
 	return file, data, l, diags
 }
@@ -454,16 +498,24 @@ func SkillFileNames(entries []fs.DirEntry) []string {
 
 // nestedSkills names the skill files below the top of a skill's folder:
 // each is a skill of its own inside this one, which only a host asking for
-// nested skills loads.
-func nestedSkills(outer, dir string, files []string, opts *LoadOptions) diagnostics.List {
+// nested skills loads. failed says the outer skill itself does not load.
+func nestedSkills(outer, dir string, files []string, opts *LoadOptions, failed bool) diagnostics.List {
 	var diags diagnostics.List
 	for _, f := range files {
 		if !IsSkillFileName(path.Base(f)) {
 			continue
 		}
-		diags = append(diags, diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
-			"%s is the skill file of a skill nested inside %s; it is one of %s's files, not loaded as a skill of its own unless the host asks for nested skills",
-			f, outer, outer).With("outer", outer).With("nested", path.Dir(f)))
+		var d diagnostics.Diagnostic
+		if failed {
+			d = diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
+				"%s is the skill file of a skill nested inside %s, which does not load; it is not loaded either unless the host asks for nested skills",
+				f, outer).At(diagnostics.Warning)
+		} else {
+			d = diagnostics.New(diagnostics.NestedSkill, "", displayPath(opts, path.Join(dir, f)),
+				"%s is the skill file of a skill nested inside %s; it is one of %s's files, not loaded as a skill of its own unless the host asks for nested skills",
+				f, outer, outer)
+		}
+		diags = append(diags, d.With("outer", outer).With("nested", path.Dir(f)))
 	}
 	return diags
 }
@@ -543,21 +595,20 @@ const headChunk = 4 << 10
 // nothing after it, and Body reads the file again. It stops at the first
 // complete line that closes the frontmatter, or once the first line shows
 // there is none, and otherwise reads to the end, so SplitFrontmatter of the
-// result answers as it would for the whole file. A file over max bytes is
-// refused as readLimited refuses it; without a size from Stat the whole file
-// is read to tell.
-func readHead(f fs.File, max int64, buf []byte) ([]byte, error) {
+// result answers as it would for the whole file. size is the file's size.
+// A file over limit bytes is read when its head fits in limit (size tells
+// the caller), and refused when it does not; without a size from Stat the
+// whole file is read, and refused over limit, as readLimited does.
+func readHead(f fs.File, limit int64, buf []byte) (data []byte, size int64, err error) {
 	st, err := f.Stat()
 	if err != nil || !st.Mode().IsRegular() {
-		return readLimited(f, max)
+		data, err = readLimited(f, limit)
+		return data, int64(len(data)), err
 	}
 	defer f.Close()
-	if st.Size() > max {
-		return nil, fmt.Errorf("%w: %d bytes, limit %d", errTooLarge, st.Size(), max)
-	}
-	data := buf[:0]
+	data = buf[:0]
 	if cap(data) == 0 {
-		data = make([]byte, 0, min(int64(headChunk), st.Size()+1))
+		data = make([]byte, 0, min(int64(headChunk), st.Size()+1, limit+1))
 	}
 	for {
 		if len(data) == cap(data) {
@@ -565,17 +616,20 @@ func readHead(f fs.File, max int64, buf []byte) ([]byte, error) {
 		}
 		n, err := f.Read(data[len(data):cap(data)])
 		data = data[:len(data)+n]
-		if int64(len(data)) > max {
-			return nil, fmt.Errorf("%w: over %d bytes", errTooLarge, max)
+		if int64(len(data)) > limit {
+			if headComplete(data[:limit]) {
+				return data[:limit], max(st.Size(), int64(len(data))), nil
+			}
+			return nil, 0, fmt.Errorf("%w: over %d bytes, and the frontmatter does not end within them", errTooLarge, limit)
 		}
 		if errors.Is(err, io.EOF) {
-			return data, nil
+			return data, max(st.Size(), int64(len(data))), nil
 		}
 		if err != nil {
-			return nil, err
+			return nil, 0, err
 		}
 		if headComplete(data) {
-			return data, nil
+			return data, st.Size(), nil
 		}
 	}
 }

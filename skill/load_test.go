@@ -44,6 +44,7 @@ func TestLoadRules(t *testing.T) {
 		loaded   bool
 		wantName string
 		want     []string // sorted "level CODE"
+		message  string   // in the first diagnostic's message
 	}{
 		{name: "minimal valid", folder: "pdf", content: "---\nname: pdf\n" + ok + "---\nbody", loaded: true, wantName: "pdf", want: []string{}},
 		{name: "strict valid", folder: "pdf", content: "---\nname: pdf\n" + ok + "license: MIT\ncompatibility: Needs git\nallowed-tools: Read Bash(git:*)\nmetadata:\n  author: x\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{}},
@@ -94,6 +95,9 @@ func TestLoadRules(t *testing.T) {
 		{name: "allowed-tools as a list is info", folder: "pdf", content: "---\nname: pdf\n" + ok + "allowed-tools:\n  - Read\n---\n", loaded: true, wantName: "pdf", want: []string{"info FIELD_INVALID"}},
 		{name: "allowed-tools as a list strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "allowed-tools: [Read, Write]\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
 		{name: "byte order mark", folder: "pdf", content: "\ufeff---\nname: pdf\n" + ok + "---\n", loaded: true, wantName: "pdf", want: []string{"info BYTE_ORDER_MARK"}},
+		{name: "UTF-16", folder: "pdf", content: utf16le("---\nname: pdf\n" + ok + "---\n"), want: []string{"error FRONTMATTER_INVALID"}, message: "UTF-16 (little-endian"},
+		{name: "Latin-1", folder: "pdf", content: "---\nname: pdf\ndescription: R\xe9sum\xe9s\n---\n", want: []string{"error FRONTMATTER_INVALID"}, message: "not UTF-8 (byte 0xe9 on line 3)"},
+		{name: "CR line ends", folder: "pdf", content: "---\rname: pdf\r" + strings.ReplaceAll(ok, "\n", "\r") + "---\rBody\r", loaded: true, wantName: "pdf", want: []string{"info LINE_ENDS"}},
 		{name: "byte order mark strict", folder: "pdf", content: "\ufeff---\nname: pdf\n" + ok + "---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"info BYTE_ORDER_MARK"}},
 		{name: "one broken field is left out", folder: "ui-component", content: brokenField, loaded: true, wantName: "ui-component", want: []string{"warning FRONTMATTER_RECOVERED"}},
 		{name: "one broken field strict", folder: "ui-component", content: brokenField, strict: true, want: []string{"error FRONTMATTER_INVALID"}},
@@ -104,6 +108,11 @@ func TestLoadRules(t *testing.T) {
 		{name: "dialect fields are known", folder: "pdf", content: "---\nname: pdf\n" + ok + "version: 1.0\ndisable-model-invocation: true\nuser-invocable: false\nwhen_to_use: x\nplatforms: [linux]\nrequired_environment_variables: [API_KEY]\n---\n", loaded: true, wantName: "pdf", want: []string{}},
 		{name: "dialect fields are errors when strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "version: 1.0\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_UNKNOWN"}},
 		{name: "non-string metadata is fine lenient", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata:\n  count: 3\n  sources: [a, b]\n---\n", loaded: true, wantName: "pdf", want: []string{}},
+		{name: "dates in metadata are strings", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata:\n  updated: 2025-01-31\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{}},
+		{name: "JSON metadata strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata: '{\"author\": \"x\"}'\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
+		{name: "JSON metadata lenient", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata: '{\"author\": \"x\"}'\n---\n", loaded: true, wantName: "pdf", want: []string{}},
+		{name: "list metadata strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata: [a, b]\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
+		{name: "string metadata strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata: by ada\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID"}},
 		{name: "non-string metadata strict", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata:\n  count: 3\n  sources: [a, b]\n  ok: 'x'\n---\n", strict: true, loaded: true, wantName: "pdf", want: []string{"error FIELD_INVALID", "error FIELD_INVALID"}},
 		{name: "metadata not a mapping", folder: "pdf", content: "---\nname: pdf\n" + ok + "metadata: [a]\n---\n", loaded: true, wantName: "pdf", want: []string{"warning FIELD_INVALID"}},
 		{name: "bad boolean", folder: "pdf", content: "---\nname: pdf\n" + ok + "disable-model-invocation: maybe\n---\n", loaded: true, wantName: "pdf", want: []string{"warning FIELD_INVALID"}},
@@ -122,6 +131,9 @@ func TestLoadRules(t *testing.T) {
 			}
 			if diff := cmp.Diff(tt.want, codes(diags)); diff != "" {
 				t.Errorf("diagnostics (-want +got):\n%s\n%v", diff, diags)
+			}
+			if tt.message != "" && (len(diags) == 0 || !strings.Contains(diags[0].Message, tt.message)) {
+				t.Errorf("want a message with %q: %v", tt.message, diags)
 			}
 			for _, d := range diags {
 				if d.Skill == "" || d.Path == "" || d.Message == "" {
@@ -355,16 +367,38 @@ func TestLowercaseSkillFile(t *testing.T) {
 	}
 }
 
+// TestFileTooLarge: a skill file over the limit loads, with a warning in
+// either mode (the specification sets no size limit), and serves its
+// instructions up to the last line within the limit; a frontmatter that
+// does not end within the limit is refused.
 func TestFileTooLarge(t *testing.T) {
-	content := "---\nname: pdf\ndescription: d\n---\n" + strings.Repeat("x", 300<<10)
+	line := strings.Repeat("x", 99) + "\n"
+	content := "---\nname: pdf\ndescription: d\n---\n" + strings.Repeat(line, 3000)
 	fsys := fstest.MapFS{"pdf/SKILL.md": {Data: []byte(content)}}
-	s, diags := skill.Load(fsys, "pdf", nil)
-	if s != nil || !diags.Has(diagnostics.FileTooLarge) {
-		t.Fatalf("want skipped with FILE_TOO_LARGE, got %v %v", s, diags)
+	for _, strict := range []bool{false, true} {
+		s, diags := skill.Load(fsys, "pdf", &skill.LoadOptions{Strict: strict})
+		big := diags.WithCode(diagnostics.FileTooLarge)
+		if s == nil || len(big) != 1 || big[0].Level != diagnostics.Warning || diags.HasErrors() {
+			t.Fatalf("strict %v: want loaded with a FILE_TOO_LARGE warning, got %v", strict, diags)
+		}
+		body, err := s.Body()
+		if err != nil {
+			t.Fatal(err)
+		}
+		if served := int64(len("---\nname: pdf\ndescription: d\n---\n") + len(body) + 1); served > skill.DefaultMaxFileBytes || served < skill.DefaultMaxFileBytes-100 || !strings.HasSuffix(body, "x") {
+			t.Errorf("served %d bytes of %d, limit %d", served, len(content), skill.DefaultMaxFileBytes)
+		}
 	}
-	s, diags = skill.Load(fsys, "pdf", &skill.LoadOptions{MaxFileBytes: 1 << 20})
-	if s == nil {
-		t.Fatalf("a raised limit must load it: %v", diags)
+	s, diags := skill.Load(fsys, "pdf", &skill.LoadOptions{MaxFileBytes: 1 << 20})
+	if s == nil || len(diags) != 0 {
+		t.Fatalf("a raised limit must load it quietly: %v", diags)
+	}
+	if body, _ := s.Body(); len(body) != len(strings.Repeat(line, 3000))-1 {
+		t.Errorf("body %d bytes", len(body))
+	}
+	fsys["pdf/SKILL.md"].Data = []byte("---\nname: pdf\ndescription: " + strings.Repeat("x", 300<<10) + "\n---\n")
+	if s, diags := skill.Load(fsys, "pdf", nil); s != nil || !diags.Has(diagnostics.FileTooLarge) || !diags.HasErrors() {
+		t.Fatalf("frontmatter over the limit: %v", diags)
 	}
 }
 
@@ -546,4 +580,14 @@ func TestLoadKeepFS(t *testing.T) {
 	if got := string(buf[:n]); got != "read later" {
 		t.Errorf("Open read %q, want the kept FS's file", got)
 	}
+}
+
+// utf16le encodes ASCII text as UTF-16 little-endian with its byte order
+// mark, as Windows editors save "Unicode" text.
+func utf16le(text string) string {
+	b := []byte{0xff, 0xfe}
+	for _, c := range []byte(text) {
+		b = append(b, c, 0)
+	}
+	return string(b)
 }

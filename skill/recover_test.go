@@ -181,6 +181,22 @@ func TestSkillFileSpellings(t *testing.T) {
 	}
 }
 
+// TestSkillFileSpellingsStrict: strict mode warns on spellings readers that
+// follow the specification do not find.
+func TestSkillFileSpellingsStrict(t *testing.T) {
+	for file, want := range map[string]diagnostics.Level{"SKILL.md": -1, "skill.md": diagnostics.Info, "Skill.md": diagnostics.Warning, "SKILL.MD": diagnostics.Warning} {
+		fsys := fstest.MapFS{"pdf/" + file: {Data: []byte("---\nname: pdf\ndescription: d\n---\n")}}
+		s, diags := skill.Load(fsys, "pdf", &skill.LoadOptions{Strict: true})
+		if s == nil {
+			t.Fatalf("%s: %v", file, diags)
+		}
+		got := diags.WithCode(diagnostics.SkillFileLowercase)
+		if want < 0 && len(got) != 0 || want >= 0 && (len(got) != 1 || got[0].Level != want) {
+			t.Errorf("%s: %v", file, diags)
+		}
+	}
+}
+
 func TestNestedSkillNamed(t *testing.T) {
 	fsys := fstest.MapFS{
 		"outer/SKILL.md":                          {Data: []byte("---\nname: outer\ndescription: d\n---\n")},
@@ -204,5 +220,67 @@ func TestNestedSkillNamed(t *testing.T) {
 	want := []string{"/srv/outer/.claude/skills/hidden/Skill.md", "/srv/outer/skills/inner/SKILL.md"}
 	if diff := cmp.Diff(want, got); diff != "" {
 		t.Errorf("nested skill files (-want +got):\n%s", diff)
+	}
+}
+
+// TestRecoveredShapes: the shapes other clients read although they are not
+// YAML load leniently, with the text as written, and fail strictly.
+func TestRecoveredShapes(t *testing.T) {
+	tests := []struct{ name, front, want string }{
+		{"colon ending a continuation line",
+			"description: Collects posts and ranks them. Core abilities:\n\n  - fetches the feed\n\n  Use for:\n\n  - daily digests\n",
+			"Collects posts and ranks them. Core abilities:\n- fetches the feed\nUse for:\n- daily digests"},
+		{"colon ending only a later line", "description: Collects posts and ranks them,\n  for a digest. Use for:\n  - daily digests\n",
+			"Collects posts and ranks them, for a digest. Use for: - daily digests"},
+		{"backtick first", "description: `gh` made easy for pull requests\n", "`gh` made easy for pull requests"},
+		{"at sign first", "description: @mentions are read\nauthor: @ada\n", "@mentions are read"},
+	}
+	for _, tt := range tests {
+		t.Run(tt.name, func(t *testing.T) {
+			content := "---\nname: feed\n" + tt.front + "license: MIT\n---\nbody\n"
+			s, diags := load(t, "feed", content, false)
+			if s == nil {
+				t.Fatalf("not loaded: %v", diags)
+			}
+			if s.Description != tt.want || s.Frontmatter.License != "MIT" {
+				t.Errorf("description %q, license %q", s.Description, s.Frontmatter.License)
+			}
+			rec := diags.WithCode(diagnostics.FrontmatterRecovered)
+			if len(rec) != 1 || rec[0].Level != diagnostics.Warning {
+				t.Errorf("want one FRONTMATTER_RECOVERED warning: %v", diags)
+			}
+			if _, diags = load(t, "feed", content, true); !diags.HasErrors() {
+				t.Errorf("strict: no error: %v", diags)
+			}
+		})
+	}
+}
+
+// TestNestedUnderFailedNamed: the skills inside a folder whose own skill
+// does not load are named, as warnings.
+func TestNestedUnderFailedNamed(t *testing.T) {
+	for name, outer := range map[string]string{
+		"invalid YAML":   "---\nname: outer\ndescription: [x\n---\n",
+		"no description": "---\nname: outer\n---\n",
+	} {
+		t.Run(name, func(t *testing.T) {
+			fsys := fstest.MapFS{
+				"outer/SKILL.md":           {Data: []byte(outer)},
+				"outer/skills/in/SKILL.md": {Data: []byte("---\nname: in\ndescription: d\n---\n")},
+			}
+			s, diags := skill.Load(fsys, "outer", nil)
+			if s != nil {
+				t.Fatal("loaded")
+			}
+			nested := diags.WithCode(diagnostics.NestedSkill)
+			if len(nested) != 1 || nested[0].Path != "outer/skills/in/SKILL.md" || nested[0].Level != diagnostics.Warning || nested[0].Detail["outer"] != "outer" {
+				t.Errorf("%v", diags)
+			}
+		})
+	}
+	// A folder that is no skill names nothing nested in it.
+	fsys := fstest.MapFS{"group/in/SKILL.md": {Data: []byte("---\nname: in\ndescription: d\n---\n")}}
+	if _, diags := skill.Load(fsys, "group", nil); len(diags.WithCode(diagnostics.NestedSkill)) != 0 {
+		t.Errorf("%v", diags)
 	}
 }

@@ -168,6 +168,15 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		canRun[name] = offerExecute
 	}
 	catalogOpts.Executable = func(name string) bool { return canRun[name] }
+	if catalogOpts.Priority == nil {
+		// A catalog that cannot list every skill keeps those of the first
+		// sources first: precedence, as for names.
+		rank := map[string]float64{}
+		for i, src := range r.Loader.Sources() {
+			rank[src.Name] = -float64(i)
+		}
+		catalogOpts.Priority = func(s *skill.Skill) float64 { return rank[s.Source] }
+	}
 	catalog := prompt.Catalog(vis.Catalog, &catalogOpts)
 	ts.Prompt, ts.Catalog = catalog.Text, catalog
 	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)

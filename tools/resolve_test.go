@@ -419,3 +419,45 @@ func TestExecuteSkillAuditNamesTheAgent(t *testing.T) {
 		t.Errorf("audit lines:\n%s", logs.String())
 	}
 }
+
+// TestResolveCatalogKeepsPrecedence: a catalog that cannot list every skill
+// keeps those of the first source.
+func TestResolveCatalogKeepsPrecedence(t *testing.T) {
+	var sources []loader.Source
+	for _, name := range []string{"workspace", "bundled"} {
+		dir := t.TempDir()
+		for i := range 8 {
+			skill := name[:1] + strings.Repeat("x", i) // w, wx, ... in workspace; b, bx, ... bundled
+			p := filepath.Join(dir, skill, "SKILL.md")
+			if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+				t.Fatal(err)
+			}
+			if err := os.WriteFile(p, []byte("---\nname: "+skill+"\ndescription: d\n---\n"), 0o644); err != nil {
+				t.Fatal(err)
+			}
+		}
+		sources = append(sources, loader.Source{Name: name, Dir: dir})
+	}
+	l, err := loader.New(t.Context(), sources, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	full, err := (&tools.Resolver{Loader: l}).Resolve(t.Context(), tools.Agent{Catalog: &prompt.Options{MaxChars: 1 << 20, Format: prompt.FormatAgentSkills, HideLocation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	names := strings.Index(full.Prompt, "<available_skills>")
+	budget := names + (len(full.Prompt)-names)/2 // about half the names
+	ts, err := (&tools.Resolver{Loader: l}).Resolve(t.Context(), tools.Agent{Catalog: &prompt.Options{MaxChars: budget, Format: prompt.FormatAgentSkills, HideLocation: true}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(ts.Catalog.Omitted) == 0 || len(ts.Catalog.Listed) == 0 {
+		t.Fatalf("budget %d: listed %v, omitted %v", budget, ts.Catalog.Listed, ts.Catalog.Omitted)
+	}
+	for _, name := range ts.Catalog.Listed {
+		if name[0] == 'b' && slices.ContainsFunc(ts.Catalog.Omitted, func(n string) bool { return n[0] == 'w' }) {
+			t.Errorf("bundled %s listed while workspace skills are left out: %v", name, ts.Catalog.Omitted)
+		}
+	}
+}

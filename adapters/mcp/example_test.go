@@ -103,10 +103,11 @@ func ExampleNewSkillsServer() {
 	for _, s := range res.Skills {
 		fmt.Println(s.URI, len(s.Resources.Files), "files")
 	}
+	// csv-tools and release-notes keep lists and mappings under metadata,
+	// which Skills-extension clients reject: they are left out, and logged.
+
 	// Output:
 	// extension declared: true
-	// skill://csv-tools/SKILL.md 4 files
 	// skill://date-diff/SKILL.md 2 files
-	// skill://release-notes/SKILL.md 4 files
 	// skill://word-stats/SKILL.md 2 files
 }

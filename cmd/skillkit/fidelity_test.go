@@ -145,7 +145,7 @@ func TestNeverSilent(t *testing.T) {
 			t.Errorf("prompt: %q not in\n%s", want, errOut)
 		}
 	}
-	_, out, _ = runCLI(t, "prompt", "--json", "--max-chars", "820", dir)
+	_, out, _ = runCLI(t, "prompt", "--json", "--max-chars", "700", dir)
 	var p struct {
 		Listed, Omitted, Shortened []string
 		Compaction                 string

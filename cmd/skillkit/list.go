@@ -2,12 +2,16 @@ package main
 
 import (
 	"context"
+	"errors"
 	"flag"
 	"fmt"
+	"io/fs"
+	"os"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -57,6 +61,52 @@ type listedSkill struct {
 	Path        string      `json:"path"`
 	Hidden      bool        `json:"hidden"`  // disable-model-invocation
 	Enabled     bool        `json:"enabled"` // false when disabled in the registry
+	// Npx says where the `npx skills` installer took the skill from, when
+	// a lock file of it lists the skill.
+	Npx *npxOrigin `json:"npx,omitempty"`
+}
+
+// npxOrigin is a skill's entry in a lock file of `npx skills`.
+type npxOrigin struct {
+	Lock string `json:"lock"`
+	registry.NpxEntry
+}
+
+// npxOrigins reads the lock files of `npx skills` that may list the skills
+// of the loader's sources: by source name, by skill name. A lock file that
+// cannot be read is a warning on stderr, not a failure.
+func npxOrigins(c *cli, sources []loader.Source) map[string]map[string]*npxOrigin {
+	home, _ := os.UserHomeDir()
+	out := map[string]map[string]*npxOrigin{}
+	read := map[string]*registry.NpxLock{}
+	for _, src := range sources {
+		if src.Dir == "" {
+			continue
+		}
+		for _, p := range registry.NpxLockPaths(src.Dir, loader.AgentProject(src.Dir), home) {
+			l, seen := read[p]
+			if !seen {
+				var err error
+				l, err = registry.ReadNpxLock(p)
+				if err != nil && !errors.Is(err, fs.ErrNotExist) {
+					fmt.Fprintf(c.stderr, "warning: %s\n", safeText(err.Error()))
+				}
+				read[p] = l
+			}
+			if l == nil {
+				continue
+			}
+			if out[src.Name] == nil {
+				out[src.Name] = map[string]*npxOrigin{}
+			}
+			for name, e := range l.Skills {
+				if _, first := out[src.Name][name]; !first {
+					out[src.Name][name] = &npxOrigin{Lock: p, NpxEntry: e}
+				}
+			}
+		}
+	}
+	return out
 }
 
 func runList(ctx context.Context, c *cli, opts any, args []string) int {
@@ -93,8 +143,9 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		// Streamed, each skill as it is written: the listing of thousands
 		// of skills is never held whole.
 		out := newJSONObject(c)
+		npx := npxOrigins(c, l.Sources())
 		jsonList(out, "skills", skills, func(s *skill.Skill) any {
-			return listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name]}
+			return listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name], npx[s.Source][s.Name]}
 		})
 		jsonList(out, "hidden", hidden, nil)
 		jsonList(out, "not_loaded", snap.NotLoaded(), nil)

@@ -10,6 +10,7 @@ import (
 	"testing"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -156,6 +157,25 @@ func TestListLimits(t *testing.T) {
 	if !strings.Contains(out, "LIMIT_REACHED") {
 		t.Errorf("max-dirs:\n%s", out)
 	}
+	// Past --max-depth a skill is named in list, on stderr and in JSON;
+	// a deeper --max-depth loads it.
+	writeSkillFile(t, filepath.Join(dir, "x", "y"), "deep", "")
+	if _, out, errOut := runCLI(t, "list", "--max-depth", "2", dir); strings.Contains(out, "deep") || !strings.Contains(errOut, "x/y/deep/SKILL.md") {
+		t.Errorf("max-depth 2:\n%s\n%s", out, errOut)
+	}
+	_, out, _ = runCLI(t, "list", "--json", "--max-depth", "2", dir)
+	var listed struct {
+		NotLoaded []loader.NotLoaded `json:"not_loaded"`
+	}
+	if err := json.Unmarshal([]byte(out), &listed); err != nil || len(listed.NotLoaded) != 1 || listed.NotLoaded[0].Code != diagnostics.LimitReached {
+		t.Errorf("max-depth 2, JSON: %v %s", err, out)
+	}
+	if _, out, _ := runCLI(t, "list", "--max-depth", "3", dir); !strings.Contains(out, "deep") {
+		t.Errorf("max-depth 3:\n%s", out)
+	}
+	if code, _, errOut := runCLI(t, "list", "--max-depth", "0", dir); code != exitFailure || !strings.Contains(errOut, "positive") {
+		t.Errorf("zero depth: exit %d %q", code, errOut)
+	}
 	if code, _, errOut := runCLI(t, "list", "--max-skills", "0", dir); code != exitFailure || !strings.Contains(errOut, "positive") {
 		t.Errorf("zero limit: exit %d %q", code, errOut)
 	}
@@ -212,5 +232,47 @@ func TestValidateUsesLoaderDiscoveryWithoutLimits(t *testing.T) {
 	code, out, errOut := runCLI(t, "validate", dir)
 	if code != exitOK || !strings.Contains(errOut, "205 skill files checked, 205 loaded") || !strings.Contains(out, "SYMLINK_ESCAPE") {
 		t.Errorf("exit %d\n%s\n%s", code, out, errOut)
+	}
+}
+
+// TestListNpxSkills: a project laid out by `npx skills` lists its skill
+// through Claude Code's folder, once, with where the installer took it from.
+func TestListNpxSkills(t *testing.T) {
+	project := t.TempDir()
+	writeSkillFile(t, filepath.Join(project, ".agents", "skills"), "pdf", "")
+	claude := filepath.Join(project, ".claude", "skills")
+	if err := os.MkdirAll(claude, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("../../.agents/skills/pdf", filepath.Join(claude, "pdf")); err != nil {
+		t.Skip(err)
+	}
+	lock := `{"version":1,"skills":{"pdf":{"source":"acme/skills","sourceType":"github","skillPath":"skills/pdf/SKILL.md","computedHash":"abc"}}}`
+	if err := os.WriteFile(filepath.Join(project, "skills-lock.json"), []byte(lock), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	for _, dirs := range [][]string{{claude}, {claude, filepath.Join(project, ".agents", "skills")}} {
+		code, out, errOut := runCLI(t, append([]string{"list", "--json"}, dirs...)...)
+		var got struct {
+			Skills []struct {
+				Name string `json:"name"`
+				Npx  *struct {
+					Lock   string `json:"lock"`
+					Source string `json:"source"`
+					Hash   string `json:"hash"`
+				} `json:"npx"`
+			} `json:"skills"`
+			Diagnostics diagnostics.List `json:"diagnostics"`
+		}
+		if err := json.Unmarshal([]byte(out), &got); err != nil || code != exitOK {
+			t.Fatalf("exit %d %v\n%s\n%s", code, err, out, errOut)
+		}
+		if len(got.Skills) != 1 || got.Skills[0].Name != "pdf" || got.Skills[0].Npx == nil ||
+			got.Skills[0].Npx.Source != "acme/skills" || got.Skills[0].Npx.Lock != filepath.Join(project, "skills-lock.json") {
+			t.Errorf("%d folders: %s", len(dirs), out)
+		}
+		if got.Diagnostics.Has(diagnostics.SymlinkEscape) || got.Diagnostics.Has(diagnostics.NameCollision) {
+			t.Errorf("%v", got.Diagnostics)
+		}
 	}
 }

@@ -27,7 +27,7 @@ func TestListCommandsKeepOnlyTheSkills(t *testing.T) {
 		t.Fatal(err)
 	}
 	c := &cli{stdout: io.Discard, stderr: io.Discard, stdin: strings.NewReader(""), getenv: func(string) string { return "" }}
-	flags := &loaderFlags{maxSkills: loader.Unlimited, maxDirs: loader.Unlimited, maxFileBytes: loader.DefaultMaxFileBytes}
+	flags := &loaderFlags{maxSkills: loader.Unlimited, maxDirs: loader.Unlimited, maxDepth: loader.DefaultMaxDepth, maxFileBytes: loader.DefaultMaxFileBytes}
 	before := testcorpus.LiveHeap()
 	kit, err := openKit(t.Context(), c, []string{dir}, flags)
 	if err != nil {

@@ -33,6 +33,7 @@ type loaderFlags struct {
 	dirs         []string // --dir, repeatable
 	maxSkills    int
 	maxDirs      int
+	maxDepth     int
 	maxFileBytes int64
 }
 
@@ -43,7 +44,8 @@ func (f *loaderFlags) register(fs *flag.FlagSet) {
 	})
 	fs.IntVar(&f.maxSkills, "max-skills", loader.DefaultMaxSkills, "load at most `N` skills in all")
 	fs.IntVar(&f.maxDirs, "max-dirs", loader.DefaultMaxDirs, "visit at most `N` folders per DIR")
-	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "skip skills whose SKILL.md or skill.config.yaml is over `N` bytes")
+	fs.IntVar(&f.maxDepth, "max-depth", loader.DefaultMaxDepth, "load skills at most `N` folder levels below each DIR")
+	fs.Int64Var(&f.maxFileBytes, "max-file-bytes", loader.DefaultMaxFileBytes, "serve at most `N` bytes of a SKILL.md; skip skills whose frontmatter or skill.config.yaml is larger")
 }
 
 // loaderHelp documents DIR and the limits for list and doctor.
@@ -53,8 +55,10 @@ order (the first that defines a name wins). Without one, $SKILLKIT_DIR, else
 ./skills.
 The registry (.skillhub/) of the first DIR says which skills are disabled
 and what their files looked like at install. The limits are the loader's:
-skills past --max-skills, folders past --max-dirs and files over
---max-file-bytes are left out with a diagnostic that names them.` + dbHelp
+skills past --max-skills, folders past --max-dirs, skills more than
+--max-depth levels down and files over --max-file-bytes are left out with
+a diagnostic that names them (folders past --max-depth are searched last,
+within --max-dirs, only to name the skill files they hold).` + dbHelp
 
 // openKit opens the skills of dirs (or the default folder) as a host does,
 // through skillkit.Open: the first folder is the Kit's skills folder (its
@@ -67,7 +71,7 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 	if len(dirs) == 0 {
 		dirs = []string{resolveDir(c, "")}
 	}
-	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), f.maxFileBytes} {
+	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), int64(f.maxDepth), f.maxFileBytes} {
 		if v <= 0 {
 			return nil, fmt.Errorf("limits must be positive")
 		}
@@ -96,7 +100,7 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 		Sources: sources,
 		// The commands read the skills once and exit: nothing is kept
 		// for a rescan.
-		Loader: &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxFileBytes: f.maxFileBytes, OneShot: true},
+		Loader: &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxDepth: f.maxDepth, MaxFileBytes: f.maxFileBytes, OneShot: true},
 		Getenv: c.getenv,
 		Logger: c.logger,
 		// Every command opening the Kit this way reads the skills at once.

@@ -78,9 +78,14 @@ func KindName(n *yaml.Node) string {
 var plainKeyValue = lazyregexp.New(`^( *)((?:- +)?[A-Za-z0-9_.-]+):[ \t]+(\S.*)$`)
 
 // Repair applies the fixes the Agent Skills client guide suggests for
-// frontmatter other clients accept although it is not valid YAML:
-//   - a plain value holding ": " or ending in ":" (description: Use when: x)
-//     becomes a folded block scalar, keeping any indented continuation lines;
+// frontmatter other clients accept although it is not valid YAML, each on a
+// shape that no valid YAML has, so a field that parses is never changed:
+//   - a plain value holding ": " or ending in ":" (description: Use when: x),
+//     or whose indented continuation lines do (a multi-line description with
+//     "Triggers:" on a line of its own), becomes a folded block scalar that
+//     keeps those lines;
+//   - a plain value starting with a reserved indicator ("@", "`") or "%"
+//     becomes a folded block scalar, the one way to write it unquoted;
 //   - tabs used for indentation become two spaces each.
 func Repair(text string) (string, bool) {
 	lines := strings.Split(text, "\n")
@@ -95,7 +100,7 @@ func Repair(text string) (string, bool) {
 	for i := 0; i < len(lines); i++ {
 		line := lines[i]
 		m := plainKeyValue().FindStringSubmatch(line)
-		if m == nil || !needsQuoting(m[3]) {
+		if m == nil {
 			out = append(out, line)
 			continue
 		}
@@ -104,10 +109,13 @@ func Repair(text string) (string, bool) {
 		if rest, isItem := strings.CutPrefix(key, "-"); isItem {
 			keyCol += 1 + len(rest) - len(strings.TrimLeft(rest, " "))
 		}
-		// Continuation lines of a plain multi-line scalar are indented deeper
-		// than its key; the block scalar keeps them.
+		// The lines of a value are indented deeper than its key: a block
+		// scalar's text, a quoted value's continuation, a plain value's
+		// continuation lines (which the block scalar keeps).
 		j := i + 1
 		blockIndent := keyCol + 2
+		plain := isPlainStart(value)
+		broken := plain && needsBlock(value)
 		for first := true; j < len(lines); j++ {
 			t := strings.TrimLeft(lines[j], " ")
 			if t == "" {
@@ -120,23 +128,57 @@ func Repair(text string) (string, bool) {
 			if first || ind < blockIndent {
 				blockIndent, first = ind, false
 			}
+			// A comment line ends a plain value: its colons are no fault.
+			broken = broken || plain && !strings.HasPrefix(t, "#") && hasMappingColon(t)
+		}
+		if !broken {
+			// Kept as written, text lines and all: what looks like a key
+			// inside a block scalar is text.
+			out = append(out, lines[i:j]...)
+			i = j - 1
+			continue
 		}
 		out = append(out, strings.Repeat(" ", indent)+key+": >-", strings.Repeat(" ", blockIndent)+value)
-		for k := i + 1; k < j; k++ {
-			out = append(out, lines[k])
-		}
+		out = append(out, lines[i+1:j]...)
 		i = j - 1
 		changed = true
 	}
 	return strings.Join(out, "\n"), changed
 }
 
-func needsQuoting(value string) bool {
+// isPlainStart reports whether a value is written plain (or starts with a
+// character no plain value may start with): not quoted, not a block scalar,
+// not a flow collection, anchor, alias, tag or comment.
+func isPlainStart(value string) bool {
 	switch value[0] {
-	case '"', '\'', '|', '>', '[', '{', '&', '*', '!', '#', '%', '@', '`':
+	case '"', '\'', '|', '>', '[', '{', '&', '*', '!', '#':
 		return false
 	}
-	return strings.Contains(value, ": ") || strings.Contains(value, ":\t") || strings.HasSuffix(strings.TrimRight(value, " \t"), ":")
+	return true
+}
+
+// needsBlock reports whether a plain value's first line cannot be plain
+// YAML: it starts with a reserved indicator or "%", or holds a mapping
+// colon.
+func needsBlock(value string) bool {
+	switch value[0] {
+	case '@', '`', '%':
+		return true
+	}
+	return hasMappingColon(value)
+}
+
+// hasMappingColon reports whether a line of a plain value holds ": " or
+// ends in ":", which YAML reads as the start of a mapping; a comment (" #")
+// ends the value.
+func hasMappingColon(line string) bool {
+	for i := 1; i < len(line); i++ {
+		if line[i] == '#' && (line[i-1] == ' ' || line[i-1] == '\t') {
+			line = line[:i]
+			break
+		}
+	}
+	return strings.Contains(line, ": ") || strings.Contains(line, ":\t") || strings.HasSuffix(strings.TrimRight(line, " \t"), ":")
 }
 
 func expandLeadingTabs(line string) (string, bool) {

@@ -104,6 +104,11 @@ func (w testWriter) Write(p []byte) (int, error) {
 func TestKitLoadsSkillsFromServer(t *testing.T) {
 	served := servedFolder(t)
 	c := start(t, "1", served)
+	// The Go SDK's server speaks the revision the extension is written
+	// against: no session, each request with its _meta.
+	if v := c.ProtocolVersion(); v != mcpskills.ProtocolVersion {
+		t.Errorf("negotiated %q, want %q", v, mcpskills.ProtocolVersion)
+	}
 	src, diags, err := c.Source(t.Context(), "docs-server")
 	if err != nil || len(diags) > 0 {
 		t.Fatalf("Source: %v %v", err, diags)
@@ -251,29 +256,10 @@ func (r *rawResult) MarshalJSON() ([]byte, error) { return r.data, nil }
 // skips only when node or npm is absent, and with CI=true not even then.
 func TestTypeScriptClient(t *testing.T) {
 	node, sdk := typeScriptSDK(t)
-	work := t.TempDir()
-	script, err := os.ReadFile("testdata/ts-client.mjs")
-	if err != nil {
-		t.Fatal(err)
-	}
-	os.WriteFile(filepath.Join(work, "ts-client.mjs"), script, 0o644)
-	if err := os.Symlink(sdk, filepath.Join(work, "node_modules")); err != nil {
-		t.Fatal(err)
-	}
 	argv, env := serverCommand(t, "1", servedFolder(t))
 	ctx, cancel := context.WithTimeout(t.Context(), 2*time.Minute)
 	defer cancel()
-	cmd := exec.CommandContext(ctx, node, append([]string{"ts-client.mjs"}, argv...)...)
-	cmd.Dir = work
-	cmd.Env = os.Environ()
-	for k, v := range env {
-		cmd.Env = append(cmd.Env, k+"="+v)
-	}
-	var stdout, stderr bytes.Buffer
-	cmd.Stdout, cmd.Stderr = &stdout, &stderr
-	if err := cmd.Run(); err != nil {
-		t.Fatalf("the TypeScript client failed: %v\n%s", err, stderr.String())
-	}
+	stdout := runScript(t, ctx, node, sdk, "ts-client.mjs", argv, env)
 	var summary struct {
 		Extension bool `json:"extension"`
 		Skills    []struct {
@@ -283,16 +269,112 @@ func TestTypeScriptClient(t *testing.T) {
 		} `json:"skills"`
 		UnknownSkillCode int `json:"unknownSkillCode"`
 	}
-	if err := json.Unmarshal(stdout.Bytes(), &summary); err != nil {
-		t.Fatalf("%v: %s", err, stdout.String())
+	if err := json.Unmarshal(stdout, &summary); err != nil {
+		t.Fatalf("%v: %s", err, stdout)
 	}
 	if !summary.Extension || summary.UnknownSkillCode != -32602 || len(summary.Skills) != 2 {
-		t.Fatalf("summary %s", stdout.String())
+		t.Fatalf("summary %s", stdout)
 	}
 	pdf := summary.Skills[1]
 	if pdf.URI != "skill://pdf-forms/SKILL.md" || !slices.Equal(pdf.Files, []string{"SKILL.md", "references/FORMS.md", "scripts/fill.py"}) {
 		t.Errorf("pdf-forms as the TypeScript client read it: %+v", pdf)
 	}
+}
+
+// On the corpus of real published skills, the clients Skills-extension
+// hosts use accept everything skillkit-mcp serves: the MCP Inspector's
+// --verify (SEP-2640 conformance and digests) exits 0, and the TypeScript
+// SDK v2's SkillsClient lists every served skill, which it would refuse
+// all at once for one entry it rejects, and verifies each SKILL.md. What
+// is served is every skill the Kit loads but those clients reject
+// (mcpskills.Entry). It needs SKILLKIT_CORPUS, node and npm.
+func TestCorpusClients(t *testing.T) {
+	corpus := os.Getenv("SKILLKIT_CORPUS")
+	if corpus == "" {
+		t.Skip("SKILLKIT_CORPUS is not set")
+	}
+	node, modules := typeScriptSDK(t)
+	served := servedCount(t, corpus)
+	argv, env := serverCommand(t, "1", corpus)
+	ctx, cancel := context.WithTimeout(t.Context(), 5*time.Minute)
+	defer cancel()
+
+	// The Inspector's launcher (its mcp-inspector command), in CLI mode.
+	launcher := filepath.Join(modules, "@modelcontextprotocol", "inspector", "clients", "launcher", "build", "index.js")
+	args := append([]string{launcher, "--cli"}, "--method", "skills/list", "--verify", "--format", "json", "-q", "--skill-catalog-max-skills", "1000")
+	for k, v := range env {
+		args = append(args, "-e", k+"="+v)
+	}
+	cmd := exec.CommandContext(ctx, node, append(args, argv...)...)
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("mcp-inspector --verify: %v\n%s\n%.4000s", err, stderr.String(), stdout.String())
+	}
+	reports := 0
+	for _, line := range bytes.Split(bytes.TrimSpace(stdout.Bytes()), []byte("\n")) {
+		var r struct {
+			URI string `json:"uri"`
+			OK  bool   `json:"ok"`
+		}
+		if err := json.Unmarshal(line, &r); err != nil || !r.OK {
+			t.Errorf("inspector report %v: %s", err, line)
+		}
+		reports++
+	}
+	if reports != served {
+		t.Errorf("the inspector verified %d skills, skillkit-mcp serves %d", reports, served)
+	}
+
+	out := runScript(t, ctx, node, modules, "skills-client.mjs", argv, env)
+	var got struct{ Listed, Read int }
+	if err := json.Unmarshal(out, &got); err != nil || got.Listed != served || got.Read != served {
+		t.Errorf("SkillsClient listed %d and read %d of %d served (%v): %.2000s", got.Listed, got.Read, served, err, out)
+	}
+}
+
+// runScript runs testdata/script with node beside the node_modules folder
+// modules, giving it the server command argv and env, and returns its
+// standard output; a failure ends the test.
+func runScript(t *testing.T, ctx context.Context, node, modules, script string, argv []string, env map[string]string) []byte {
+	t.Helper()
+	work := t.TempDir()
+	code, err := os.ReadFile(filepath.Join("testdata", script))
+	if err != nil {
+		t.Fatal(err)
+	}
+	os.WriteFile(filepath.Join(work, script), code, 0o644)
+	if err := os.Symlink(modules, filepath.Join(work, "node_modules")); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.CommandContext(ctx, node, append([]string{script}, argv...)...)
+	cmd.Dir = work
+	cmd.Env = os.Environ()
+	for k, v := range env {
+		cmd.Env = append(cmd.Env, k+"="+v)
+	}
+	var stdout, stderr bytes.Buffer
+	cmd.Stdout, cmd.Stderr = &stdout, &stderr
+	if err := cmd.Run(); err != nil {
+		t.Fatalf("node %s failed: %v\n%.4000s", script, err, stderr.String())
+	}
+	return stdout.Bytes()
+}
+
+// servedCount is how many skills skillkit-mcp serves from dir: those its
+// Kit loads (an agent with no tools: the corpus skills' tool conditions
+// left as they are) that get an entry.
+func servedCount(t *testing.T, dir string) int {
+	t.Helper()
+	c := start(t, "1", dir)
+	entries, _, err := c.List(t.Context())
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(entries) < 100 {
+		t.Fatalf("skillkit-mcp serves %d corpus skills", len(entries))
+	}
+	return len(entries)
 }
 
 // typeScriptSDK returns node and a node_modules folder holding the
@@ -314,12 +396,16 @@ func typeScriptSDK(t *testing.T) (node, modules string) {
 		missing("node is not installed")
 	}
 	hasSDK := func(modules string) bool {
-		_, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", "sdk", "package.json"))
-		return err == nil
+		for _, pkg := range []string{"sdk", "client", "inspector"} {
+			if _, err := os.Stat(filepath.Join(modules, "@modelcontextprotocol", pkg, "package.json")); err != nil {
+				return false
+			}
+		}
+		return true
 	}
 	if modules = os.Getenv("SKILLKIT_MCP_TS_SDK"); modules != "" {
 		if !hasSDK(modules) {
-			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s holds no @modelcontextprotocol/sdk", modules)
+			t.Fatalf("SKILLKIT_MCP_TS_SDK=%s lacks one of @modelcontextprotocol/sdk, client and inspector", modules)
 		}
 		return node, modules
 	}
