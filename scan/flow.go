@@ -95,7 +95,7 @@ var (
 	// xorDecode: bytes XORed with a key, the simplest cipher a payload hides in.
 	xorDecode = lazyRE(`\^\s*[a-z0-9_\[\]%() ]+\s+for\s+\w+(?:\s*,\s*\w+)?\s+in\b|\bchr\(\s*ord\(\s*\w+\s*\)\s*\^|\^=\s*\w+|\.charcodeat\([^)]*\)\s*\^|\bxor\w*\s*\(`)
 	// execSink: a call that runs text as code or as a shell command.
-	execSink = lazyRE(`(?:^|[^.\w])(?:exec|eval)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.\w+\([^\n]*shell\s*=\s*true|\bchild_process\b|\bexecsync\s*\(|\b(?:bash|sh|zsh)\s+-c\s+["']?\$|\b(?:iex|invoke-expression)\b|\bnew\s+function\s*\(|\bsystem\s*\(|\b%x\(|\binstance_eval\b|\bloadstring\s*\(|\bload\s*\(`)
+	execSink = lazyRE(`(?:^|[^.\w])(?:exec|eval)\s*\(|\bos\.(?:system|popen)\s*\(|\bsubprocess\.\w+\([^\n]*shell\s*=\s*true|\bchild_process\b|\bexecsync\s*\(|\b(?:bash|sh|zsh)\s+-c\s+["']?\$|\b(?:iex|invoke-expression)\b|\bnew\s+function\s*\(|\bsystem\s*\(|\b%x\(|\binstance_eval\b|(?:^|[^.\w])load(?:string)?\s*\(`)
 	// homeExpr: the home folder, whole.
 	homeExpr = lazyRE(`^\s*(?:os\.path\.expanduser\(\s*["']~/?["']\s*\)|(?:pathlib\.)?path\.home\(\)|path\(\s*["']~/?["']\s*\)\.expanduser\(\)|os\.environ(?:\[\s*["']home["']\s*\]|\.get\(\s*["']home["']\s*\))|os\.getenv\(\s*["'](?:home|userprofile)["']\s*\)|os\.homedir\(\)|os\.userhomedir\(\)|process\.env\.(?:home|userprofile)|["']?\$\{?home\}?/?["']?|~/?|dir\.home|env\[\s*["']home["']\s*\]|\$env:userprofile)\s*;?\s*$`)
 	// deleteSink: a recursive delete of a path held in a variable.
