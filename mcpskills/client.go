@@ -546,6 +546,18 @@ func (c *Client) call(ctx context.Context, method string, params, out any) error
 	}
 	if err := c.write(map[string]any{"jsonrpc": "2.0", "id": id, "method": method, "params": params}); err != nil {
 		c.forget(id)
+		// A server that ended closed its input; why it ended (what it
+		// wrote instead of JSON-RPC, say) is the reader's error.
+		select {
+		case <-c.done:
+			c.mu.Lock()
+			why := c.err
+			c.mu.Unlock()
+			if why != nil {
+				return why
+			}
+		case <-time.After(closeGrace):
+		}
 		return err
 	}
 	timeout := c.opts.requestTimeout()

@@ -54,6 +54,8 @@ func serveTestMCP(args []string) {
 			}
 			b.WriteString(`]},"resources":[]}]}}` + "\n")
 			os.Stdout.Write(b.Bytes())
+		default: // server/discover among them: JSON-RPC answers every request
+			fmt.Printf(`{"jsonrpc":"2.0","id":%s,"error":{"code":-32601,"message":"method not found"}}`+"\n", m.ID)
 		}
 	}
 }
@@ -115,7 +117,7 @@ func serveSkillMCP(name string) {
 		var result any
 		switch m.Method {
 		case "initialize":
-			result = map[string]any{"protocolVersion": mcpskills.ProtocolVersion, "serverInfo": map[string]any{"name": "test", "version": "1"},
+			result = map[string]any{"protocolVersion": mcpskills.LegacyProtocolVersion, "serverInfo": map[string]any{"name": "test", "version": "1"},
 				"capabilities": map[string]any{"resources": map[string]any{}, "extensions": map[string]any{mcpskills.ExtensionID: map[string]any{}}}}
 		case mcpskills.MethodList:
 			result = map[string]any{"skills": []any{entry}}
