@@ -139,6 +139,18 @@ func aboutSecurity(text string) bool {
 
 func (sc *skillScan) add(f Finding) { sc.findings = append(sc.findings, f) }
 
+// commentedOut reports whether the code at start of a line lies behind a
+// line comment of the shells, Python, Ruby, PowerShell (#) or the C family
+// (//): the line's first other characters are the marker. A #! line is a
+// program's interpreter, not a comment.
+func commentedOut(text string, start int) bool {
+	if start > len(text) {
+		return false
+	}
+	t := strings.TrimLeft(text[:start], " \t")
+	return strings.HasPrefix(t, "#") && !strings.HasPrefix(t, "#!") || strings.HasPrefix(t, "//")
+}
+
 // record turns a hit into a finding (unless it is a signal) and keeps it
 // for the combinations.
 func (sc *skillScan) record(l *line, h *hit) {
@@ -146,6 +158,10 @@ func (sc *skillScan) record(l *line, h *hit) {
 	// topic excuses it only when SKILL.md says its code shows what to look
 	// for rather than what to do.
 	h.final = weigh(h, sc.attackDocs && (h.ctx != CtxCode || h.kind != kindCommand || l.file.examples))
+	if h.kind == kindCommand && commentedOut(l.text, h.start) && h.final > Medium {
+		// A command behind a comment marker does not run: it documents.
+		h.final = Medium
+	}
 	if l.file.minified && h.final > High {
 		// A bundle holds libraries' code: a pattern in it is a lead for the
 		// reviewer the unreviewable finding already calls, not proof.
