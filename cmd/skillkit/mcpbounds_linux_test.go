@@ -79,8 +79,12 @@ func TestInstallFromHostileMCPServerIsBounded(t *testing.T) {
 	}
 	maxRSS := cmd.ProcessState.SysUsage().(*syscall.Rusage).Maxrss << 10 // KiB on Linux
 	t.Logf("peak resident memory of skillkit: %d MB", maxRSS>>20)
-	if maxRSS > 200<<20 {
-		t.Errorf("skillkit used %d MB", maxRSS>>20)
+	limit := int64(200 << 20)
+	if raceBuild {
+		limit *= 2 // the race detector's shadow memory; unbounded, the page takes gigabytes
+	}
+	if maxRSS > limit {
+		t.Errorf("skillkit used %d MB, more than %d MB", maxRSS>>20, limit>>20)
 	}
 }
 
