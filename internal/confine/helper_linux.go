@@ -5,7 +5,6 @@ import (
 	"errors"
 	"fmt"
 	"os"
-	"path/filepath"
 	"slices"
 	"strconv"
 	"strings"
@@ -94,6 +93,9 @@ func (h *helper) run() error {
 	if err := setLimits(s.Limits.WithDefaults()); err != nil {
 		return err
 	}
+	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
+		return fmt.Errorf("no_new_privs: %w", err)
+	}
 	if err := h.landlock(proxyPort); err != nil {
 		return err
 	}
@@ -104,9 +106,6 @@ func (h *helper) run() error {
 		return nil
 	}); err != nil {
 		return err
-	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
 	}
 	denyNet := !s.Namespaces && !s.Network.All
 	if err := installSeccomp(denyNet, s.Network.Proxy); err != nil {
@@ -279,5 +278,3 @@ func dropCapabilities(lastPrivileged func() error) error {
 func under(p, root string) bool {
 	return p == root || root == "/" || strings.HasPrefix(p, root+"/")
 }
-
-var _ = filepath.Clean

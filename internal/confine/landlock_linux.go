@@ -2,7 +2,6 @@ package confine
 
 import (
 	"fmt"
-	"os"
 	"path/filepath"
 	"unsafe"
 
@@ -136,13 +135,9 @@ func (h *helper) landlock(proxyPort int) error {
 			return fmt.Errorf("landlock rule for the proxy's port: %w", errno)
 		}
 	}
-	if err := unix.Prctl(unix.PR_SET_NO_NEW_PRIVS, 1, 0, 0, 0); err != nil {
-		return fmt.Errorf("no_new_privs: %w", err)
-	}
+	// no_new_privs, which restrict_self asks for, is set by the caller.
 	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
 		return h.reduce("Landlock", errno)
 	}
 	return nil
 }
-
-var _ = os.Getpid
