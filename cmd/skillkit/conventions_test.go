@@ -225,7 +225,7 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 	c := osCLI(null, file, file)
 	c.getenv = func(string) string { return "" }
 	code := run(t.Context(), []string{"deps", "--dir", skills, "--setup", "alpha"}, c)
-	if out, _ := os.ReadFile(file.Name()); code != exitUsage || !strings.Contains(string(out), "Without a terminal, answer with --yes") {
+	if out, _ := os.ReadFile(file.Name()); code != exitNeedsYes || !strings.Contains(string(out), "Without a terminal, answer with --yes") {
 		t.Errorf("deps --setup with stdin from /dev/null: exit %d\n%s", code, out)
 	}
 }

@@ -72,7 +72,7 @@ func TestDepsCommand(t *testing.T) {
 	}
 	// --setup without a terminal needs --yes.
 	code, _, errOut = runCLI(t, "deps", "--dir", skills, "--setup", "setupper")
-	if code != exitUsage || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") ||
+	if code != exitNeedsYes || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") ||
 		!strings.Contains(errOut, "network: none; write: .") || ran() {
 		t.Fatalf("--setup without --yes: exit %d, %s", code, errOut)
 	}
@@ -123,7 +123,7 @@ func TestDepsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	kit.Close()
-	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "agent-notes"); code != exitUsage || !strings.Contains(errOut, "written by an agent") {
+	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "agent-notes"); code != exitNeedsYes || !strings.Contains(errOut, "written by an agent") {
 		t.Errorf("agent-written without --yes: exit %d, %s", code, errOut)
 	}
 	if code, _, errOut := runAsked(t, "no\n", "deps", "--dir", skills, "agent-notes"); code != exitFailure || !strings.Contains(errOut, "nothing installed") {

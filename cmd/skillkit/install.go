@@ -166,8 +166,8 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		res, err = kit.Install(ctx, src, iopts)
 		return err
 	})
-	if stop {
-		return exitFailure
+	if stop != exitOK {
+		return stop
 	}
 	if err != nil {
 		return c.fail("install", err)
