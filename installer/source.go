@@ -26,9 +26,10 @@ type Source struct {
 	// branch. With a GitHub tree URL it must be how the URL's path after
 	// /tree/ starts, which is how a ref holding "/" is told from the path.
 	Ref string
-	// Subdir is the skill's folder inside the repository, a slash path;
-	// empty means the repository's top. With a GitHub tree URL that names
-	// a path, the two must agree.
+	// Subdir is the skill's folder inside the repository, the ZIP archive
+	// or the folder (Dir), a slash path; empty means the top. With a GitHub
+	// tree URL that names a path, the two must agree. It is recorded, so
+	// updates fetch the same folder again.
 	Subdir string
 	// ZipFile is the path of a ZIP archive.
 	ZipFile string
@@ -99,8 +100,11 @@ func (s Source) kind() (registry.Source, error) {
 	case len(kinds) > 1:
 		return "", fmt.Errorf("%w: set only one of Git, ZipFile, Zip, Dir and Remote", ErrInvalidSource)
 	}
-	if s.Git == "" && (s.Ref != "" || s.Subdir != "") {
-		return "", fmt.Errorf("%w: Ref and Subdir go with a Git source", ErrInvalidSource)
+	if s.Git == "" && s.Ref != "" {
+		return "", fmt.Errorf("%w: Ref goes with a Git source", ErrInvalidSource)
+	}
+	if s.Remote != nil && s.Subdir != "" {
+		return "", fmt.Errorf("%w: Subdir goes with a Git, ZIP or Dir source", ErrInvalidSource)
 	}
 	if s.Zip != nil && s.ZipSize < 0 {
 		return "", fmt.Errorf("%w: negative ZipSize", ErrInvalidSource)
