@@ -14,7 +14,8 @@ import (
 )
 
 // Source says where to install a skill from. Exactly one of Git, ZipFile,
-// Zip, Dir and Remote is set; Ref and Subdir go with Git.
+// Zip, Dir and Remote is set; Ref goes with Git, Subdir with Git, ZIP and
+// Dir.
 type Source struct {
 	// Git is a git URL: a GitHub repository
 	// (https://github.com/OWNER/REPO, optionally followed by
