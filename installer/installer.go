@@ -309,7 +309,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	check, err := in.fetch(ctx, t, plan, &c.rec)
 	if err != nil {
 		if inner := innerSkills(check.Valid); errors.Is(err, archive.ErrNoSkillFile) && len(inner) > 0 {
-			err = fmt.Errorf("%w; it holds %d skill%s, in %s: install one by its folder", err, len(inner), plural(len(inner)), listed(inner))
+			err = &severalError{err: err, folders: inner}
 		}
 		if skillsdir.IsRefusal(check, err) {
 			err = rejected(err)

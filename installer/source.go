@@ -56,21 +56,26 @@ func (s Source) String() string {
 		if s.Ref != "" {
 			out += " @" + s.Ref
 		}
-		if s.Subdir != "" {
-			out += " (" + s.Subdir + ")"
-		}
-		return out
+		return out + inFolder(s.Subdir)
 	case s.ZipFile != "":
-		return s.ZipFile
+		return s.ZipFile + inFolder(s.Subdir)
 	case s.Zip != nil:
-		return fmt.Sprintf("ZIP archive (%d bytes)", s.ZipSize)
+		return fmt.Sprintf("ZIP archive (%d bytes)", s.ZipSize) + inFolder(s.Subdir)
 	case s.Dir != "":
-		return s.Dir
+		return s.Dir + inFolder(s.Subdir)
 	case s.Remote != nil:
 		o := s.Remote.Origin()
 		return fmt.Sprintf("%s (%s)", o.URL, o.Subdir)
 	}
 	return "no source"
+}
+
+// inFolder shows a subfolder after a source, "" for none.
+func inFolder(subdir string) string {
+	if subdir == "" {
+		return ""
+	}
+	return " (" + subdir + ")"
 }
 
 // kind checks that exactly one kind is set and returns it.

@@ -376,6 +376,14 @@ func TestErrorsNameFlags(t *testing.T) {
 		t.Errorf("install of a skill with a setup script: exit %d\n%s%s", code, out, errOut)
 	}
 	used[4] = true
+	// A source holding several skills names the flags that pick.
+	two := t.TempDir()
+	writeSkillFile(t, two, "one", "")
+	writeSkillFile(t, two, "two", "")
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, two); code != exitUsage || !strings.HasSuffix(errOut, "in one and two: pick with --skill NAME (repeatable), or --all\n") {
+		t.Errorf("install of a folder of two skills: exit %d\n%s", code, errOut)
+	}
+	used[5] = true
 	for i, w := range libraryWords {
 		if !used[i] {
 			t.Errorf("no test of %s", w.re())

@@ -146,7 +146,7 @@ func TestUpdateAsksAboutWhatTheScanFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCLI(t, "update", "--dir", skills, "helper")
-	if code != exitFailure || !strings.Contains(errOut, "run again with --yes") {
+	if code != exitNeedsYes || !strings.Contains(errOut, "run again with --yes") {
 		t.Fatalf("update to a caution version without a yes: exit %d\n%s", code, errOut)
 	}
 	if data, _ := os.ReadFile(filepath.Join(skills, "helper", "SKILL.md")); strings.Contains(string(data), "curl") {
