@@ -448,7 +448,9 @@ func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
 	if len(st.Missing()) > 0 {
 		fmt.Fprintf(c.done(), "next: skillkit deps %s\n", name)
 	}
-	if st.Setup != "" {
+	switch {
+	case st.Setup == "":
+	case kit.SetupAllowed(ctx, name) == nil:
 		fmt.Fprintf(c.done(), "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
 }
