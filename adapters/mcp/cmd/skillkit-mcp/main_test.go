@@ -491,8 +491,16 @@ func TestCommandInstallsFromServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the skillkit command")
 	}
+	// Built in the core module's folder, with the core's go.mod: this
+	// module requires none of the command's own dependencies, and outside
+	// the workspace (adapters/check-latest.sh) its go.sum lacks them.
+	core, err := exec.CommandContext(t.Context(), "go", "list", "-m", "-f", "{{.Dir}}", "github.com/skillkit-go/skillkit").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
 	bin := filepath.Join(t.TempDir(), "skillkit")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/skillkit-go/skillkit/cmd/skillkit")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/skillkit")
+	build.Dir = strings.TrimSpace(string(core))
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
