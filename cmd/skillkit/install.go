@@ -18,6 +18,7 @@ import (
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/mcpskills"
+	"github.com/skillkit-go/skillkit/registry"
 )
 
 // installerFlags are the flags of the commands that change what is
@@ -50,8 +51,9 @@ its records in its .skillhub/ folder.` + dbHelp
 // skillsDir returns the skills folder the flags name.
 func (f *installerFlags) skillsDir(c *cli) string { return resolveDir(c, f.dir) }
 
-// open opens a Kit on the skills folder, with the flags' install options;
-// tune, when set, adds the command's own. Only install creates the folder;
+// open opens a Kit on the skills folder, with the flags' install options
+// and what earlier installs allowed (origins.go); tune, when set, adds the
+// command's own. Only install creates the folder;
 // the other commands need it to exist. Opening scans nothing: a command
 // that changes one skill reads only that skill.
 func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune func(*skillkit.Options)) (*skillkit.Kit, error) {
@@ -71,6 +73,11 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 			AllowFileURLs: f.allowFile,
 		},
 	}
+	allowed, err := readOrigins(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", registry.HubDir, originsFile, err)
+	}
+	allowed.apply(opts.Installer)
 	if tune != nil {
 		tune(&opts)
 	}
@@ -267,6 +274,9 @@ func installOne(ctx context.Context, c *cli, o *installOptions, kit *skillkit.Ki
 		return item, exitUsage // which skills: --skill or --all
 	}
 	item.Name, item.Result = res.Name, res
+	if err := rememberOrigin(ctx, kit.Dir(), &o.installerFlags, res.Record); err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %s: update and outdated will need the --allow flags again: %v\n", res.Name, err)
+	}
 	if o.json {
 		if !several && writeJSON(c, res) != nil {
 			return item, exitFailure
