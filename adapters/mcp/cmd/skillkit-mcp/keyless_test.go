@@ -3,8 +3,6 @@ package main
 import (
 	"bytes"
 	"context"
-	"os"
-	"path/filepath"
 	"strings"
 	"testing"
 	"time"
@@ -19,20 +17,12 @@ import (
 // instructions, naming the skill and the variable. With the key, neither.
 func TestServerSaysWhenComputeSkillsLackTheKey(t *testing.T) {
 	dir := t.TempDir()
-	for p, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"notify/SKILL.md":          "---\nname: notify\ndescription: Send a notice.\n---\nRun it.\n",
 		"notify/run.sh":            "echo '{}'\n",
 		"notify/skill.config.yaml": "runtime: bash\nentrypoint: run.sh\nenv:\n  - {name: API_TOKEN, required: true}\n",
 		"notes/SKILL.md":           "---\nname: notes\ndescription: Take notes.\n---\nWrite them down.\n",
-	} {
-		full := filepath.Join(dir, filepath.FromSlash(p))
-		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	})
 	key := "a-random-secret-of-32-bytes-0123456789"
 	withKey := func(k string) string {
 		if k == "SKILL_SECRET_KEY" {
