@@ -80,6 +80,7 @@ func commands() []*command {
 		doctorCommand(),
 		promptCommand(),
 		readCommand(),
+		toolCommand(),
 		runCommand(),
 		installCommand(),
 		depsCommand(),
