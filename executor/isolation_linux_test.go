@@ -333,9 +333,12 @@ func TestLocalRunnerWithoutNamespacesKillsGrandchild(t *testing.T) {
 		os.Chmod(filepath.Dir(dir), 0o755)
 		return filepath.Join(dir, "pid")
 	}
+	// Nor may it enter the test's working folder (a clone in a 0700
+	// folder): the commands run in one it may.
+	cwd := openTempDir(t)
 	pidFile := newWork()
 	cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo '{"ok":true}'`, sleeper(pidFile), pidFile))
-	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	cmd.Confine, cmd.Dir = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}, cwd
 	killPidIn(t, pidFile)
 	res, err := runWithin(t, r, deadline(t), cmd)
 	if err != nil || res.ExitCode != 0 {
@@ -345,7 +348,7 @@ func TestLocalRunnerWithoutNamespacesKillsGrandchild(t *testing.T) {
 
 	pidFile = newWork()
 	cmd = bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo started; wait`, sleeper(pidFile), pidFile))
-	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	cmd.Confine, cmd.Dir = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}, cwd
 	cmd.Timeout = 2 * time.Second
 	killPidIn(t, pidFile)
 	res, err = runWithin(t, r, deadline(t), cmd)
