@@ -232,15 +232,24 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case current == rec.Fingerprint:
+		if current == rec.Fingerprint {
 			// Already the recorded version (installed here, or placed by a
 			// sync that died before noting it): note it.
 			return nil, in.dir.MarkPlaced(name, current)
-		case placed == "" && !o.Force:
-			return nil, fmt.Errorf("%w: %s has a skill folder this replica did not place from the registry; sync with Force to replace it", ErrExists, name)
-		case placed != "" && current != placed && !o.Force:
-			return nil, fmt.Errorf("%w: %s was edited on this replica since it was placed; sync with Force to discard the changes", ErrModified, name)
+		}
+		if current != placed && !o.Force {
+			// Files that are a version the fleet stored are no edit, whatever
+			// the note says: a crash or a full disk may have kept it behind.
+			stored, err := in.dir.Stored(ctx, current)
+			switch {
+			case err != nil:
+				return nil, err
+			case stored:
+			case placed == "":
+				return nil, fmt.Errorf("%w: %s has a skill folder this replica did not place from the registry; sync with Force to replace it", ErrExists, name)
+			default:
+				return nil, fmt.Errorf("%w: %s was edited on this replica since it was placed; sync with Force to discard the changes", ErrModified, name)
+			}
 		}
 		if o.BeforeReplace != nil {
 			o.BeforeReplace(ctx, name)

@@ -361,7 +361,7 @@ func TestSyncRespectsFoldersItDidNotPlace(t *testing.T) {
 
 // syncPoints are the fault points of a sync's swap; "recorded" comes after
 // its commit point (the new version in place).
-var syncPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "old-moved", "new-moved", "recorded"}
+var syncPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "noted", "old-moved", "new-moved", "recorded"}
 
 // TestSyncFaults fails every step of a sync that replaces a version, as an
 // error and as a crash: afterwards the replica holds the old version or
@@ -417,6 +417,9 @@ func TestSyncFaults(t *testing.T) {
 				if wantNew := committed || crash && point == "new-moved"; (got == next.Record.Fingerprint) != wantNew {
 					t.Fatalf("after recovery B holds %s; want the new version: %v", got, wantNew)
 				}
+				if placed, _ := b.dir.Placed("victim"); placed != got {
+					t.Fatalf("after recovery B's note says %s, its files are %s", placed, got)
+				}
 				assertNoLeftovers(t, bdir)
 				if rec, _ := f.reg.Get(ctx, "victim"); !rec.Equal(next.Record) {
 					t.Fatal("the sync changed the record")
@@ -455,5 +458,124 @@ func TestLaggingReplicaIsNotModified(t *testing.T) {
 	}
 	if !strings.Contains(readFile(t, filepath.Join(bdir, "notes", "SKILL.md")), "v3") {
 		t.Fatal("B did not update to v3")
+	}
+}
+
+// TestSyncCrashThenFleetMovesOn kills a sync at every step, then another
+// replica updates the skill before the dead one comes back: one more sync,
+// without Force, brings it to the newest version. The placed note moves
+// with the swap, so no crash leaves files the note does not name, which
+// every later sync would refuse as an edit.
+func TestSyncCrashThenFleetMovesOn(t *testing.T) {
+	for _, point := range syncPoints {
+		t.Run(point, func(t *testing.T) {
+			ctx := t.Context()
+			f := newFleet()
+			a, _ := f.replica(t, nil)
+			bdir := filepath.Join(t.TempDir(), "skills")
+			b := f.follower(t, bdir, nil)
+			src := skillFolder(t, "victim", "v1", nil)
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			mustSync(t, b, nil)
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			reached := faultAt(b.dir, point, skillsdir.ErrSimulatedCrash)
+			if _, err := b.Sync(ctx, nil); err != nil || !*reached {
+				t.Fatalf("Sync: %v, reached %v", err, *reached)
+			}
+			b.dir.Close()
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3")})
+			v3, err := a.Install(ctx, Source{Dir: src}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = f.follower(t, bdir, nil)
+			mustSync(t, b, nil)
+			if got := fingerprintDir(t, filepath.Join(bdir, "victim")); got != v3.Record.Fingerprint {
+				t.Fatalf("B holds %s, not the recorded %s", got, v3.Record.Fingerprint)
+			}
+			if placed, _ := b.dir.Placed("victim"); placed != v3.Record.Fingerprint {
+				t.Fatalf("B's note says %s", placed)
+			}
+		})
+	}
+}
+
+// A note left behind by an older version's crash (the files are a newer
+// version than it names), or none at all, is no edit: those files are a
+// version the fleet stored. Files no replica installed still are.
+func TestStoredVersionIsNoEdit(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "victim", "v1", nil)
+	v1, err := a.Install(ctx, Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	for _, note := range []string{v1.Record.Fingerprint, ""} { // stale, then missing
+		if note == "" {
+			if err := b.dir.Unmark("victim"); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := b.dir.MarkPlaced("victim", note); err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3 "+note)})
+		next, err := a.Install(ctx, Source{Dir: src}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, mustSync(t, b, nil), "victim updated")
+		if got := fingerprintDir(t, filepath.Join(bdir, "victim")); got != next.Record.Fingerprint {
+			t.Fatalf("B holds %s", got)
+		}
+	}
+	writeTree(t, bdir, map[string]string{"victim/local.md": "an edit on B"})
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v4")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := b.Sync(ctx, nil); err != nil || !errors.Is(rep.Err(), ErrModified) {
+		t.Fatalf("an edit was replaced: %v %v", err, rep.Err())
+	}
+}
+
+// An install on a replica killed at any step leaves a note naming the
+// version in its folder once recovered, so an update there goes ahead
+// instead of refusing the files as edited.
+func TestFleetInstallCrashKeepsTheNote(t *testing.T) {
+	for _, point := range []string{"journal", "noted", "old-moved", "new-moved", "recorded"} {
+		t.Run(point, func(t *testing.T) {
+			ctx := t.Context()
+			f := newFleet()
+			a, adir := f.replica(t, nil)
+			src := skillFolder(t, "victim", "v1", nil)
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+			crashAt(t, a, point, func() error { _, err := a.Install(ctx, Source{Dir: src}, nil); return err })
+			a = f.open(t, adir, nil)
+			files := fingerprintDir(t, filepath.Join(adir, "victim"))
+			if placed, _ := a.dir.Placed("victim"); placed != files {
+				t.Fatalf("after recovery the note says %s, the files are %s", placed, files)
+			}
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3")})
+			if _, err := a.Update(ctx, "victim", nil); err != nil {
+				t.Fatalf("Update after the crash: %v", err)
+			}
+		})
 	}
 }

@@ -152,6 +152,23 @@ func (d *Dir) CheckSigned(ctx context.Context, op, name, fp, installID string) e
 	return registry.CheckStatement(ctx, d.packages, d.fleetTrust, op, name, fp, installID)
 }
 
+// Stored reports whether the package store holds a package of
+// fingerprint fp: files some replica installed, never an edit. It reads
+// no archive.
+func (d *Dir) Stored(ctx context.Context, fp string) (bool, error) {
+	if d.packages == nil {
+		return false, nil
+	}
+	_, err := d.packages.GetPackage(ctx, fp, 1)
+	switch {
+	case err == nil, errors.Is(err, registry.ErrPackageTooLarge):
+		return true, nil
+	case errors.Is(err, registry.ErrNotFound):
+		return false, nil
+	}
+	return false, fmt.Errorf("skillkit: %w", err)
+}
+
 // FetchPackage returns the archive of the version of a skill with
 // fingerprint fp from the package store, refusing one over the archive
 // limit.

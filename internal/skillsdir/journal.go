@@ -25,6 +25,18 @@ type journal struct {
 	Previous *registry.Record `json:"previous,omitempty"` // the record before, if any
 	HadOld   bool             `json:"hadOld"`             // a skill folder was in place
 	Purge    bool             `json:"purge,omitempty"`    // uninstall: purge was asked
+	// PlacedBefore is the placed note of the skill before the swap ("":
+	// none) when the folder shares packages; nil in journals written
+	// before swaps changed the note ahead of the rename.
+	PlacedBefore *string `json:"placedBefore,omitempty"`
+}
+
+// swapSteps says how far a swap went, for its undo.
+type swapSteps struct {
+	noted    bool // the placed note names the new version
+	moved    bool // the old version is in the trash
+	placed   bool // the new version is in place
+	putTried bool // the record's write was tried
 }
 
 const journalVersion = 1
@@ -57,8 +69,8 @@ func (d *Dir) readJournal(t *Txn) (*journal, error) {
 // rollbackInstall undoes a swap that failed before its commit point (in the
 // failing process): the new version out, the old one back, the previous
 // record restored if the write of the new one was tried.
-func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, placed, putTried bool) error {
-	if placed {
+func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, s swapSteps) error {
+	if s.placed {
 		if err := d.Move(j.Name, t.Staging(TreeName)); err != nil {
 			return err
 		}
@@ -66,7 +78,7 @@ func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, pl
 			return err
 		}
 	}
-	if moved {
+	if s.moved {
 		if err := d.Move(t.Trash(), j.Name); err != nil {
 			return err
 		}
@@ -74,10 +86,26 @@ func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, pl
 			return err
 		}
 	}
-	if putTried {
+	if s.noted {
+		if err := d.restorePlaced(j); err != nil {
+			return err
+		}
+	}
+	if s.putTried {
 		return d.restoreRecord(ctx, j.Name, j.Previous)
 	}
 	return nil
+}
+
+// restorePlaced puts back the placed note the journal's swap replaced.
+func (d *Dir) restorePlaced(j *journal) error {
+	if j.PlacedBefore == nil {
+		return nil
+	}
+	if *j.PlacedBefore == "" {
+		return d.Unmark(j.Name)
+	}
+	return d.MarkPlaced(j.Name, *j.PlacedBefore)
 }
 
 // restoreRecord puts prev back, or removes the record when there was none.
@@ -243,6 +271,9 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 				return err
 			}
 		}
+		if err := d.restorePlaced(j); err != nil {
+			return err
+		}
 		// The new version is out but its record may be in: the write took
 		// effect although the store reported a failure, and the process
 		// died undoing the swap. The journal's record is this operation's
@@ -259,12 +290,20 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 		}
 		return nil
 	}
-	if !present || j.Op == string(OpSync) {
+	if !present {
 		return nil
 	}
 	fp, err := d.Fingerprint(ctx, j.Name)
 	if err != nil || fp != j.Record.Fingerprint {
 		return err // someone else's skill is in place now
+	}
+	// The new version is in place: the note names it, whether or not the
+	// swap got to write it (journals of older versions wrote it last).
+	if err := d.MarkPlaced(j.Name, fp); err != nil {
+		return err
+	}
+	if j.Op == string(OpSync) {
+		return nil
 	}
 	cur, err := d.Record(ctx, j.Name)
 	if err != nil {
