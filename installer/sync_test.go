@@ -579,3 +579,79 @@ func TestFleetInstallCrashKeepsTheNote(t *testing.T) {
 		})
 	}
 }
+
+// A flag change on a replica that has not synced an uninstall yet fails
+// and writes nothing: it neither brings the record back nor leaves one
+// for a later install to inherit. The next sync removes the skill.
+func TestFlagsOnALaggingReplicaDoNotResurrect(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "gone", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	if err := a.Uninstall(ctx, "gone", nil); err != nil {
+		t.Fatal(err)
+	}
+	for what, change := range map[string]func() error{
+		"enable":  func() error { return b.SetEnabled(ctx, "gone", true) },
+		"disable": func() error { return b.SetEnabled(ctx, "gone", false) },
+		"pin":     func() error { return b.Pin(ctx, "gone") },
+		"unpin":   func() error { return b.Unpin(ctx, "gone") },
+	} {
+		if err := change(); !errors.Is(err, ErrNotInstalled) {
+			t.Fatalf("%s on the lagging replica: %v", what, err)
+		}
+		if _, err := f.reg.Get(ctx, "gone"); !errors.Is(err, registry.ErrNotFound) {
+			t.Fatalf("%s brought the record back: %v", what, err)
+		}
+	}
+	wantActions(t, mustSync(t, b, nil), "gone removed")
+	if _, err := os.Stat(filepath.Join(bdir, "gone")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the uninstalled skill stayed: %v", err)
+	}
+}
+
+// uninstallingStore deletes a record right after a flag change read it,
+// as an uninstall on another replica would.
+type uninstallingStore struct {
+	*registry.MemStore
+	name string
+	done bool
+}
+
+func (s *uninstallingStore) Get(ctx context.Context, name string) (registry.Record, error) {
+	rec, err := s.MemStore.Get(ctx, name)
+	if name == s.name && !s.done && err == nil {
+		s.done = true
+		if err := s.MemStore.Delete(ctx, name); err != nil {
+			return rec, err
+		}
+	}
+	return rec, err
+}
+
+// An uninstall that lands between a flag change's read and its write wins.
+func TestUninstallWinsOverAConcurrentFlagChange(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	src := skillFolder(t, "gone", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	bdir := filepath.Join(t.TempDir(), "skills")
+	mustSync(t, f.open(t, bdir, nil), nil)
+	o := skillsdir.Options{Packages: f.pkgs}
+	f.signing(&o)
+	b := openTestInstallerWith(t, bdir, &uninstallingStore{MemStore: f.reg, name: "gone"}, &o, nil)
+	if err := b.Pin(ctx, "gone"); !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("pin raced by an uninstall: %v", err)
+	}
+	if _, err := f.reg.Get(ctx, "gone"); !errors.Is(err, registry.ErrNotFound) {
+		t.Fatalf("the pin brought the record back: %v", err)
+	}
+}
