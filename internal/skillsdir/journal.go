@@ -119,16 +119,38 @@ func (d *Dir) restoreRecord(ctx context.Context, name string, prev *registry.Rec
 	return nil
 }
 
-// Settle runs Recover when a transaction ever ran in the folder (it has a
-// staging folder), so reading a folder no one installed into creates
-// nothing in it. Readers run it before they scan, so they never see what a
-// crashed transaction left half done.
+// Settle runs Recover when an operation left something in the staging or
+// trash folder, so that reading a folder where nothing is left to settle
+// writes nothing, not even a lock: a read-only folder can be read. Readers
+// run it before they scan, so they never see what a crashed transaction
+// left half done.
 func (d *Dir) Settle(ctx context.Context) error {
-	ok, err := d.Exists(StagingDir)
-	if err != nil || !ok {
+	ids, err := d.opIDs()
+	if err != nil || len(ids) == 0 {
 		return err
 	}
 	return d.Recover(ctx)
+}
+
+// opIDs lists the operations that have something in the staging or the
+// trash folder (live ones too); a folder that does not exist lists none.
+func (d *Dir) opIDs() (map[string]bool, error) {
+	ids := map[string]bool{}
+	for _, folder := range []string{StagingDir, TrashDir} {
+		entries, err := fs.ReadDir(d.root.FS(), folder)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("skillkit: %w", err)
+		}
+		for _, e := range entries {
+			if id := strings.TrimSuffix(e.Name(), ".lock"); isOpID(id) {
+				ids[id] = true
+			}
+		}
+	}
+	return ids, nil
 }
 
 // Recover finishes or undoes the operations that died (their process
@@ -147,18 +169,10 @@ func (d *Dir) Recover(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ids := map[string]bool{}
-	for _, folder := range []string{StagingDir, TrashDir} {
-		entries, err := fs.ReadDir(d.root.FS(), folder)
-		if err != nil {
-			c.Unlock()
-			return fmt.Errorf("skillkit: %w", err)
-		}
-		for _, e := range entries {
-			if id := strings.TrimSuffix(e.Name(), ".lock"); isOpID(id) {
-				ids[id] = true
-			}
-		}
+	ids, err := d.opIDs()
+	if err != nil {
+		c.Unlock()
+		return err
 	}
 	type dead struct {
 		id string
