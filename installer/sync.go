@@ -30,6 +30,12 @@ type SyncOptions struct {
 	// Concurrency bounds how many skills Sync fetches and swaps at once.
 	// Zero or negative means 4.
 	Concurrency int
+	// Publish stores in the package store, signed with the folder's fleet
+	// key, the files of every recorded skill this replica holds at the
+	// recorded version whose package is missing: skills installed before
+	// the folder shared packages, which no other replica can fetch until
+	// one that holds them publishes them (SyncPublished).
+	Publish bool
 }
 
 // defaultSyncConcurrency is how many skills Sync works on at once: their
@@ -44,6 +50,7 @@ const (
 	SyncInstalled SyncAction = "installed" // fetched: the replica lacked the skill
 	SyncUpdated   SyncAction = "updated"   // fetched: the replica held another version
 	SyncRemoved   SyncAction = "removed"   // uninstalled elsewhere: removed here too
+	SyncPublished SyncAction = "published" // held here, its package stored for the others (SyncOptions.Publish)
 	SyncFailed    SyncAction = "failed"    // nothing changed; Err says why
 )
 
@@ -185,6 +192,14 @@ func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOpt
 	if err != nil {
 		return failed(err)
 	}
+	if o.Publish {
+		if published, err := in.publishHeld(ctx, rec); err != nil {
+			return failed(err)
+		} else if published {
+			s.hold(name, rec.Fingerprint)
+			return &SyncResult{Name: name, Action: SyncPublished, Fingerprint: rec.Fingerprint}
+		}
+	}
 	if placed == rec.Fingerprint || !rec.Enabled {
 		// In step, or disabled: a disabled skill is not fetched, and the
 		// replica keeps what it holds. A folder that went missing is
@@ -221,6 +236,9 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 	// The shared database is not trusted on its own: what its record
 	// names must be signed by a trusted installer.
 	if err := in.dir.CheckSigned(ctx, registry.OpInstall, name, rec.Fingerprint, rec.InstallID); err != nil {
+		if stored, serr := in.dir.Stored(ctx, rec.Fingerprint); serr == nil && !stored {
+			return nil, notPublished(rec, err)
+		}
 		return nil, err
 	}
 	present, err := in.dir.Exists(name)
@@ -268,9 +286,42 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 	return &SyncResult{Name: name, Action: action, Fingerprint: rec.Fingerprint, Result: res}, nil
 }
 
+// publishHeld stores, under the skill's lock, the files of rec's skill
+// when this folder holds it at the recorded version and the package store
+// lacks them, and notes the skill as placed.
+func (in *Installer) publishHeld(ctx context.Context, rec registry.Record) (bool, error) {
+	stored, err := in.dir.Stored(ctx, rec.Fingerprint)
+	if err != nil || stored {
+		return false, err
+	}
+	unlock, err := in.dir.Lock(ctx, rec.Name)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if present, err := in.dir.Exists(rec.Name); err != nil || !present {
+		return false, err
+	}
+	published, err := in.dir.PublishHeld(ctx, rec)
+	if err != nil || !published {
+		return false, err
+	}
+	return true, in.dir.MarkPlaced(rec.Name, rec.Fingerprint)
+}
+
+// notPublished is the error of a record whose package no replica stored:
+// it names the way out.
+func notPublished(rec registry.Record, err error) error {
+	return fmt.Errorf("%w; no replica stored the files of %s (installed before the fleet shared packages?): "+
+		"run `skillkit sync --publish` (SyncOptions.Publish) where it is installed, or install it again", err, rec.Name)
+}
+
 // place fetches rec's package and swaps it in through the install's flow.
 func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skillsdir.Reporter) (*Result, error) {
 	data, err := in.dir.FetchPackage(ctx, rec.Fingerprint)
+	if errors.Is(err, registry.ErrNotFound) {
+		return nil, notPublished(rec, err)
+	}
 	if err != nil {
 		return nil, err
 	}

@@ -655,3 +655,41 @@ func TestUninstallWinsOverAConcurrentFlagChange(t *testing.T) {
 		t.Fatalf("the pin brought the record back: %v", err)
 	}
 }
+
+// A skill installed before its folder shared packages has a record no
+// replica can fetch: the sync names the way out, and a sync with Publish
+// on the replica that holds it stores its package (signed), after which
+// the others place it.
+func TestSyncPublishesPreFleetSkills(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	adir := filepath.Join(t.TempDir(), "skills")
+	before := openTestInstallerWith(t, adir, f.reg, &skillsdir.Options{}, nil)
+	res, err := before.Install(ctx, Source{Dir: skillFolder(t, "old", "from before the fleet", nil)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before.dir.Close()
+	a := f.open(t, adir, nil)
+	b, bdir := f.replica(t, nil)
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err == nil || !strings.Contains(err.Error(), "sync --publish") {
+		t.Fatalf("syncing a skill no one published: %v", err)
+	}
+	unsigned, _ := f.replica(t, &skillsdir.Options{FleetUnsigned: true})
+	if rep, err = unsigned.Sync(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrNotFound) || !strings.Contains(err.Error(), "sync --publish") {
+		t.Fatalf("syncing a skill no one published, unsigned: %v", err)
+	}
+	wantActions(t, mustSync(t, a, &SyncOptions{Publish: true}), "old published")
+	wantActions(t, mustSync(t, a, &SyncOptions{Publish: true})) // once
+	wantActions(t, mustSync(t, b, nil), "old installed")
+	if got := fingerprintDir(t, filepath.Join(bdir, "old")); got != res.Record.Fingerprint {
+		t.Fatalf("B holds %s", got)
+	}
+}

@@ -17,16 +17,17 @@ import (
 
 type syncOptions struct {
 	installerFlags
-	force  bool
-	deps   bool
-	watch  time.Duration
-	listen bool
+	force   bool
+	deps    bool
+	publish bool
+	watch   time.Duration
+	listen  bool
 }
 
 func syncCommand() *command {
 	return &command{
 		name:    "sync",
-		args:    "[--force] [--deps] [--watch INTERVAL [--listen]] [--json]",
+		args:    "[--force] [--deps] [--publish] [--watch INTERVAL [--listen]] [--json]",
 		summary: "bring this replica's skills folder to what the shared database records",
 		help: `
 Needs --db URL or $SKILLKIT_DB. Every enabled skill the database records
@@ -36,7 +37,10 @@ validation, fingerprint, security scan and trust policy), then swapped in;
 skills this replica placed that were uninstalled elsewhere are removed.
 Dependencies the new versions make stale are rebuilt; with --deps every
 missing one is installed (never a setup script). A folder this replica did
-not place, or edited since, is replaced only with --force.
+not place, or edited since, is replaced only with --force. --publish
+stores the files of the skills this folder holds at their recorded version
+that the database has no package of (installed before the database shared
+packages), so the other replicas can fetch them.
 
 Prints what changed, one line a skill; exit status 1 when a skill could not
 be synced. --watch INTERVAL syncs again every INTERVAL (e.g. 1m) until
@@ -47,6 +51,7 @@ changes the registry. --json prints each sync as one JSON object a line.` + inst
 			o.register(fs, false)
 			fs.BoolVar(&o.force, "force", false, "replace folders this replica did not place or that were edited")
 			fs.BoolVar(&o.deps, "deps", false, "install the missing dependencies of the skills placed")
+			fs.BoolVar(&o.publish, "publish", false, "store the packages the database lacks of the skills this folder holds")
 			fs.DurationVar(&o.watch, "watch", 0, "sync again every `INTERVAL` until interrupted")
 			fs.BoolVar(&o.listen, "listen", false, "with --watch on PostgreSQL: also sync when the registry changes")
 			return o
@@ -74,7 +79,7 @@ func runSync(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitFailure
 	}
 	defer kit.Close()
-	so := &skillkit.SyncOptions{Force: o.force, InstallDeps: o.deps}
+	so := &skillkit.SyncOptions{Force: o.force, InstallDeps: o.deps, Publish: o.publish}
 	if o.watch == 0 {
 		rep, err := kit.Sync(ctx, so)
 		return printSync(c, o, rep, err, true)
@@ -149,8 +154,12 @@ func printSync(c *cli, o *syncOptions, rep *installer.SyncReport, err error, sum
 		return code
 	}
 	if summary {
-		fmt.Fprintf(c.stderr, "%d installed, %d updated, %d removed, %d failed; this replica holds %d skills from the database\n",
-			counts[installer.SyncInstalled], counts[installer.SyncUpdated], counts[installer.SyncRemoved], counts[installer.SyncFailed], len(rep.Placed))
+		published := ""
+		if n := counts[installer.SyncPublished]; n > 0 {
+			published = fmt.Sprintf("%d published, ", n)
+		}
+		fmt.Fprintf(c.stderr, "%d installed, %d updated, %d removed, %s%d failed; this replica holds %d skills from the database\n",
+			counts[installer.SyncInstalled], counts[installer.SyncUpdated], counts[installer.SyncRemoved], published, counts[installer.SyncFailed], len(rep.Placed))
 	}
 	return code
 }

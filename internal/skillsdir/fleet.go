@@ -105,25 +105,44 @@ func (d *Dir) publish(ctx context.Context, t *Txn, rec registry.Record) error {
 	if d.packages == nil || rec.Fingerprint == "" {
 		return nil
 	}
-	tree := t.StagingOS(TreeName)
+	_, err := d.storePackage(ctx, t.StagingOS(TreeName), rec)
+	return err
+}
+
+// PublishHeld stores the skill folder rec.Name, whose lock the caller
+// holds, as the package of rec, signed when the folder holds a fleet key:
+// the way out for a skill installed before its folder shared packages,
+// whose record no replica could otherwise fetch. It reports false, storing
+// nothing, when the folder's files are not rec's version.
+func (d *Dir) PublishHeld(ctx context.Context, rec registry.Record) (bool, error) {
+	if d.packages == nil {
+		return false, errors.New("skillkit: the skills folder shares no package store")
+	}
+	return d.storePackage(ctx, d.OSPath(rec.Name), rec)
+}
+
+// storePackage packs tree and stores it as rec's package, with the
+// statement of its install when the folder holds a key, provided tree has
+// rec's fingerprint (else it stores nothing and reports false).
+func (d *Dir) storePackage(ctx context.Context, tree string, rec registry.Record) (bool, error) {
 	fp, err := registry.Fingerprint(ctx, osfs.Dir(tree), ".")
 	if err != nil || fp != rec.Fingerprint {
-		return err
+		return false, err
 	}
 	var buf bytes.Buffer
 	if err := archive.Pack(ctx, &buf, tree); err != nil {
-		return fmt.Errorf("skillkit: the package of %s: %w", rec.Name, err)
+		return false, fmt.Errorf("skillkit: the package of %s: %w", rec.Name, err)
 	}
 	if max := d.limits.Effective().MaxArchiveBytes; int64(buf.Len()) > max {
-		return fmt.Errorf("skillkit: the package of %s is %d bytes, over the archive limit of %d, so no replica could fetch it", rec.Name, buf.Len(), max)
+		return false, fmt.Errorf("skillkit: the package of %s is %d bytes, over the archive limit of %d, so no replica could fetch it", rec.Name, buf.Len(), max)
 	}
 	if err := d.packages.PutPackage(ctx, fp, buf.Bytes()); err != nil {
-		return fmt.Errorf("skillkit: storing the package of %s: %w", rec.Name, err)
+		return false, fmt.Errorf("skillkit: storing the package of %s: %w", rec.Name, err)
 	}
 	if d.fleetKey != nil {
-		return registry.PutStatement(ctx, d.packages, d.fleetKey, registry.OpInstall, rec.Name, fp, rec.InstallID)
+		return true, registry.PutStatement(ctx, d.packages, d.fleetKey, registry.OpInstall, rec.Name, fp, rec.InstallID)
 	}
-	return nil
+	return true, nil
 }
 
 // signRemoval signs, before the record of a skill is deleted, that it was
