@@ -693,3 +693,49 @@ func TestSyncPublishesPreFleetSkills(t *testing.T) {
 		t.Fatalf("B holds %s", got)
 	}
 }
+
+// A record that changes while a sync fetches its version is not placed:
+// the sync checks under the skill's lock that the record still names the
+// fetched files, fails that skill with ErrConflict and keeps what the
+// replica held; the next sync places the newer version.
+func TestSyncNoticesARecordChangedMeanwhile(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "moving", "v1", nil)
+	v1, err := a.Install(ctx, Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("moving", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var v3 *Result
+	b.dir.Fault = func(point string) error {
+		if point == "scan" && v3 == nil { // B has v2 staged: A installs v3 meanwhile
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("moving", "v3")})
+			if v3, err = a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Error(err)
+			}
+		}
+		return nil
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrConflict) {
+		t.Fatalf("placing a version the record no longer names: %v", err)
+	}
+	if got := fingerprintDir(t, filepath.Join(bdir, "moving")); got != v1.Record.Fingerprint {
+		t.Fatalf("B holds %s, not the v1 it held", got)
+	}
+	b.dir.Fault = nil
+	wantActions(t, mustSync(t, b, nil), "moving updated")
+	if got := fingerprintDir(t, filepath.Join(bdir, "moving")); got != v3.Record.Fingerprint {
+		t.Fatalf("B holds %s, not v3", got)
+	}
+}
