@@ -147,7 +147,7 @@ func (in *Installer) Sync(ctx context.Context, opts *SyncOptions) (*SyncReport, 
 	}
 	for _, name := range placed {
 		if !recorded[name] {
-			each(func() *SyncResult { return in.syncRemove(ctx, name) })
+			each(func() *SyncResult { return in.syncRemove(ctx, name, o.Force) })
 		}
 	}
 	wg.Wait()
@@ -361,10 +361,11 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 }
 
 // syncRemove removes skill name, which this replica placed and whose
-// record is gone, unless a record came back meanwhile. Its secrets are not
-// purged: they are shared, and the uninstall that deleted the record
+// record is gone, unless a record came back meanwhile, or its files were
+// edited here since (then only with force: ErrModified). Its secrets are
+// not purged: they are shared, and the uninstall that deleted the record
 // decided about them.
-func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
+func (in *Installer) syncRemove(ctx context.Context, name string, force bool) *SyncResult {
 	fp, err := in.dir.Placed(name)
 	res := &SyncResult{Name: name, Action: SyncRemoved, Fingerprint: fp}
 	if err == nil {
@@ -376,9 +377,12 @@ func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
 		var unlock func()
 		if unlock, err = in.dir.Lock(ctx, name); err == nil {
 			rep := in.reporter(skillsdir.OpSync, name, "")
-			_, err = in.dir.Remove(ctx, name, false, func(_ context.Context, prev *registry.Record, _ bool) error {
+			_, err = in.dir.Remove(ctx, name, false, func(ctx context.Context, prev *registry.Record, present bool) error {
 				if prev != nil {
 					return errReinstalled
+				}
+				if present && !force {
+					return in.checkUnedited(ctx, name, fp)
 				}
 				return nil
 			}, rep)
@@ -393,6 +397,21 @@ func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
 		res.Action, res.Err = SyncFailed, err
 	}
 	return res
+}
+
+// checkUnedited fails with ErrModified when skill name's files are neither
+// the version placed (fp) nor any version the package store holds: an
+// edit made on this replica, which a sync discards only with Force.
+func (in *Installer) checkUnedited(ctx context.Context, name, fp string) error {
+	current, err := in.dir.Fingerprint(ctx, name)
+	if err != nil || current == fp {
+		return err
+	}
+	stored, err := in.dir.Stored(ctx, current)
+	if err != nil || stored {
+		return err
+	}
+	return fmt.Errorf("%w: %s, uninstalled elsewhere, was edited on this replica; sync with Force to remove it", ErrModified, name)
 }
 
 // errReinstalled: a skill Sync was removing got a record again.

@@ -739,3 +739,34 @@ func TestSyncNoticesARecordChangedMeanwhile(t *testing.T) {
 		t.Fatalf("B holds %s, not v3", got)
 	}
 }
+
+// A skill uninstalled elsewhere whose files were edited on this replica
+// is not deleted by a sync: ErrModified, until a sync with Force.
+func TestSyncKeepsAnEditedSkillUninstalledElsewhere(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	if _, err := a.Install(ctx, Source{Dir: skillFolder(t, "mine", "v1", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, bdir, map[string]string{"mine/notes.md": "work done on B"})
+	if err := a.Uninstall(ctx, "mine", nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, ErrModified) {
+		t.Fatalf("removing an edited skill: %v", err)
+	}
+	if got := readFile(t, filepath.Join(bdir, "mine", "notes.md")); got != "work done on B" {
+		t.Fatal("the edit is gone")
+	}
+	wantActions(t, mustSync(t, b, &SyncOptions{Force: true}), "mine removed")
+	if _, err := os.Stat(filepath.Join(bdir, "mine")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Force kept the skill: %v", err)
+	}
+}
