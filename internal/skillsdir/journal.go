@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
+	"time"
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
 	"github.com/skillkit-go/skillkit/internal/filelock"
@@ -174,6 +176,7 @@ func (d *Dir) Recover(ctx context.Context) error {
 		c.Unlock()
 		return err
 	}
+	d.removeStaleTemps(ctx)
 	type dead struct {
 		id string
 		h  *filelock.Handle
@@ -209,6 +212,33 @@ func (d *Dir) Recover(ctx context.Context) error {
 		os.Remove(d.OSPath(StagingDir, dd.id+".lock"))
 	}
 	return nil
+}
+
+// staleTempAge is how old the temporary file of an atomic write in
+// .skillhub must be for recovery to take it for one whose writer died: a
+// live write takes milliseconds.
+const staleTempAge = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files that writes killed before
+// their rename left in .skillhub and its folders (lock.json, placed notes,
+// origins, approvals, the replica's identity); a failure is only logged.
+func (d *Dir) removeStaleTemps(ctx context.Context) {
+	hub := path.Dir(StagingDir)
+	folders := []string{hub}
+	entries, err := fs.ReadDir(d.root.FS(), hub)
+	for _, e := range entries {
+		if e.IsDir() && path.Join(hub, e.Name()) != StagingDir && path.Join(hub, e.Name()) != TrashDir {
+			folders = append(folders, path.Join(hub, e.Name()))
+		}
+	}
+	for _, f := range folders {
+		if err == nil {
+			_, err = atomicfile.RemoveStale(d.root, f, staleTempAge)
+		}
+	}
+	if err != nil {
+		d.Warn(ctx, "skillkit: removing the leftovers of killed writes: %v", err)
+	}
 }
 
 // errBusy: the skill of a dead operation is locked by a live one.
