@@ -1,12 +1,19 @@
 package skillkit_test
 
 import (
+	"context"
 	"errors"
+	"fmt"
+	"maps"
+	"math/rand/v2"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
+	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -163,4 +170,188 @@ func TestFleetReadOnlyDatabaseUser(t *testing.T) {
 	if errs := diags.AtLeast(diagnostics.Error); len(errs) > 0 {
 		t.Fatalf("Doctor: %v", errs)
 	}
+}
+
+// chaosRoundsEnv overrides how many kill rounds
+// TestFleetConvergesAfterRandomKills runs on each database, chaosSeedEnv
+// the seed that draws them.
+const (
+	chaosRoundsEnv = "SKILLKIT_CHAOS_ROUNDS"
+	chaosSeedEnv   = "SKILLKIT_CHAOS_SEED"
+)
+
+// TestFleetConvergesAfterRandomKills kills a syncing replica, a real child
+// process, at random moments while another replica updates, uninstalls
+// and reinstalls skills: at a random fault point of the sync (any swap or
+// removal step, several skills at once) or, one round in four, with
+// SIGKILL after a random delay. After each round one more sync, without
+// Force, must leave every replica with exactly what the registry records:
+// the recorded version of every enabled skill, nothing uninstalled, notes
+// that name the files, nothing left in staging. Seeded, so a failure
+// replays (the seed and round are in the log).
+func TestFleetConvergesAfterRandomKills(t *testing.T) {
+	rounds, seed := 40, uint64(30)
+	if v, err := strconv.Atoi(os.Getenv(chaosRoundsEnv)); err == nil && v > 0 {
+		rounds = v
+	}
+	if v, err := strconv.ParseUint(os.Getenv(chaosSeedEnv), 10, 64); err == nil {
+		seed = v
+	}
+	forEachDatabase(t, func(t *testing.T, db database) {
+		ctx := t.Context()
+		rng := rand.New(rand.NewPCG(seed, 0))
+		dsn := db.DSN(t)
+		adir, bdir := filepath.Join(t.TempDir(), "a"), filepath.Join(t.TempDir(), "b")
+		a := replica(t, db, dsn, adir, "a")
+		names := []string{"s0", "s1", "s2", "s3", "s4", "s5"}
+		installed := map[string]bool{}
+		version := 0
+		for _, name := range names[:4] {
+			version++
+			if _, err := a.Install(ctx, installer.Source{Dir: greetSkill(t, name, fmt.Sprint("v", version))}, nil); err != nil {
+				t.Fatal(err)
+			}
+			installed[name] = true
+		}
+		b := replica(t, db, dsn, bdir, "b")
+		syncOK(t, b)
+		kills := 0
+		for round := range rounds {
+			// What A does while B syncs, drawn now: the draws stay in order.
+			type op struct {
+				name    string
+				remove  bool
+				version int
+			}
+			var ops []op
+			for range 1 + rng.IntN(3) {
+				name := names[rng.IntN(len(names))]
+				if installed[name] && rng.IntN(3) == 0 {
+					ops = append(ops, op{name: name, remove: true})
+					installed[name] = false
+					continue
+				}
+				version++
+				ops = append(ops, op{name: name, version: version})
+				installed[name] = true
+			}
+			sigkill := round%4 == 3
+			spec := fmt.Sprintf("*@%d", rng.IntN(8))
+			if sigkill {
+				spec = "never@0"
+			}
+			delay := time.Duration(rng.IntN(400)) * time.Millisecond
+			cmd := exec.Command(os.Args[0], "-test.run=^TestFleetCrashHelper$")
+			cmd.Env = append(os.Environ(), fleetCrashEnv+"="+spec, "SKILLKIT_FLEET_MAY_FINISH=1", "SKILLKIT_FLEET_DB="+db.Name,
+				"SKILLKIT_FLEET_DSN="+dsn, "SKILLKIT_FLEET_DIR="+bdir, fmt.Sprint("SKILLKIT_FLEET_CONCURRENCY=", 1+rng.IntN(4)))
+			var out strings.Builder
+			cmd.Stdout, cmd.Stderr = &out, &out
+			apply := func(o op) error {
+				var err error
+				if o.remove {
+					err = a.Uninstall(ctx, o.name, nil)
+				} else {
+					_, err = a.Install(ctx, installer.Source{Dir: greetSkill(t, o.name, fmt.Sprint("v", o.version))}, &installer.InstallOptions{Force: true})
+				}
+				if err != nil {
+					return fmt.Errorf("%s on A: %w", o.name, err)
+				}
+				return nil
+			}
+			// The first change is there when B starts: each sync has work.
+			if err := apply(ops[0]); err != nil {
+				t.Fatal(err)
+			}
+			if err := cmd.Start(); err != nil {
+				t.Fatal(err)
+			}
+			changed := make(chan error, 1)
+			go func() {
+				for _, o := range ops[1:] {
+					if err := apply(o); err != nil {
+						changed <- err
+						return
+					}
+				}
+				changed <- nil
+			}()
+			if sigkill {
+				time.Sleep(delay)
+				cmd.Process.Kill()
+			}
+			err := cmd.Wait()
+			if cerr := <-changed; cerr != nil {
+				t.Fatal(cerr)
+			}
+			var ee *exec.ExitError
+			switch {
+			case err == nil: // the sync ended before its kill
+			case errors.As(err, &ee) && (ee.ExitCode() == 7 || !ee.Exited()):
+				kills++
+			default:
+				t.Fatalf("round %d (seed %d): the syncing replica: %v\n%s", round, seed, err, out.String())
+			}
+			rep := syncOK(t, b)
+			for _, r := range []struct {
+				dir    string
+				placed map[string]string
+			}{{adir, nil}, {bdir, rep.Placed}} {
+				if err := converged(ctx, a, r.dir, r.placed); err != nil {
+					t.Fatalf("round %d (seed %d, kill %s): after one more sync: %v", round, seed, spec, err)
+				}
+			}
+		}
+		t.Logf("%d rounds, %d kills (seed %d)", rounds, kills, seed)
+		if kills < rounds/2 {
+			t.Fatalf("only %d of %d rounds killed the sync: the test proves little", kills, rounds)
+		}
+	})
+}
+
+// converged reports how the skills folder dir differs from what the
+// registry records: every enabled recorded skill at its recorded version
+// (with a placed note naming it, when placed is given: the sync's report),
+// no other skill folder, nothing left in staging or the trash.
+func converged(ctx context.Context, kit *skillkit.Kit, dir string, placed map[string]string) error {
+	recs, err := kit.Registry().List(ctx)
+	if err != nil {
+		return err
+	}
+	want, ids := map[string]string{}, map[string]string{}
+	for _, r := range recs {
+		if r.Enabled && strings.HasPrefix(r.Fingerprint, registry.FingerprintPrefix) {
+			want[r.Name], ids[r.Name] = r.Fingerprint, r.InstallID
+		}
+	}
+	entries, err := os.ReadDir(dir)
+	if err != nil {
+		return err
+	}
+	for _, e := range entries {
+		if _, ok := want[e.Name()]; !ok && !strings.HasPrefix(e.Name(), ".") {
+			return fmt.Errorf("%s holds %s, which the registry does not record", dir, e.Name())
+		}
+	}
+	for name, fp := range want {
+		got, err := registry.Fingerprint(ctx, os.DirFS(filepath.Join(dir, name)), ".")
+		if err != nil || got != fp {
+			return fmt.Errorf("%s holds %s at %s (%v), the registry records %s", dir, name, got, err, fp)
+		}
+		note, err := os.ReadFile(filepath.Join(dir, ".skillhub", "placed", name))
+		if wantNote := fp + " " + ids[name]; err != nil || strings.TrimSpace(string(note)) != wantNote {
+			return fmt.Errorf("%s: the placed note of %s says %q (%v), want %q", dir, name, note, err, wantNote)
+		}
+	}
+	if placed != nil && !maps.Equal(placed, want) {
+		return fmt.Errorf("%s: the sync reports it holds %v, the registry records %v", dir, placed, want)
+	}
+	for _, d := range []string{".skillhub/staging", ".skillhub/trash"} {
+		left, _ := os.ReadDir(filepath.Join(dir, d))
+		for _, e := range left {
+			if e.Name() != ".lock" {
+				return fmt.Errorf("%s: left over in %s: %s", dir, d, e.Name())
+			}
+		}
+	}
+	return nil
 }

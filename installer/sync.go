@@ -253,7 +253,7 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 		if current == rec.Fingerprint {
 			// Already the recorded version (installed here, or placed by a
 			// sync that died before noting it): note it.
-			return nil, in.dir.MarkPlaced(name, current)
+			return nil, in.dir.MarkPlacedInstall(name, current, rec.InstallID)
 		}
 		if current != placed && !o.Force {
 			// Files that are a version the fleet stored are no edit, whatever
@@ -306,7 +306,7 @@ func (in *Installer) publishHeld(ctx context.Context, rec registry.Record) (bool
 	if err != nil || !published {
 		return false, err
 	}
-	return true, in.dir.MarkPlaced(rec.Name, rec.Fingerprint)
+	return true, in.dir.MarkPlacedInstall(rec.Name, rec.Fingerprint, rec.InstallID)
 }
 
 // notPublished is the error of a record whose package no replica stored:
@@ -370,8 +370,15 @@ func (in *Installer) syncRemove(ctx context.Context, name string, force bool) *S
 	res := &SyncResult{Name: name, Action: SyncRemoved, Fingerprint: fp}
 	if err == nil {
 		// A record that is gone is no proof of an uninstall: a trusted
-		// installer must have signed the removal.
+		// installer must have signed the removal of the version held, or,
+		// for a replica that missed the versions after it, the end of its
+		// install.
 		err = in.dir.CheckSigned(ctx, registry.OpRemove, name, fp, "")
+		if errors.Is(err, registry.ErrUnsigned) {
+			if id, ierr := in.dir.PlacedInstall(name); ierr == nil && id != "" && in.dir.CheckSigned(ctx, registry.OpRetire, name, "", id) == nil {
+				err = nil
+			}
+		}
 	}
 	if err == nil {
 		var unlock func()

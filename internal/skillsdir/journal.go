@@ -27,9 +27,9 @@ type journal struct {
 	Previous *registry.Record `json:"previous,omitempty"` // the record before, if any
 	HadOld   bool             `json:"hadOld"`             // a skill folder was in place
 	Purge    bool             `json:"purge,omitempty"`    // uninstall: purge was asked
-	// PlacedBefore is the placed note of the skill before the swap ("":
-	// none) when the folder shares packages; nil in journals written
-	// before swaps changed the note ahead of the rename.
+	// PlacedBefore is what the placed note of the skill held before the
+	// swap ("": none) when the folder shares packages; nil in journals
+	// written before swaps changed the note ahead of the rename.
 	PlacedBefore *string `json:"placedBefore,omitempty"`
 }
 
@@ -107,7 +107,7 @@ func (d *Dir) restorePlaced(j *journal) error {
 	if *j.PlacedBefore == "" {
 		return d.Unmark(j.Name)
 	}
-	return d.MarkPlaced(j.Name, *j.PlacedBefore)
+	return d.writeNote(j.Name, *j.PlacedBefore)
 }
 
 // restoreRecord puts prev back, or removes the record when there was none.
@@ -343,7 +343,7 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 	}
 	// The new version is in place: the note names it, whether or not the
 	// swap got to write it (journals of older versions wrote it last).
-	if err := d.MarkPlaced(j.Name, fp); err != nil {
+	if err := d.MarkPlacedInstall(j.Name, fp, j.Record.InstallID); err != nil {
 		return err
 	}
 	if j.Op == string(OpSync) {

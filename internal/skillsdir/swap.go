@@ -71,6 +71,11 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 		if err := d.publish(ctx, t, rec); err != nil {
 			return nil, err
 		}
+		if prev != nil && prev.InstallID != rec.InstallID {
+			if err := d.signRetired(ctx, prev); err != nil {
+				return nil, err
+			}
+		}
 	}
 	msg := "installing"
 	var keep []string
@@ -84,7 +89,7 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 
 	j := &journal{Op: string(op), Name: name, Record: &rec, Previous: prev, HadOld: present}
 	if d.packages != nil {
-		before, err := d.Placed(name)
+		before, err := d.rawNote(name)
 		if err != nil {
 			return nil, err
 		}
@@ -108,7 +113,7 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	// later sync would take for an edit. Undo and recovery put it back.
 	if j.PlacedBefore != nil {
 		s.noted = true
-		if err := d.MarkPlaced(name, rec.Fingerprint); err != nil {
+		if err := d.MarkPlacedInstall(name, rec.Fingerprint, rec.InstallID); err != nil {
 			return fail(err)
 		}
 		if err := t.Fault("noted"); err != nil {
