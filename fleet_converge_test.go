@@ -182,7 +182,8 @@ const (
 
 // TestFleetConvergesAfterRandomKills kills a syncing replica, a real child
 // process, at random moments while another replica updates, uninstalls
-// and reinstalls skills: at a random fault point of the sync (any swap or
+// and reinstalls skills (before B starts, while it syncs, and once more
+// after it died): at a random fault point of the sync (any swap or
 // removal step, several skills at once) or, one round in four, with
 // SIGKILL after a random delay. After each round one more sync, without
 // Force, must leave every replica with exactly what the registry records:
@@ -224,7 +225,7 @@ func TestFleetConvergesAfterRandomKills(t *testing.T) {
 				version int
 			}
 			var ops []op
-			for range 1 + rng.IntN(3) {
+			for range 2 + rng.IntN(3) {
 				name := names[rng.IntN(len(names))]
 				if installed[name] && rng.IntN(3) == 0 {
 					ops = append(ops, op{name: name, remove: true})
@@ -267,7 +268,7 @@ func TestFleetConvergesAfterRandomKills(t *testing.T) {
 			}
 			changed := make(chan error, 1)
 			go func() {
-				for _, o := range ops[1:] {
+				for _, o := range ops[1 : len(ops)-1] {
 					if err := apply(o); err != nil {
 						changed <- err
 						return
@@ -282,6 +283,10 @@ func TestFleetConvergesAfterRandomKills(t *testing.T) {
 			err := cmd.Wait()
 			if cerr := <-changed; cerr != nil {
 				t.Fatal(cerr)
+			}
+			// The fleet moves on while B is down.
+			if err := apply(ops[len(ops)-1]); err != nil {
+				t.Fatal(err)
 			}
 			var ee *exec.ExitError
 			switch {
