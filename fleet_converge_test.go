@@ -18,6 +18,7 @@ import (
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/installer"
+	"github.com/skillkit-go/skillkit/internal/asuser"
 	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/internal/testdb"
 	"github.com/skillkit-go/skillkit/registry"
@@ -135,8 +136,8 @@ func TestReadOnlyFolder(t *testing.T) {
 		t.Fatal(err)
 	}
 	fixture.ReadOnly(t, ro)
-	cmd := fixture.ReadOnlyChild(t, readOnlyEnv+"="+ro)
-	cmd.Args = append(cmd.Args, "-test.run=^TestReadOnlyHelper$", "-test.v")
+	cmd := asuser.Command(t, "-test.run=^TestReadOnlyHelper$", "-test.v")
+	cmd.Env = []string{readOnlyEnv + "=" + ro, "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()}
 	if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "--- PASS: TestReadOnlyHelper") {
 		t.Fatalf("reading the read-only copy: %v\n%s", err, out)
 	}

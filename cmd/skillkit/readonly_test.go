@@ -8,6 +8,7 @@ import (
 	"strings"
 	"testing"
 
+	"github.com/skillkit-go/skillkit/internal/asuser"
 	"github.com/skillkit-go/skillkit/internal/fixture"
 )
 
@@ -48,8 +49,8 @@ func TestReadCommandsOnAReadOnlyFolder(t *testing.T) {
 	fixture.ReadOnly(t, ro)
 	for _, args := range [][]string{{"list"}, {"prompt"}, {"read", "notes"}, {"doctor"}} {
 		t.Run(args[0], func(t *testing.T) {
-			cmd := fixture.ReadOnlyChild(t, readOnlyArgsEnv+"="+strings.Join(append(args, "--dir", ro), "\n"))
-			cmd.Args = append(cmd.Args, "-test.run=^TestReadOnlyCLIHelper$", "-test.v")
+			cmd := asuser.Command(t, "-test.run=^TestReadOnlyCLIHelper$", "-test.v")
+			cmd.Env = []string{readOnlyArgsEnv + "=" + strings.Join(append(args, "--dir", ro), "\n"), "PATH=" + os.Getenv("PATH"), "HOME=" + os.TempDir()}
 			if out, err := cmd.CombinedOutput(); err != nil || !strings.Contains(string(out), "--- PASS: TestReadOnlyCLIHelper") {
 				t.Fatalf("%v\n%s", err, out)
 			}
