@@ -16,21 +16,31 @@ import (
 // over 100,000 skills with three sub-folders each (400,000 folders, twice
 // this machine's default inotify limit): it reports cpu-percent, the
 // process's user and system time over the wall time of 20 idle seconds
-// after Watch settled. Slow to set up (a minute or two); run it on its own:
+// after Watch settled. Writing the skills takes minutes: with
+// SKILLKIT_WATCH_TREE set to a folder, they are written there once and
+// reused. Run it on its own:
 //
-//	go test ./loader -run XXX -bench WatchIdle100k -benchtime 1x
+//	SKILLKIT_WATCH_TREE=/tmp/watch100k go test ./loader -run XXX -bench WatchIdle100k -benchtime 1x -timeout 60m
 func BenchmarkWatchIdle100k(b *testing.B) {
-	root := b.TempDir()
 	const skills = 100_000
-	if err := testcorpus.Generate(root, skills); err != nil {
-		b.Fatal(err)
+	root := os.Getenv("SKILLKIT_WATCH_TREE")
+	if root == "" {
+		root = b.TempDir()
 	}
-	for i := range skills {
-		d := filepath.Join(root, fmt.Sprintf("group-%03d", i/100), fmt.Sprintf("skill-%05d", i))
-		for _, sub := range []string{"scripts", "assets"} {
-			if err := os.Mkdir(filepath.Join(d, sub), 0o755); err != nil {
-				b.Fatal(err)
+	if _, err := os.Stat(filepath.Join(root, "done")); err != nil {
+		if err := testcorpus.Generate(root, skills); err != nil {
+			b.Fatal(err)
+		}
+		for i := range skills {
+			d := filepath.Join(root, fmt.Sprintf("group-%03d", i/100), fmt.Sprintf("skill-%05d", i))
+			for _, sub := range []string{"scripts", "assets"} {
+				if err := os.MkdirAll(filepath.Join(d, sub), 0o755); err != nil {
+					b.Fatal(err)
+				}
 			}
+		}
+		if err := os.WriteFile(filepath.Join(root, "done"), nil, 0o644); err != nil {
+			b.Fatal(err)
 		}
 	}
 	l, err := New(b.Context(), []Source{{Name: "bench", Dir: root}}, nil, &Options{MaxSkills: Unlimited, MaxDirs: Unlimited})

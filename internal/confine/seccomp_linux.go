@@ -129,7 +129,9 @@ func (a *bpfAsm) ret(v uint32)  { a.stmt(unix.BPF_RET|unix.BPF_K, v) }
 func (a *bpfAsm) jump(code uint16, k uint32, jt, jf string) {
 	a.code = append(a.code, bpfInsn{SockFilter: unix.SockFilter{Code: code, K: k}, jt: jt, jf: jf})
 }
-func (a *bpfAsm) jeq(k uint32, jt, jf string) { a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, k, jt, jf) }
+func (a *bpfAsm) jeq(k uint32, jt, jf string) {
+	a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, k, jt, jf)
+}
 func (a *bpfAsm) goTo(target string) {
 	a.code = append(a.code, bpfInsn{SockFilter: unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JA}, ja: target})
 }
