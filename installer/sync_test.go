@@ -770,3 +770,48 @@ func TestSyncKeepsAnEditedSkillUninstalledElsewhere(t *testing.T) {
 		t.Fatalf("Force kept the skill: %v", err)
 	}
 }
+
+// A replica that missed versions removes a skill uninstalled elsewhere:
+// the uninstall signed the end of the install, which the replica's note
+// names. The end of one install does not remove a later one: a record
+// deleted by someone without a key leaves a fresh install where it is.
+func TestSyncRemovesARetiredInstallOnly(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "tool", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("tool", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil { // B never syncs v2
+		t.Fatal(err)
+	}
+	if err := a.Uninstall(ctx, "tool", nil); err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, mustSync(t, b, nil), "tool removed")
+
+	// A fresh install (a new install id) of new files, synced; then its
+	// record goes without a signed removal: B keeps it.
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("tool", "v3")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	if err := f.reg.Delete(ctx, "tool"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrUnsigned) {
+		t.Fatalf("removing a fresh install on an old retirement: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(bdir, "tool", "SKILL.md")); err != nil {
+		t.Fatal(err)
+	}
+}
