@@ -20,6 +20,7 @@ import (
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/asuser"
 	"github.com/skillkit-go/skillkit/internal/fixture"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/internal/testdb"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/tools"
@@ -360,4 +361,44 @@ func converged(ctx context.Context, kit *skillkit.Kit, dir string, placed map[st
 		}
 	}
 	return nil
+}
+
+// An install on a replica killed between its rename and its record (or
+// its note) leaves, once recovered, a folder whose note and record name
+// its files: Doctor reports no FINGERPRINT_CHANGED and an update goes on.
+func TestFleetInstallKilledMidSwap(t *testing.T) {
+	forEachDatabase(t, func(t *testing.T, db database) {
+		for _, point := range []string{"noted", "new-moved"} {
+			t.Run(point, func(t *testing.T) {
+				ctx := t.Context()
+				dsn := db.DSN(t)
+				dir := filepath.Join(t.TempDir(), "a")
+				a := replica(t, db, dsn, dir, "a")
+				if _, err := a.Install(ctx, installer.Source{Dir: greetSkill(t, "greet", "v1")}, nil); err != nil {
+					t.Fatal(err)
+				}
+				skillkit.SetFault(a, func(p string) error {
+					if p == point {
+						return skillsdir.ErrSimulatedCrash
+					}
+					return nil
+				})
+				if _, err := a.Install(ctx, installer.Source{Dir: greetSkill(t, "greet", "v2")}, &installer.InstallOptions{Force: true}); !errors.Is(err, skillsdir.ErrSimulatedCrash) {
+					t.Fatalf("the install did not die: %v", err)
+				}
+				a.Close()
+				a = replica(t, db, dsn, dir, "a")
+				diags, err := a.Doctor(ctx)
+				if err != nil {
+					t.Fatal(err)
+				}
+				if diags.Has(diagnostics.FingerprintChanged) {
+					t.Fatalf("Doctor after the recovered install: %v", diags.WithCode(diagnostics.FingerprintChanged))
+				}
+				if _, err := a.Install(ctx, installer.Source{Dir: greetSkill(t, "greet", "v3")}, &installer.InstallOptions{Force: true}); err != nil {
+					t.Fatalf("updating after the recovered install: %v", err)
+				}
+			})
+		}
+	})
 }
