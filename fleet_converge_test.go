@@ -238,6 +238,7 @@ func TestFleetConvergesAfterRandomKills(t *testing.T) {
 				ops = append(ops, op{name: name, version: version})
 				installed[name] = true
 			}
+			t.Logf("round %d: %+v", round, ops)
 			sigkill := round%4 == 3
 			spec := fmt.Sprintf("*@%d", rng.IntN(8))
 			if sigkill {
@@ -298,7 +299,13 @@ func TestFleetConvergesAfterRandomKills(t *testing.T) {
 			default:
 				t.Fatalf("round %d (seed %d): the syncing replica: %v\n%s", round, seed, err, out.String())
 			}
-			rep := syncOK(t, b)
+			rep, err := b.Sync(ctx, nil)
+			if err == nil {
+				err = rep.Err()
+			}
+			if err != nil {
+				t.Fatalf("round %d (seed %d, kill %s): one more sync: %v\n%s", round, seed, spec, err, out.String())
+			}
 			for _, r := range []struct {
 				dir    string
 				placed map[string]string
