@@ -42,6 +42,11 @@ type SyncOptions struct {
 	// Concurrency bounds how many skills the sync fetches and swaps at
 	// once; zero or negative means 4.
 	Concurrency int
+	// Publish stores the packages of the skills this replica holds at
+	// their recorded version and the package store lacks (installed before
+	// the fleet shared packages), so other replicas can fetch them; see
+	// [installer.SyncOptions].
+	Publish bool
 }
 
 // Sync brings this replica's skills folder to what the shared registry
@@ -64,7 +69,7 @@ func (k *Kit) Sync(ctx context.Context, opts *SyncOptions) (*installer.SyncRepor
 	}
 	var mu sync.Mutex
 	before := map[string]deps.State{}
-	rep, err := k.installer.Sync(ctx, &installer.SyncOptions{Force: o.Force, Concurrency: o.Concurrency, BeforeReplace: func(ctx context.Context, name string) {
+	rep, err := k.installer.Sync(ctx, &installer.SyncOptions{Force: o.Force, Concurrency: o.Concurrency, Publish: o.Publish, BeforeReplace: func(ctx context.Context, name string) {
 		st, _ := k.deps.State(ctx, name)
 		mu.Lock()
 		before[name] = st

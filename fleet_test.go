@@ -323,11 +323,13 @@ func TestFleetRefusesATamperedPackageRow(t *testing.T) {
 }
 
 // fleetCrashEnv makes TestFleetCrashHelper sync a replica and kill its own
-// process at the point named, after the number of swaps given.
+// process at the point named ("*": any), after the number of times given
+// it was reached. With SKILLKIT_FLEET_MAY_FINISH=1 a sync that ends first
+// is no failure.
 const fleetCrashEnv = "SKILLKIT_FLEET_CRASH_AT"
 
-// TestFleetCrashHelper is not a test: run by TestFleetKilledMidSync in a
-// child process.
+// TestFleetCrashHelper is not a test: run by TestFleetKilledMidSync and
+// TestFleetConvergesAfterRandomKills in a child process.
 func TestFleetCrashHelper(t *testing.T) {
 	spec := os.Getenv(fleetCrashEnv)
 	if spec == "" {
@@ -340,7 +342,7 @@ func TestFleetCrashHelper(t *testing.T) {
 	kit := replica(t, db, os.Getenv("SKILLKIT_FLEET_DSN"), os.Getenv("SKILLKIT_FLEET_DIR"), "b")
 	seen := 0
 	skillkit.SetFault(kit, func(p string) error {
-		if p == point {
+		if p == point || point == "*" {
 			if seen++; seen > after {
 				os.Exit(7) // no deferred cleanup, no unlock: the system releases the locks
 			}
@@ -349,7 +351,9 @@ func TestFleetCrashHelper(t *testing.T) {
 	})
 	conc, _ := strconv.Atoi(os.Getenv("SKILLKIT_FLEET_CONCURRENCY"))
 	_, err := kit.Sync(context.Background(), &skillkit.SyncOptions{Concurrency: conc})
-	t.Fatalf("the sync returned: %v", err)
+	if os.Getenv("SKILLKIT_FLEET_MAY_FINISH") != "1" {
+		t.Fatalf("the sync returned: %v", err)
+	}
 }
 
 // TestFleetKilledMidSync kills a real replica process in the middle of a

@@ -857,7 +857,10 @@ func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	if _, known := l.Get(name); !known {
 		return err
 	}
-	return k.installer.SetEnabledOther(ctx, name, enabled)
+	if oerr := k.installer.SetEnabledOther(ctx, name, enabled); !errors.Is(oerr, installer.ErrExists) {
+		return oerr
+	}
+	return err // the folder holds it, but the registry no longer does: uninstalled elsewhere
 }
 
 // InstallDeps installs a skill's dependencies into its own folder (.venv,

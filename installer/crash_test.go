@@ -498,3 +498,38 @@ func TestRecoveryKeepsARecordWrittenAfterAnUninstall(t *testing.T) {
 		t.Fatalf("the uninstalled folder: %v", err)
 	}
 }
+
+// The temporary files of atomic writes killed before their rename (in
+// .skillhub, placed/, origins/) go at the next operation once old enough.
+func TestRecoveryRemovesStaleTemporaryFiles(t *testing.T) {
+	f := newFleet()
+	in, dir := f.replica(t, nil)
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "notes", "v1", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	old := time.Now().Add(-time.Hour)
+	var stale []string
+	for _, folder := range []string{".skillhub", ".skillhub/placed", ".skillhub/origins"} {
+		if err := os.MkdirAll(filepath.Join(dir, folder), 0o755); err != nil {
+			t.Fatal(err)
+		}
+		p := filepath.Join(dir, folder, ".notes.0123456789abcdef.tmp")
+		if err := os.WriteFile(p, []byte("half"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if err := os.Chtimes(p, old, old); err != nil {
+			t.Fatal(err)
+		}
+		stale = append(stale, p)
+	}
+	in.dir.Close()
+	in = f.open(t, dir, nil)
+	if _, err := in.Install(t.Context(), Source{Dir: skillFolder(t, "other", "v1", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	for _, p := range stale {
+		if _, err := os.Stat(p); !os.IsNotExist(err) {
+			t.Errorf("%s stayed: %v", p, err)
+		}
+	}
+}

@@ -197,10 +197,14 @@
 //     checked under the skill's lock to still name the fetched version):
 //     the commit point is the rename of the new version into place, and
 //     recovery of a sync only finishes or undoes the renames;
+//   - the placed note (.skillhub/placed/NAME) changes with the swap,
+//     before the rename, and the journal keeps the one before: undo and
+//     recovery leave a note that names the version in the folder;
 //   - a folder that already holds the recorded version is noted as placed;
 //     a folder this replica did not place is replaced only with
 //     SyncOptions.Force ([ErrExists]), and so is a placed one whose files
-//     changed since ([ErrModified]);
+//     changed since ([ErrModified]), unless its files are a version the
+//     package store holds (a version the fleet installed is no edit);
 //   - a skill it placed whose record is gone is removed (its secrets are
 //     not purged: they are the registry's);
 //   - disabled skills and records without a fingerprint are not fetched.

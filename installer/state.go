@@ -51,7 +51,10 @@ func (in *Installer) SetEnabledOther(ctx context.Context, name string, enabled b
 // registry.Update, so a store shared by several hosts (compare-and-swap)
 // loses no change another host made meanwhile. A skill folder placed by
 // hand, without a record, gets one (source local, no URL), so it can be
-// disabled or pinned too.
+// disabled or pinned too. A skill this replica placed from a shared
+// registry that no longer records it was uninstalled elsewhere: the flag
+// change fails rather than bring its record back, so the uninstall wins
+// over a flag change on a replica that has not synced it yet.
 func (in *Installer) setFlags(ctx context.Context, name string, change func(*registry.Record)) error {
 	unlock, err := in.hold(ctx, name)
 	if err != nil {
@@ -66,6 +69,13 @@ func (in *Installer) setFlags(ctx context.Context, name string, change func(*reg
 			}
 			if !ok {
 				return fmt.Errorf("%w: %s", ErrNotInstalled, name)
+			}
+			placed, err := in.dir.Placed(name)
+			if err != nil {
+				return err
+			}
+			if placed != "" {
+				return fmt.Errorf("%w: %s was uninstalled on another replica; sync removes it here", ErrNotInstalled, name)
 			}
 			rec.Source, rec.Enabled = registry.SourceLocal, true
 		}

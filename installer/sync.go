@@ -30,6 +30,12 @@ type SyncOptions struct {
 	// Concurrency bounds how many skills Sync fetches and swaps at once.
 	// Zero or negative means 4.
 	Concurrency int
+	// Publish stores in the package store, signed with the folder's fleet
+	// key, the files of every recorded skill this replica holds at the
+	// recorded version whose package is missing: skills installed before
+	// the folder shared packages, which no other replica can fetch until
+	// one that holds them publishes them (SyncPublished).
+	Publish bool
 }
 
 // defaultSyncConcurrency is how many skills Sync works on at once: their
@@ -44,6 +50,7 @@ const (
 	SyncInstalled SyncAction = "installed" // fetched: the replica lacked the skill
 	SyncUpdated   SyncAction = "updated"   // fetched: the replica held another version
 	SyncRemoved   SyncAction = "removed"   // uninstalled elsewhere: removed here too
+	SyncPublished SyncAction = "published" // held here, its package stored for the others (SyncOptions.Publish)
 	SyncFailed    SyncAction = "failed"    // nothing changed; Err says why
 )
 
@@ -140,7 +147,7 @@ func (in *Installer) Sync(ctx context.Context, opts *SyncOptions) (*SyncReport, 
 	}
 	for _, name := range placed {
 		if !recorded[name] {
-			each(func() *SyncResult { return in.syncRemove(ctx, name) })
+			each(func() *SyncResult { return in.syncRemove(ctx, name, o.Force) })
 		}
 	}
 	wg.Wait()
@@ -185,6 +192,14 @@ func (in *Installer) syncOne(ctx context.Context, rec registry.Record, o SyncOpt
 	if err != nil {
 		return failed(err)
 	}
+	if o.Publish {
+		if published, err := in.publishHeld(ctx, rec); err != nil {
+			return failed(err)
+		} else if published {
+			s.hold(name, rec.Fingerprint)
+			return &SyncResult{Name: name, Action: SyncPublished, Fingerprint: rec.Fingerprint}
+		}
+	}
 	if placed == rec.Fingerprint || !rec.Enabled {
 		// In step, or disabled: a disabled skill is not fetched, and the
 		// replica keeps what it holds. A folder that went missing is
@@ -221,6 +236,9 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 	// The shared database is not trusted on its own: what its record
 	// names must be signed by a trusted installer.
 	if err := in.dir.CheckSigned(ctx, registry.OpInstall, name, rec.Fingerprint, rec.InstallID); err != nil {
+		if stored, serr := in.dir.Stored(ctx, rec.Fingerprint); serr == nil && !stored {
+			return nil, notPublished(rec, err)
+		}
 		return nil, err
 	}
 	present, err := in.dir.Exists(name)
@@ -232,15 +250,24 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 		if err != nil {
 			return nil, err
 		}
-		switch {
-		case current == rec.Fingerprint:
+		if current == rec.Fingerprint {
 			// Already the recorded version (installed here, or placed by a
 			// sync that died before noting it): note it.
-			return nil, in.dir.MarkPlaced(name, current)
-		case placed == "" && !o.Force:
-			return nil, fmt.Errorf("%w: %s has a skill folder this replica did not place from the registry; sync with Force to replace it", ErrExists, name)
-		case placed != "" && current != placed && !o.Force:
-			return nil, fmt.Errorf("%w: %s was edited on this replica since it was placed; sync with Force to discard the changes", ErrModified, name)
+			return nil, in.dir.MarkPlacedInstall(name, current, rec.InstallID)
+		}
+		if current != placed && !o.Force {
+			// Files that are a version the fleet stored are no edit, whatever
+			// the note says: a crash or a full disk may have kept it behind.
+			stored, err := in.dir.Stored(ctx, current)
+			switch {
+			case err != nil:
+				return nil, err
+			case stored:
+			case placed == "":
+				return nil, fmt.Errorf("%w: %s has a skill folder this replica did not place from the registry; sync with Force to replace it", ErrExists, name)
+			default:
+				return nil, fmt.Errorf("%w: %s was edited on this replica since it was placed; sync with Force to discard the changes", ErrModified, name)
+			}
 		}
 		if o.BeforeReplace != nil {
 			o.BeforeReplace(ctx, name)
@@ -259,9 +286,42 @@ func (in *Installer) fetchRecorded(ctx context.Context, rec registry.Record, pla
 	return &SyncResult{Name: name, Action: action, Fingerprint: rec.Fingerprint, Result: res}, nil
 }
 
+// publishHeld stores, under the skill's lock, the files of rec's skill
+// when this folder holds it at the recorded version and the package store
+// lacks them, and notes the skill as placed.
+func (in *Installer) publishHeld(ctx context.Context, rec registry.Record) (bool, error) {
+	stored, err := in.dir.Stored(ctx, rec.Fingerprint)
+	if err != nil || stored {
+		return false, err
+	}
+	unlock, err := in.dir.Lock(ctx, rec.Name)
+	if err != nil {
+		return false, err
+	}
+	defer unlock()
+	if present, err := in.dir.Exists(rec.Name); err != nil || !present {
+		return false, err
+	}
+	published, err := in.dir.PublishHeld(ctx, rec)
+	if err != nil || !published {
+		return false, err
+	}
+	return true, in.dir.MarkPlacedInstall(rec.Name, rec.Fingerprint, rec.InstallID)
+}
+
+// notPublished is the error of a record whose package no replica stored:
+// it names the way out.
+func notPublished(rec registry.Record, err error) error {
+	return fmt.Errorf("%w; no replica stored the files of %s (installed before the fleet shared packages?): "+
+		"run `skillkit sync --publish` (SyncOptions.Publish) where it is installed, or install it again", err, rec.Name)
+}
+
 // place fetches rec's package and swaps it in through the install's flow.
 func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skillsdir.Reporter) (*Result, error) {
 	data, err := in.dir.FetchPackage(ctx, rec.Fingerprint)
+	if errors.Is(err, registry.ErrNotFound) {
+		return nil, notPublished(rec, err)
+	}
 	if err != nil {
 		return nil, err
 	}
@@ -301,24 +361,35 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 }
 
 // syncRemove removes skill name, which this replica placed and whose
-// record is gone, unless a record came back meanwhile. Its secrets are not
-// purged: they are shared, and the uninstall that deleted the record
+// record is gone, unless a record came back meanwhile, or its files were
+// edited here since (then only with force: ErrModified). Its secrets are
+// not purged: they are shared, and the uninstall that deleted the record
 // decided about them.
-func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
+func (in *Installer) syncRemove(ctx context.Context, name string, force bool) *SyncResult {
 	fp, err := in.dir.Placed(name)
 	res := &SyncResult{Name: name, Action: SyncRemoved, Fingerprint: fp}
 	if err == nil {
 		// A record that is gone is no proof of an uninstall: a trusted
-		// installer must have signed the removal.
+		// installer must have signed the removal of the version held, or,
+		// for a replica that missed the versions after it, the end of its
+		// install.
 		err = in.dir.CheckSigned(ctx, registry.OpRemove, name, fp, "")
+		if errors.Is(err, registry.ErrUnsigned) {
+			if id, ierr := in.dir.PlacedInstall(name); ierr == nil && id != "" && in.dir.CheckSigned(ctx, registry.OpRetire, name, "", id) == nil {
+				err = nil
+			}
+		}
 	}
 	if err == nil {
 		var unlock func()
 		if unlock, err = in.dir.Lock(ctx, name); err == nil {
 			rep := in.reporter(skillsdir.OpSync, name, "")
-			_, err = in.dir.Remove(ctx, name, false, func(_ context.Context, prev *registry.Record, _ bool) error {
+			_, err = in.dir.Remove(ctx, name, false, func(ctx context.Context, prev *registry.Record, present bool) error {
 				if prev != nil {
 					return errReinstalled
+				}
+				if present && !force {
+					return in.checkUnedited(ctx, name, fp)
 				}
 				return nil
 			}, rep)
@@ -333,6 +404,21 @@ func (in *Installer) syncRemove(ctx context.Context, name string) *SyncResult {
 		res.Action, res.Err = SyncFailed, err
 	}
 	return res
+}
+
+// checkUnedited fails with ErrModified when skill name's files are neither
+// the version placed (fp) nor any version the package store holds: an
+// edit made on this replica, which a sync discards only with Force.
+func (in *Installer) checkUnedited(ctx context.Context, name, fp string) error {
+	current, err := in.dir.Fingerprint(ctx, name)
+	if err != nil || current == fp {
+		return err
+	}
+	stored, err := in.dir.Stored(ctx, current)
+	if err != nil || stored {
+		return err
+	}
+	return fmt.Errorf("%w: %s, uninstalled elsewhere, was edited on this replica; sync with Force to remove it", ErrModified, name)
 }
 
 // errReinstalled: a skill Sync was removing got a record again.

@@ -361,7 +361,7 @@ func TestSyncRespectsFoldersItDidNotPlace(t *testing.T) {
 
 // syncPoints are the fault points of a sync's swap; "recorded" comes after
 // its commit point (the new version in place).
-var syncPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "old-moved", "new-moved", "recorded"}
+var syncPoints = []string{"fetch", "check", "validate", "fingerprint", "scan", "journal", "noted", "old-moved", "new-moved", "recorded"}
 
 // TestSyncFaults fails every step of a sync that replaces a version, as an
 // error and as a crash: afterwards the replica holds the old version or
@@ -417,6 +417,9 @@ func TestSyncFaults(t *testing.T) {
 				if wantNew := committed || crash && point == "new-moved"; (got == next.Record.Fingerprint) != wantNew {
 					t.Fatalf("after recovery B holds %s; want the new version: %v", got, wantNew)
 				}
+				if placed, _ := b.dir.Placed("victim"); placed != got {
+					t.Fatalf("after recovery B's note says %s, its files are %s", placed, got)
+				}
 				assertNoLeftovers(t, bdir)
 				if rec, _ := f.reg.Get(ctx, "victim"); !rec.Equal(next.Record) {
 					t.Fatal("the sync changed the record")
@@ -455,5 +458,360 @@ func TestLaggingReplicaIsNotModified(t *testing.T) {
 	}
 	if !strings.Contains(readFile(t, filepath.Join(bdir, "notes", "SKILL.md")), "v3") {
 		t.Fatal("B did not update to v3")
+	}
+}
+
+// TestSyncCrashThenFleetMovesOn kills a sync at every step, then another
+// replica updates the skill before the dead one comes back: one more sync,
+// without Force, brings it to the newest version. The placed note moves
+// with the swap, so no crash leaves files the note does not name, which
+// every later sync would refuse as an edit.
+func TestSyncCrashThenFleetMovesOn(t *testing.T) {
+	for _, point := range syncPoints {
+		t.Run(point, func(t *testing.T) {
+			ctx := t.Context()
+			f := newFleet()
+			a, _ := f.replica(t, nil)
+			bdir := filepath.Join(t.TempDir(), "skills")
+			b := f.follower(t, bdir, nil)
+			src := skillFolder(t, "victim", "v1", nil)
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			mustSync(t, b, nil)
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			reached := faultAt(b.dir, point, skillsdir.ErrSimulatedCrash)
+			if _, err := b.Sync(ctx, nil); err != nil || !*reached {
+				t.Fatalf("Sync: %v, reached %v", err, *reached)
+			}
+			b.dir.Close()
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3")})
+			v3, err := a.Install(ctx, Source{Dir: src}, nil)
+			if err != nil {
+				t.Fatal(err)
+			}
+			b = f.follower(t, bdir, nil)
+			mustSync(t, b, nil)
+			if got := fingerprintDir(t, filepath.Join(bdir, "victim")); got != v3.Record.Fingerprint {
+				t.Fatalf("B holds %s, not the recorded %s", got, v3.Record.Fingerprint)
+			}
+			if placed, _ := b.dir.Placed("victim"); placed != v3.Record.Fingerprint {
+				t.Fatalf("B's note says %s", placed)
+			}
+		})
+	}
+}
+
+// A note left behind by an older version's crash (the files are a newer
+// version than it names), or none at all, is no edit: those files are a
+// version the fleet stored. Files no replica installed still are.
+func TestStoredVersionIsNoEdit(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "victim", "v1", nil)
+	v1, err := a.Install(ctx, Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	for _, note := range []string{v1.Record.Fingerprint, ""} { // stale, then missing
+		if note == "" {
+			if err := b.dir.Unmark("victim"); err != nil {
+				t.Fatal(err)
+			}
+		} else if err := b.dir.MarkPlaced("victim", note); err != nil {
+			t.Fatal(err)
+		}
+		writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3 "+note)})
+		next, err := a.Install(ctx, Source{Dir: src}, nil)
+		if err != nil {
+			t.Fatal(err)
+		}
+		wantActions(t, mustSync(t, b, nil), "victim updated")
+		if got := fingerprintDir(t, filepath.Join(bdir, "victim")); got != next.Record.Fingerprint {
+			t.Fatalf("B holds %s", got)
+		}
+	}
+	writeTree(t, bdir, map[string]string{"victim/local.md": "an edit on B"})
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v4")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if rep, err := b.Sync(ctx, nil); err != nil || !errors.Is(rep.Err(), ErrModified) {
+		t.Fatalf("an edit was replaced: %v %v", err, rep.Err())
+	}
+}
+
+// An install on a replica killed at any step leaves a note naming the
+// version in its folder once recovered, so an update there goes ahead
+// instead of refusing the files as edited.
+func TestFleetInstallCrashKeepsTheNote(t *testing.T) {
+	for _, point := range []string{"journal", "noted", "old-moved", "new-moved", "recorded"} {
+		t.Run(point, func(t *testing.T) {
+			ctx := t.Context()
+			f := newFleet()
+			a, adir := f.replica(t, nil)
+			src := skillFolder(t, "victim", "v1", nil)
+			if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Fatal(err)
+			}
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v2")})
+			crashAt(t, a, point, func() error { _, err := a.Install(ctx, Source{Dir: src}, nil); return err })
+			a = f.open(t, adir, nil)
+			files := fingerprintDir(t, filepath.Join(adir, "victim"))
+			if placed, _ := a.dir.Placed("victim"); placed != files {
+				t.Fatalf("after recovery the note says %s, the files are %s", placed, files)
+			}
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("victim", "v3")})
+			if _, err := a.Update(ctx, "victim", nil); err != nil {
+				t.Fatalf("Update after the crash: %v", err)
+			}
+		})
+	}
+}
+
+// A flag change on a replica that has not synced an uninstall yet fails
+// and writes nothing: it neither brings the record back nor leaves one
+// for a later install to inherit. The next sync removes the skill.
+func TestFlagsOnALaggingReplicaDoNotResurrect(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "gone", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	if err := a.Uninstall(ctx, "gone", nil); err != nil {
+		t.Fatal(err)
+	}
+	for what, change := range map[string]func() error{
+		"enable":  func() error { return b.SetEnabled(ctx, "gone", true) },
+		"disable": func() error { return b.SetEnabled(ctx, "gone", false) },
+		"pin":     func() error { return b.Pin(ctx, "gone") },
+		"unpin":   func() error { return b.Unpin(ctx, "gone") },
+	} {
+		if err := change(); !errors.Is(err, ErrNotInstalled) {
+			t.Fatalf("%s on the lagging replica: %v", what, err)
+		}
+		if _, err := f.reg.Get(ctx, "gone"); !errors.Is(err, registry.ErrNotFound) {
+			t.Fatalf("%s brought the record back: %v", what, err)
+		}
+	}
+	wantActions(t, mustSync(t, b, nil), "gone removed")
+	if _, err := os.Stat(filepath.Join(bdir, "gone")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("the uninstalled skill stayed: %v", err)
+	}
+}
+
+// uninstallingStore deletes a record right after a flag change read it,
+// as an uninstall on another replica would.
+type uninstallingStore struct {
+	*registry.MemStore
+	name string
+	done bool
+}
+
+func (s *uninstallingStore) Get(ctx context.Context, name string) (registry.Record, error) {
+	rec, err := s.MemStore.Get(ctx, name)
+	if name == s.name && !s.done && err == nil {
+		s.done = true
+		if err := s.MemStore.Delete(ctx, name); err != nil {
+			return rec, err
+		}
+	}
+	return rec, err
+}
+
+// An uninstall that lands between a flag change's read and its write wins.
+func TestUninstallWinsOverAConcurrentFlagChange(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	src := skillFolder(t, "gone", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	bdir := filepath.Join(t.TempDir(), "skills")
+	mustSync(t, f.open(t, bdir, nil), nil)
+	o := skillsdir.Options{Packages: f.pkgs}
+	f.signing(&o)
+	b := openTestInstallerWith(t, bdir, &uninstallingStore{MemStore: f.reg, name: "gone"}, &o, nil)
+	if err := b.Pin(ctx, "gone"); !errors.Is(err, ErrNotInstalled) {
+		t.Fatalf("pin raced by an uninstall: %v", err)
+	}
+	if _, err := f.reg.Get(ctx, "gone"); !errors.Is(err, registry.ErrNotFound) {
+		t.Fatalf("the pin brought the record back: %v", err)
+	}
+}
+
+// A skill installed before its folder shared packages has a record no
+// replica can fetch: the sync names the way out, and a sync with Publish
+// on the replica that holds it stores its package (signed), after which
+// the others place it.
+func TestSyncPublishesPreFleetSkills(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	adir := filepath.Join(t.TempDir(), "skills")
+	before := openTestInstallerWith(t, adir, f.reg, &skillsdir.Options{}, nil)
+	res, err := before.Install(ctx, Source{Dir: skillFolder(t, "old", "from before the fleet", nil)}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	before.dir.Close()
+	a := f.open(t, adir, nil)
+	b, bdir := f.replica(t, nil)
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); err == nil || !strings.Contains(err.Error(), "sync --publish") {
+		t.Fatalf("syncing a skill no one published: %v", err)
+	}
+	unsigned, _ := f.replica(t, &skillsdir.Options{FleetUnsigned: true})
+	if rep, err = unsigned.Sync(ctx, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrNotFound) || !strings.Contains(err.Error(), "sync --publish") {
+		t.Fatalf("syncing a skill no one published, unsigned: %v", err)
+	}
+	wantActions(t, mustSync(t, a, &SyncOptions{Publish: true}), "old published")
+	wantActions(t, mustSync(t, a, &SyncOptions{Publish: true})) // once
+	wantActions(t, mustSync(t, b, nil), "old installed")
+	if got := fingerprintDir(t, filepath.Join(bdir, "old")); got != res.Record.Fingerprint {
+		t.Fatalf("B holds %s", got)
+	}
+}
+
+// A record that changes while a sync fetches its version is not placed:
+// the sync checks under the skill's lock that the record still names the
+// fetched files, fails that skill with ErrConflict and keeps what the
+// replica held; the next sync places the newer version.
+func TestSyncNoticesARecordChangedMeanwhile(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "moving", "v1", nil)
+	v1, err := a.Install(ctx, Source{Dir: src}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("moving", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	var v3 *Result
+	b.dir.Fault = func(point string) error {
+		if point == "scan" && v3 == nil { // B has v2 staged: A installs v3 meanwhile
+			writeTree(t, src, map[string]string{"SKILL.md": skillMD("moving", "v3")})
+			if v3, err = a.Install(ctx, Source{Dir: src}, nil); err != nil {
+				t.Error(err)
+			}
+		}
+		return nil
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrConflict) {
+		t.Fatalf("placing a version the record no longer names: %v", err)
+	}
+	if got := fingerprintDir(t, filepath.Join(bdir, "moving")); got != v1.Record.Fingerprint {
+		t.Fatalf("B holds %s, not the v1 it held", got)
+	}
+	b.dir.Fault = nil
+	wantActions(t, mustSync(t, b, nil), "moving updated")
+	if got := fingerprintDir(t, filepath.Join(bdir, "moving")); got != v3.Record.Fingerprint {
+		t.Fatalf("B holds %s, not v3", got)
+	}
+}
+
+// A skill uninstalled elsewhere whose files were edited on this replica
+// is not deleted by a sync: ErrModified, until a sync with Force.
+func TestSyncKeepsAnEditedSkillUninstalledElsewhere(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	if _, err := a.Install(ctx, Source{Dir: skillFolder(t, "mine", "v1", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, bdir, map[string]string{"mine/notes.md": "work done on B"})
+	if err := a.Uninstall(ctx, "mine", nil); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, ErrModified) {
+		t.Fatalf("removing an edited skill: %v", err)
+	}
+	if got := readFile(t, filepath.Join(bdir, "mine", "notes.md")); got != "work done on B" {
+		t.Fatal("the edit is gone")
+	}
+	wantActions(t, mustSync(t, b, &SyncOptions{Force: true}), "mine removed")
+	if _, err := os.Stat(filepath.Join(bdir, "mine")); !errors.Is(err, os.ErrNotExist) {
+		t.Fatalf("Force kept the skill: %v", err)
+	}
+}
+
+// A replica that missed versions removes a skill uninstalled elsewhere:
+// the uninstall signed the end of the install, which the replica's note
+// names. The end of one install does not remove a later one: a record
+// deleted by someone without a key leaves a fresh install where it is.
+func TestSyncRemovesARetiredInstallOnly(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, _ := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	src := skillFolder(t, "tool", "v1", nil)
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("tool", "v2")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil { // B never syncs v2
+		t.Fatal(err)
+	}
+	if err := a.Uninstall(ctx, "tool", nil); err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, mustSync(t, b, nil), "tool removed")
+
+	// A fresh install (a new install id) of new files, synced; then its
+	// record goes without a signed removal: B keeps it.
+	writeTree(t, src, map[string]string{"SKILL.md": skillMD("tool", "v3")})
+	if _, err := a.Install(ctx, Source{Dir: src}, nil); err != nil {
+		t.Fatal(err)
+	}
+	mustSync(t, b, nil)
+	if err := f.reg.Delete(ctx, "tool"); err != nil {
+		t.Fatal(err)
+	}
+	rep, err := b.Sync(ctx, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if err := rep.Err(); !errors.Is(err, registry.ErrUnsigned) {
+		t.Fatalf("removing a fresh install on an old retirement: %v", err)
+	}
+	if _, err := os.Stat(filepath.Join(bdir, "tool", "SKILL.md")); err != nil {
+		t.Fatal(err)
 	}
 }

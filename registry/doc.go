@@ -105,8 +105,10 @@
 //
 // Replicas that share a registry and a [PackageStore] trust the shared
 // database only as far as it is signed: [PutStatement] signs, with an
-// Ed25519 key, the install of a skill (name, fingerprint, install id) or
-// its removal, and stores the statement in the package store under
+// Ed25519 key, the install of a skill (name, fingerprint, install id), its
+// removal (name, fingerprint) or the end of an install (name, install id:
+// [OpRetire], for replicas that missed the versions in between), and
+// stores the statement in the package store under
 // [StatementKey]; [CheckStatement] verifies it against the public keys a
 // replica trusts ([ErrUnsigned]). [NewFleetKey], [ReadPrivateKeyFile] and
 // [ParsePublicKeys] read and write the keys.

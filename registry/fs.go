@@ -1,6 +1,7 @@
 package registry
 
 import (
+	"bytes"
 	"cmp"
 	"context"
 	"encoding/json"
@@ -259,6 +260,12 @@ func (s *FSStore) readLock(root *os.Root) (*lockFile, error) {
 	}
 	if err != nil {
 		return nil, err
+	}
+	if len(bytes.TrimSpace(data)) == 0 {
+		// lock.json is written whole (atomicfile): an empty one is damage,
+		// not an empty registry, which would show every disabled skill
+		// enabled.
+		return nil, fmt.Errorf("%w: %s is empty; restore it from a backup, or delete it to record nothing", ErrCorrupt, LockFile)
 	}
 	return decodeLock(data)
 }

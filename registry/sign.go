@@ -31,6 +31,10 @@ import (
 const (
 	OpInstall = "install" // the skill's record names this fingerprint and install id
 	OpRemove  = "remove"  // the skill at this fingerprint was uninstalled
+	// OpRetire: the install of this install id (no fingerprint) is over:
+	// uninstalled, or replaced by an install of another origin. A replica
+	// that missed versions removes whatever version of it it holds.
+	OpRetire = "retire"
 )
 
 // Errors of fleet signatures.

@@ -121,7 +121,7 @@ func TestFSReadsSeedFiles(t *testing.T) {
 }
 
 func TestFSCorruptFilesAreErrorsAndKept(t *testing.T) {
-	for _, content := range []string{`{"version":1,"skills":`, `{"version":2,"skills":{}}`, `[]`, `null`,
+	for _, content := range []string{"", " \n", `{"version":1,"skills":`, `{"version":2,"skills":{}}`, `[]`, `null`,
 		`{"skills":{"pdf":null}}`, `{"skills":{"pdf":{"installedAt":"yesterday"}}}`} {
 		dir := t.TempDir()
 		lock := filepath.Join(dir, ".skillhub", "lock.json")

@@ -139,6 +139,7 @@ func scanFS(ctx context.Context, fsys fs.FS, display, name string, s *skill.Skil
 	var files []string
 	var links []string
 	tooMany := false
+	tooDeep := ""
 	err := fs.WalkDir(fsys, ".", func(p string, d fs.DirEntry, err error) error {
 		if err != nil {
 			if p == "." {
@@ -159,6 +160,14 @@ func scanFS(ctx context.Context, fsys fs.FS, display, name string, s *skill.Skil
 			// node_modules or .venv is left out by the installer; what the
 			// installer builds there is the dependencies' code.
 			if skill.IsInfraDir(d.Name()) {
+				return fs.SkipDir
+			}
+			// Opening a file resolves every level of its path: a chain of
+			// thousands of nested folders would cost the square of its depth.
+			if strings.Count(p, "/")+1 > skill.MaxFolderDepth {
+				if tooDeep == "" {
+					tooDeep = p
+				}
 				return fs.SkipDir
 			}
 			return nil
@@ -187,6 +196,10 @@ func scanFS(ctx context.Context, fsys fs.FS, display, name string, s *skill.Skil
 	if tooMany {
 		sc.add(Finding{Rule: ruleScanLimit, Severity: High, Context: CtxFile,
 			Message: fmt.Sprintf("the skill has more than %d files; the rest were not scanned", o.MaxFiles)})
+	}
+	if tooDeep != "" {
+		sc.add(Finding{Rule: ruleScanLimit, Severity: High, File: tooDeep, Context: CtxFile,
+			Message: fmt.Sprintf("folders nested more than %d levels deep were not scanned", skill.MaxFolderDepth)})
 	}
 	for _, l := range links {
 		sc.checkLink(fsys, l)

@@ -256,6 +256,11 @@ type EnvStatus struct {
 	// the old secret is given as SKILL_SECRET_KEY_PREVIOUS, and [Vault.Rotate]
 	// reseals it. Reported only when a key is configured.
 	OtherKey bool `json:"other_key,omitempty"`
+	// Damaged: the value saved for the current install does not open with
+	// the key it names (or its header cannot be read): its bytes were
+	// changed. A run of the skill would fail (ErrCannotOpen); save it
+	// again. Reported only when the keyring holds that key.
+	Damaged bool `json:"damaged,omitempty"`
 }
 
 // savedValue is one stored value of a skill as read, with its header (or
@@ -310,9 +315,10 @@ func (v *Vault) readSaved(ctx context.Context, skillName string) ([]savedValue, 
 // value saved for the skill's current install, a default, or only a stale
 // value saved for an earlier install; followed by the saved values the
 // schema does not declare, sorted. With a key configured it also tells
-// values sealed under a key the keyring does not hold (OtherKey). It needs
-// no key: it reads names and
-// the unencrypted headers of values.
+// values sealed under a key the keyring does not hold (OtherKey) and values
+// that do not open (Damaged: it opens each, and keeps no plaintext). It
+// needs no key: without one it reads names and the unencrypted headers of
+// values.
 func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill.EnvVar) ([]EnvStatus, error) {
 	install, saved, err := v.savedFor(ctx, skillName)
 	if err != nil {
@@ -321,7 +327,7 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 	// Without a key nothing tells a foreign key from ours; the list still
 	// works, it needs no key.
 	kr, _ := v.keyring()
-	current, stale, otherKey := map[string]bool{}, map[string]bool{}, map[string]bool{}
+	current, stale, otherKey, damaged := map[string]bool{}, map[string]bool{}, map[string]bool{}, map[string]bool{}
 	for _, sv := range saved {
 		if sv.current(install) {
 			current[sv.name] = true
@@ -329,6 +335,10 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 			stale[sv.name] = true
 		}
 		otherKey[sv.name] = kr != nil && sv.headerErr == nil && !kr.Has(sv.header.KeyID)
+		if kr != nil && current[sv.name] && !otherKey[sv.name] {
+			_, err := kr.Open(Binding{Skill: skillName, Install: install, Variable: sv.name}, sv.sealed)
+			damaged[sv.name] = err != nil
+		}
 	}
 	out := make([]EnvStatus, 0, len(schema)+len(saved))
 	declared := map[string]bool{}
@@ -340,11 +350,13 @@ func (v *Vault) Configured(ctx context.Context, skillName string, schema []skill
 		out = append(out, EnvStatus{
 			Name: ev.Name, Required: ev.Required, Description: ev.Description, Declared: true,
 			HasValue: current[ev.Name], HasDefault: ev.Default != nil, Stale: stale[ev.Name], OtherKey: otherKey[ev.Name],
+			Damaged: damaged[ev.Name],
 		})
 	}
 	for _, sv := range saved {
 		if !declared[sv.name] {
-			out = append(out, EnvStatus{Name: sv.name, HasValue: current[sv.name], Stale: stale[sv.name], OtherKey: otherKey[sv.name]})
+			out = append(out, EnvStatus{Name: sv.name, HasValue: current[sv.name], Stale: stale[sv.name], OtherKey: otherKey[sv.name],
+				Damaged: damaged[sv.name]})
 		}
 	}
 	return out, nil

@@ -406,8 +406,8 @@ func TestNilOptionsAndNilStore(t *testing.T) {
 	}
 }
 
-// Configured tells values sealed under a key the keyring does not hold,
-// without opening anything; without a key it cannot tell and says nothing.
+// Configured tells values sealed under a key the keyring does not hold;
+// without a key it cannot tell and says nothing.
 func TestConfiguredNamesValuesUnderAnotherKey(t *testing.T) {
 	ctx := t.Context()
 	store := &secrets.MemStore{}
@@ -428,5 +428,37 @@ func TestConfiguredNamesValuesUnderAnotherKey(t *testing.T) {
 		if err != nil || len(rows) != 1 || !rows[0].HasValue || rows[0].OtherKey != tc.other {
 			t.Errorf("%s: %+v, %v; want OtherKey %v", tc.name, rows, err, tc.other)
 		}
+	}
+}
+
+// A saved value whose sealed bytes were changed shows as damaged, not as
+// set, before a run of the skill fails on it; without the key it cannot
+// tell.
+func TestConfiguredNamesDamagedValues(t *testing.T) {
+	ctx := t.Context()
+	store := &secrets.MemStore{}
+	keyed := secrets.NewVault(store, &secrets.Options{Getenv: env(map[string]string{"SKILL_SECRET_KEY": oldSecret})})
+	if err := keyed.Save(ctx, "pdf", map[string]string{"A": "1", "B": "2"}); err != nil {
+		t.Fatal(err)
+	}
+	sealed, err := store.Get(ctx, "pdf", "B")
+	if err != nil {
+		t.Fatal(err)
+	}
+	sealed[len(sealed)-1] ^= 1
+	if err := store.Put(ctx, "pdf", "B", sealed); err != nil {
+		t.Fatal(err)
+	}
+	schema := []skill.EnvVar{{Name: "A"}, {Name: "B"}}
+	rows, err := keyed.Configured(ctx, "pdf", schema)
+	if err != nil || len(rows) != 2 || rows[0].Damaged || !rows[1].Damaged || !rows[1].HasValue {
+		t.Fatalf("with the key: %+v, %v", rows, err)
+	}
+	rows, err = secrets.NewVault(store, &secrets.Options{Getenv: env(nil)}).Configured(ctx, "pdf", schema)
+	if err != nil || len(rows) != 2 || rows[1].Damaged {
+		t.Fatalf("without a key: %+v, %v", rows, err)
+	}
+	if _, err := keyed.ResolveEnv(ctx, "pdf", schema); !errors.Is(err, secrets.ErrCannotOpen) {
+		t.Fatalf("a run would get: %v", err)
 	}
 }

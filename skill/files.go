@@ -218,11 +218,19 @@ func resolve(fsys fs.FS, rel string) (string, error) {
 	return path.Join(done...), nil
 }
 
+// MaxFolderDepth is how many levels of folders below a skill's folder are
+// listed, and scanned (package scan): opening a file resolves every level
+// of its path, so a chain of thousands of nested folders would cost the
+// square of its depth. Deeper folders are reported (LIMIT_REACHED, and a
+// scan-limit finding), not read.
+const MaxFolderDepth = 64
+
 // listFiles walks a skill folder and returns its attached files: every
 // regular file, as a slash path relative to the folder, sorted, except
 // SKILL.md and infrastructure. It stops after max files and reports whether
-// it did.
-func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool, err error) {
+// it did, and skips folders more than MaxFolderDepth levels down (deep
+// names the first).
+func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool, deep string, err error) {
 	// Depth first, entries in sorted order, as fs.WalkDir goes; links are
 	// not followed. An unreadable folder inside the skill is simply not
 	// listed (what it did list still is).
@@ -240,6 +248,12 @@ func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool,
 			}
 			if e.IsDir() {
 				if IsInfraDir(name) {
+					continue
+				}
+				if strings.Count(r, "/")+1 > MaxFolderDepth {
+					if deep == "" {
+						deep = r
+					}
 					continue
 				}
 				sub := r
@@ -263,8 +277,8 @@ func listFiles(fsys fs.FS, dir string, max int) (files []string, truncated bool,
 		return nil
 	}
 	if err := walk(dir, ""); err != nil && err != fs.SkipAll {
-		return nil, false, err
+		return nil, false, "", err
 	}
 	slices.Sort(files)
-	return files, truncated, nil
+	return files, truncated, deep, nil
 }

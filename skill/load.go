@@ -279,7 +279,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	// failed names the skills nested in a folder whose own skill does not
 	// load, so that they are not lost in silence with it.
 	failed := func() (*Skill, diagnostics.List) {
-		if files, _, err := listFiles(fsys, dir, opts.maxFiles()); err == nil {
+		if files, _, _, err := listFiles(fsys, dir, opts.maxFiles()); err == nil {
 			diags = append(diags, nestedSkills(folder, dir, files, opts, true)...)
 		}
 		return finish(nil)
@@ -327,13 +327,17 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		return failed()
 	}
 
-	files, truncated, err := listFiles(fsys, dir, opts.maxFiles())
+	files, truncated, deep, err := listFiles(fsys, dir, opts.maxFiles())
 	if err != nil {
 		diags = append(diags, diagnostics.New(diagnostics.ReadError, "", displayPath(opts, dir), "cannot list the skill's files: %v", err))
 	}
 	if truncated {
 		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", displayPath(opts, dir),
 			"the skill has more than %d files; only the first %d are listed", opts.maxFiles(), opts.maxFiles()).With("limit", "max_files"))
+	}
+	if deep != "" {
+		diags = append(diags, diagnostics.New(diagnostics.LimitReached, "", displayPath(opts, dir),
+			"the skill has folders more than %d levels deep (%s); they are not listed", MaxFolderDepth, deep).With("limit", "max_folder_depth"))
 	}
 	s.Files = files
 	diags = append(diags, nestedSkills(s.Name, dir, files, opts, false)...)

@@ -79,17 +79,22 @@ func (p *Packages) GetPackage(ctx context.Context, fingerprint string, maxBytes 
 // package stored again meanwhile (its time refreshed) or named by a record
 // written meanwhile is kept. olderThan must exceed the time an install
 // takes between storing its package and writing its record (a few
-// seconds); an hour or a day is safe.
+// seconds); an hour or a day is safe. The age is measured on the
+// database's clock, which wrote stored_at: a client whose clock is off
+// prunes what the database holds as old, never a package stored moments
+// ago.
 func (p *Packages) Prune(ctx context.Context, olderThan time.Duration) (int64, error) {
 	if olderThan <= 0 {
 		return 0, fmt.Errorf("sqlstore: Prune needs a positive age, not %v", olderThan)
 	}
-	cutoff := any(time.Now().Add(-olderThan).UTC())
+	cutoff := "now() - make_interval(secs => ?)"
+	age := any(olderThan.Seconds())
 	if p.db.dialect == SQLite {
-		cutoff = time.Now().Add(-olderThan).UTC().Format("2006-01-02T15:04:05.000Z") // as strftime writes it
+		cutoff = "strftime('%Y-%m-%dT%H:%M:%fZ', 'now', ?)" // as stored_at's default writes it
+		age = fmt.Sprintf("-%.3f seconds", olderThan.Seconds())
 	}
-	n, err := p.db.exec(ctx, "DELETE FROM skillkit_packages WHERE stored_at < ? AND NOT EXISTS "+
-		"(SELECT 1 FROM skillkit_registry WHERE skillkit_registry.fingerprint = skillkit_packages.fingerprint)", cutoff)
+	n, err := p.db.exec(ctx, "DELETE FROM skillkit_packages WHERE stored_at < "+cutoff+" AND NOT EXISTS "+
+		"(SELECT 1 FROM skillkit_registry WHERE skillkit_registry.fingerprint = skillkit_packages.fingerprint)", age)
 	return n, pkgerr.Wrap("sqlstore", err, "pruning packages")
 }
 

@@ -3,6 +3,7 @@ package sqlstore_test
 import (
 	"context"
 	"errors"
+	"net/url"
 	"testing"
 	"time"
 
@@ -102,5 +103,52 @@ func TestRegistryChangesNotify(t *testing.T) {
 		if n.Channel != sqlstore.NotifyChannel || n.Payload != "pdf" {
 			t.Fatalf("change %d: notified %q on %q", i, n.Payload, n.Channel)
 		}
+	}
+}
+
+// Prune measures ages on the database's clock, which wrote stored_at:
+// with the database two hours behind the client, a package it stored
+// moments ago is not an hour old. The test puts the database behind by
+// shadowing now() in the test's schema, ahead of pg_catalog.
+func TestPruneUsesTheDatabaseClock(t *testing.T) {
+	b := backends[0]
+	ctx := t.Context()
+	dsn := b.DSN(t)
+	admin := testdb.Open(t, b.Driver, dsn)
+	if _, err := sqlstore.Open(ctx, admin, b.Dialect); err != nil {
+		t.Fatal(err)
+	}
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := u.Query().Get("search_path")
+	if _, err := admin.ExecContext(ctx, "CREATE FUNCTION "+schema+".now() RETURNS timestamptz LANGUAGE sql AS $$ SELECT pg_catalog.now() - interval '2 hours' $$"); err != nil {
+		t.Fatal(err)
+	}
+	q := u.Query()
+	q.Set("search_path", schema+",pg_catalog")
+	u.RawQuery = q.Encode()
+	behind := testdb.Open(t, b.Driver, u.String())
+	db, err := sqlstore.Open(ctx, behind, b.Dialect)
+	if err != nil {
+		t.Fatal(err)
+	}
+	fp := registrytest.FakeFingerprint("just stored")
+	if err := db.Packages().PutPackage(ctx, fp, []byte("zip")); err != nil {
+		t.Fatal(err)
+	}
+	// What a database two hours behind writes for "now".
+	if _, err := behind.ExecContext(ctx, "UPDATE skillkit_packages SET stored_at = now()"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.Packages().Prune(ctx, time.Hour); err != nil || n != 0 {
+		t.Fatalf("Prune deleted %d packages stored moments ago (%v)", n, err)
+	}
+	if _, err := behind.ExecContext(ctx, "UPDATE skillkit_packages SET stored_at = now() - interval '61 minutes'"); err != nil {
+		t.Fatal(err)
+	}
+	if n, err := db.Packages().Prune(ctx, time.Hour); err != nil || n != 1 {
+		t.Fatalf("Prune of a package 61 minutes old on the database's clock: %d, %v", n, err)
 	}
 }

@@ -114,11 +114,22 @@ func migrations(dialect Dialect) ([]migration, error) {
 	return out, nil
 }
 
-// migrate applies the migrations the database lacks under the lock.
+// migrate applies the migrations the database lacks under the lock. A
+// schema already up to date is only read: no lock, no write, so a
+// read-only database user, or a SQLite file this process may not write,
+// opens as long as nothing is left to migrate.
 func (d *DB) migrate(ctx context.Context) error {
 	ms, err := migrations(d.dialect)
 	if err != nil {
 		return err
+	}
+	if current, err := d.SchemaVersion(ctx); err == nil {
+		switch {
+		case current > len(ms):
+			return fmt.Errorf("%w: version %d, this program knows %d", ErrSchemaTooNew, current, len(ms))
+		case current == len(ms):
+			return nil
+		}
 	}
 	conn, err := d.db.Conn(ctx)
 	if err != nil {

@@ -224,6 +224,8 @@ func secretsList(ctx context.Context, c *cli, o *secretsOptions, kit *skillkit.K
 	for _, r := range rows {
 		value := "not set"
 		switch {
+		case r.HasValue && r.Damaged:
+			value = "damaged: does not open, save it again"
 		case r.HasValue && r.OtherKey:
 			value = "set, under another key"
 		case r.HasValue:

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"context"
 	"encoding/json"
+	"fmt"
 	"os"
 	"path/filepath"
 	"strings"
@@ -209,5 +210,83 @@ func TestSyncListens(t *testing.T) {
 	}
 	if _, err := os.Stat(filepath.Join(b, "greet", "SKILL.md")); err != nil {
 		t.Fatal(err)
+	}
+}
+
+// When every skill fails for one cause (the package table is gone, as in
+// an outage), the sync says it once with the first skill's error and
+// names the others on one line; --quiet prints no summary.
+func TestSyncCommandReportsACauseOnce(t *testing.T) {
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	dbPath := filepath.Join(base, "fleet.db")
+	env := map[string]string{"SKILLKIT_DB": "sqlite:" + dbPath, "SKILLKIT_FLEET_UNSIGNED": "1"}
+	const n = 8
+	for i := range n {
+		if code, _, errOut := runCLIEnv(t, env, "install", "--dir", a, greetFolder(t, fmt.Sprintf("greet%d", i))); code != exitOK {
+			t.Fatal(errOut)
+		}
+	}
+	pool := testdb.Open(t, testdb.SQLiteDriver, "file:"+dbPath)
+	if _, err := pool.ExecContext(t.Context(), "DROP TABLE skillkit_packages"); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLIEnv(t, env, "sync", "--dir", b, "--quiet")
+	lines := strings.Split(strings.TrimSpace(errOut), "\n")
+	if code != exitFailure || out != "" || len(lines) != 2 || !strings.Contains(lines[0], "greet0: ") ||
+		!strings.Contains(lines[1], "greet1, greet2, greet3, greet4, greet5 and 2 more failed the same way") {
+		t.Fatalf("exit %d, stdout %q, stderr:\n%s", code, out, errOut)
+	}
+}
+
+// A listener whose connection dropped syncs as soon as it listens again:
+// a change made while it was away was announced to no one, and would
+// otherwise wait for the timer (an hour here).
+func TestSyncListensAgainAfterADrop(t *testing.T) {
+	dsn := testdb.PostgresDSN(t)
+	base := t.TempDir()
+	a, b := filepath.Join(base, "a"), filepath.Join(base, "b")
+	env := map[string]string{"SKILLKIT_DB": dsn, "SKILLKIT_FLEET_UNSIGNED": "1"}
+	envB := map[string]string{"SKILLKIT_DB": dsn + "&application_name=skillkit-listen-b", "SKILLKIT_FLEET_UNSIGNED": "1"}
+	if code, _, errOut := runCLIEnv(t, envB, "sync", "--dir", b); code != exitOK {
+		t.Fatal(errOut)
+	}
+	pool := testdb.Open(t, testdb.PostgresDriver, dsn)
+	ctx, cancel := context.WithCancel(t.Context())
+	var stdout, stderr lockedBuffer
+	done := make(chan int)
+	go func() {
+		c := &cli{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(""), getenv: func(k string) string { return envB[k] }}
+		done <- run(ctx, []string{"sync", "--dir", b, "--watch", "1h", "--listen"}, c)
+	}()
+	defer func() {
+		cancel()
+		if code := <-done; code != exitOK {
+			t.Errorf("sync --watch ended with %d: %s", code, stderr.String())
+		}
+	}()
+	// Once B listens, its listening connection is killed.
+	for i := 0; ; i++ {
+		var killed int
+		if err := pool.QueryRowContext(t.Context(), "SELECT count(pg_terminate_backend(pid)) FROM pg_stat_activity "+
+			"WHERE application_name = 'skillkit-listen-b' AND query LIKE 'LISTEN%'").Scan(&killed); err != nil {
+			t.Fatal(err)
+		}
+		if killed > 0 {
+			break
+		}
+		if i == 600 {
+			t.Fatalf("B never listened: %q", stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
+	}
+	if code, _, errOut := runCLIEnv(t, env, "install", "--dir", a, greetFolder(t, "greet")); code != exitOK {
+		t.Fatal(errOut)
+	}
+	for i := 0; !strings.Contains(stdout.String(), "installed greet"); i++ {
+		if i == 600 {
+			t.Fatalf("B did not sync after listening again; stdout %q, stderr %q", stdout.String(), stderr.String())
+		}
+		time.Sleep(50 * time.Millisecond)
 	}
 }

@@ -27,26 +27,8 @@ func Again(t *testing.T) {
 	if os.Geteuid() != 0 || Unprivileged() {
 		return
 	}
-	dir, err := os.MkdirTemp("", "asuser-")
-	if err != nil {
-		t.Fatal(err)
-	}
-	t.Cleanup(func() { os.RemoveAll(dir) })
-	if err := os.Chmod(dir, 0o755); err != nil {
-		t.Fatal(err)
-	}
-	self, err := os.Executable()
-	if err != nil {
-		t.Fatal(err)
-	}
-	bin := filepath.Join(dir, "test.bin")
-	if err := copyFile(self, bin); err != nil {
-		t.Fatal(err)
-	}
-	cmd := exec.Command(bin, "-test.run", "^"+t.Name()+"$", "-test.v")
-	cmd.Dir = dir
-	cmd.Env = append(os.Environ(), marker+"=1", "HOME="+dir, "TMPDIR=")
-	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody, NoSetGroups: true}}
+	cmd := Command(t, "-test.run", "^"+t.Name()+"$", "-test.v")
+	cmd.Env = append(os.Environ(), marker+"=1", "HOME="+cmd.Dir, "TMPDIR=")
 	var out bytes.Buffer
 	cmd.Stdout, cmd.Stderr = &out, &out
 	if err := cmd.Run(); err != nil {
@@ -56,6 +38,37 @@ func Again(t *testing.T) {
 		t.Fatalf("as nobody, the test did not pass:\n%s", out.String())
 	}
 	t.Logf("passed as nobody too")
+}
+
+// Command returns a command that runs the test binary with args as a user
+// who may not write what root made: as root, a copy of the binary in a
+// folder everyone may enter (its Dir), run as nobody; otherwise the binary
+// itself, as this user. The caller sets Env.
+func Command(t testing.TB, args ...string) *exec.Cmd {
+	t.Helper()
+	self, err := os.Executable()
+	if err != nil {
+		t.Fatal(err)
+	}
+	if os.Geteuid() != 0 {
+		return exec.Command(self, args...)
+	}
+	dir, err := os.MkdirTemp("", "asuser-")
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { os.RemoveAll(dir) })
+	if err := os.Chmod(dir, 0o755); err != nil {
+		t.Fatal(err)
+	}
+	bin := filepath.Join(dir, "test.bin")
+	if err := copyFile(self, bin); err != nil {
+		t.Fatal(err)
+	}
+	cmd := exec.Command(bin, args...)
+	cmd.Dir = dir
+	cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: Nobody, Gid: Nobody, NoSetGroups: true}}
+	return cmd
 }
 
 func copyFile(from, to string) error {

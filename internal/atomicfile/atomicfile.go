@@ -10,6 +10,8 @@ import (
 	"path"
 	"path/filepath"
 	"runtime"
+	"strings"
+	"time"
 )
 
 // WriteFile atomically replaces the file name (a slash path relative to
@@ -83,4 +85,57 @@ func randomSuffix() string {
 	var b [8]byte
 	rand.Read(b[:])
 	return hex.EncodeToString(b[:])
+}
+
+// RemoveStale removes from folder dir of root the temporary files of
+// writes that died before their rename (the process was killed, the disk
+// filled) and that are older than age: younger ones may belong to a write
+// under way in another process. A missing folder has none. It returns how
+// many it removed.
+func RemoveStale(root *os.Root, dir string, age time.Duration) (int, error) {
+	entries, err := fs.ReadDir(root.FS(), dir)
+	if errors.Is(err, fs.ErrNotExist) {
+		return 0, nil
+	}
+	if err != nil {
+		return 0, fmt.Errorf("atomicfile: %w", err)
+	}
+	n := 0
+	for _, e := range entries {
+		if !e.Type().IsRegular() || !isTemp(e.Name()) {
+			continue
+		}
+		info, err := e.Info()
+		if err != nil || time.Since(info.ModTime()) < age {
+			continue
+		}
+		if err := root.Remove(path.Join(dir, e.Name())); err != nil && !errors.Is(err, fs.ErrNotExist) {
+			return n, fmt.Errorf("atomicfile: %w", err)
+		}
+		n++
+	}
+	return n, nil
+}
+
+// isTemp reports whether name is one WriteFile gives its temporary file:
+// "." + the file's name + "." + 16 hex digits + ".tmp".
+func isTemp(name string) bool {
+	rest, ok := strings.CutSuffix(name, ".tmp")
+	if !ok || !strings.HasPrefix(rest, ".") {
+		return false
+	}
+	base, suffix, ok := cutLast(rest[1:], ".")
+	if !ok || base == "" || len(suffix) != 16 {
+		return false
+	}
+	_, err := hex.DecodeString(suffix)
+	return err == nil && strings.ToLower(suffix) == suffix
+}
+
+func cutLast(s, sep string) (before, after string, ok bool) {
+	i := strings.LastIndex(s, sep)
+	if i < 0 {
+		return s, "", false
+	}
+	return s[:i], s[i+len(sep):], true
 }

@@ -5,8 +5,10 @@ import (
 	"os"
 	"path/filepath"
 	"runtime"
+	"strings"
 	"sync"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
 )
@@ -112,4 +114,50 @@ func TestConcurrentWritersAndReaders(t *testing.T) {
 		}
 	})
 	wg.Wait()
+}
+
+// RemoveStale removes the temporary files of dead writes once they are
+// old enough, and nothing else: not a young one (a write under way), not a
+// file that only looks alike.
+func TestRemoveStale(t *testing.T) {
+	dir := t.TempDir()
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer root.Close()
+	old := time.Now().Add(-time.Hour)
+	files := map[string]bool{ // name: removed
+		".lock.json.0123456789abcdef.tmp": true,
+		".x.fedcba9876543210.tmp":         true,
+		".young.0123456789abcdef.tmp":     false,
+		"lock.json":                       false,
+		".lock.json.0123456789ABCDEF.tmp": false,
+		".lock.json.0123.tmp":             false,
+		"..0123456789abcdef.tmp":          false,
+		"notes.tmp":                       false,
+	}
+	for name := range files {
+		p := filepath.Join(dir, name)
+		if err := os.WriteFile(p, []byte("x"), 0o644); err != nil {
+			t.Fatal(err)
+		}
+		if !strings.HasPrefix(name, ".young") {
+			if err := os.Chtimes(p, old, old); err != nil {
+				t.Fatal(err)
+			}
+		}
+	}
+	n, err := atomicfile.RemoveStale(root, ".", 10*time.Minute)
+	if err != nil || n != 2 {
+		t.Fatalf("RemoveStale: %d, %v", n, err)
+	}
+	for name, removed := range files {
+		if _, err := os.Stat(filepath.Join(dir, name)); os.IsNotExist(err) != removed {
+			t.Errorf("%s: removed %v, want %v", name, os.IsNotExist(err), removed)
+		}
+	}
+	if n, err := atomicfile.RemoveStale(root, "missing", time.Minute); n != 0 || err != nil {
+		t.Fatalf("a missing folder: %d, %v", n, err)
+	}
 }

@@ -7,7 +7,9 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path"
 	"strings"
+	"time"
 
 	"github.com/skillkit-go/skillkit/internal/atomicfile"
 	"github.com/skillkit-go/skillkit/internal/filelock"
@@ -25,6 +27,18 @@ type journal struct {
 	Previous *registry.Record `json:"previous,omitempty"` // the record before, if any
 	HadOld   bool             `json:"hadOld"`             // a skill folder was in place
 	Purge    bool             `json:"purge,omitempty"`    // uninstall: purge was asked
+	// PlacedBefore is what the placed note of the skill held before the
+	// swap ("": none) when the folder shares packages; nil in journals
+	// written before swaps changed the note ahead of the rename.
+	PlacedBefore *string `json:"placedBefore,omitempty"`
+}
+
+// swapSteps says how far a swap went, for its undo.
+type swapSteps struct {
+	noted    bool // the placed note names the new version
+	moved    bool // the old version is in the trash
+	placed   bool // the new version is in place
+	putTried bool // the record's write was tried
 }
 
 const journalVersion = 1
@@ -57,8 +71,8 @@ func (d *Dir) readJournal(t *Txn) (*journal, error) {
 // rollbackInstall undoes a swap that failed before its commit point (in the
 // failing process): the new version out, the old one back, the previous
 // record restored if the write of the new one was tried.
-func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, placed, putTried bool) error {
-	if placed {
+func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, s swapSteps) error {
+	if s.placed {
 		if err := d.Move(j.Name, t.Staging(TreeName)); err != nil {
 			return err
 		}
@@ -66,7 +80,7 @@ func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, pl
 			return err
 		}
 	}
-	if moved {
+	if s.moved {
 		if err := d.Move(t.Trash(), j.Name); err != nil {
 			return err
 		}
@@ -74,10 +88,26 @@ func (d *Dir) rollbackInstall(ctx context.Context, t *Txn, j *journal, moved, pl
 			return err
 		}
 	}
-	if putTried {
+	if s.noted {
+		if err := d.restorePlaced(j); err != nil {
+			return err
+		}
+	}
+	if s.putTried {
 		return d.restoreRecord(ctx, j.Name, j.Previous)
 	}
 	return nil
+}
+
+// restorePlaced puts back the placed note the journal's swap replaced.
+func (d *Dir) restorePlaced(j *journal) error {
+	if j.PlacedBefore == nil {
+		return nil
+	}
+	if *j.PlacedBefore == "" {
+		return d.Unmark(j.Name)
+	}
+	return d.writeNote(j.Name, *j.PlacedBefore)
 }
 
 // restoreRecord puts prev back, or removes the record when there was none.
@@ -91,16 +121,38 @@ func (d *Dir) restoreRecord(ctx context.Context, name string, prev *registry.Rec
 	return nil
 }
 
-// Settle runs Recover when a transaction ever ran in the folder (it has a
-// staging folder), so reading a folder no one installed into creates
-// nothing in it. Readers run it before they scan, so they never see what a
-// crashed transaction left half done.
+// Settle runs Recover when an operation left something in the staging or
+// trash folder, so that reading a folder where nothing is left to settle
+// writes nothing, not even a lock: a read-only folder can be read. Readers
+// run it before they scan, so they never see what a crashed transaction
+// left half done.
 func (d *Dir) Settle(ctx context.Context) error {
-	ok, err := d.Exists(StagingDir)
-	if err != nil || !ok {
+	ids, err := d.opIDs()
+	if err != nil || len(ids) == 0 {
 		return err
 	}
 	return d.Recover(ctx)
+}
+
+// opIDs lists the operations that have something in the staging or the
+// trash folder (live ones too); a folder that does not exist lists none.
+func (d *Dir) opIDs() (map[string]bool, error) {
+	ids := map[string]bool{}
+	for _, folder := range []string{StagingDir, TrashDir} {
+		entries, err := fs.ReadDir(d.root.FS(), folder)
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return nil, fmt.Errorf("skillkit: %w", err)
+		}
+		for _, e := range entries {
+			if id := strings.TrimSuffix(e.Name(), ".lock"); isOpID(id) {
+				ids[id] = true
+			}
+		}
+	}
+	return ids, nil
 }
 
 // Recover finishes or undoes the operations that died (their process
@@ -119,19 +171,12 @@ func (d *Dir) Recover(ctx context.Context) error {
 	if err != nil {
 		return err
 	}
-	ids := map[string]bool{}
-	for _, folder := range []string{StagingDir, TrashDir} {
-		entries, err := fs.ReadDir(d.root.FS(), folder)
-		if err != nil {
-			c.Unlock()
-			return fmt.Errorf("skillkit: %w", err)
-		}
-		for _, e := range entries {
-			if id := strings.TrimSuffix(e.Name(), ".lock"); isOpID(id) {
-				ids[id] = true
-			}
-		}
+	ids, err := d.opIDs()
+	if err != nil {
+		c.Unlock()
+		return err
 	}
+	d.removeStaleTemps(ctx)
 	type dead struct {
 		id string
 		h  *filelock.Handle
@@ -167,6 +212,33 @@ func (d *Dir) Recover(ctx context.Context) error {
 		os.Remove(d.OSPath(StagingDir, dd.id+".lock"))
 	}
 	return nil
+}
+
+// staleTempAge is how old the temporary file of an atomic write in
+// .skillhub must be for recovery to take it for one whose writer died: a
+// live write takes milliseconds.
+const staleTempAge = 10 * time.Minute
+
+// removeStaleTemps removes the temporary files that writes killed before
+// their rename left in .skillhub and its folders (lock.json, placed notes,
+// origins, approvals, the replica's identity); a failure is only logged.
+func (d *Dir) removeStaleTemps(ctx context.Context) {
+	hub := path.Dir(StagingDir)
+	folders := []string{hub}
+	entries, err := fs.ReadDir(d.root.FS(), hub)
+	for _, e := range entries {
+		if e.IsDir() && path.Join(hub, e.Name()) != StagingDir && path.Join(hub, e.Name()) != TrashDir {
+			folders = append(folders, path.Join(hub, e.Name()))
+		}
+	}
+	for _, f := range folders {
+		if err == nil {
+			_, err = atomicfile.RemoveStale(d.root, f, staleTempAge)
+		}
+	}
+	if err != nil {
+		d.Warn(ctx, "skillkit: removing the leftovers of killed writes: %v", err)
+	}
 }
 
 // errBusy: the skill of a dead operation is locked by a live one.
@@ -243,6 +315,9 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 				return err
 			}
 		}
+		if err := d.restorePlaced(j); err != nil {
+			return err
+		}
 		// The new version is out but its record may be in: the write took
 		// effect although the store reported a failure, and the process
 		// died undoing the swap. The journal's record is this operation's
@@ -259,12 +334,20 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 		}
 		return nil
 	}
-	if !present || j.Op == string(OpSync) {
+	if !present {
 		return nil
 	}
 	fp, err := d.Fingerprint(ctx, j.Name)
 	if err != nil || fp != j.Record.Fingerprint {
 		return err // someone else's skill is in place now
+	}
+	// The new version is in place: the note names it, whether or not the
+	// swap got to write it (journals of older versions wrote it last).
+	if err := d.MarkPlacedInstall(j.Name, fp, j.Record.InstallID); err != nil {
+		return err
+	}
+	if j.Op == string(OpSync) {
+		return nil
 	}
 	cur, err := d.Record(ctx, j.Name)
 	if err != nil {

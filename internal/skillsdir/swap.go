@@ -71,6 +71,11 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 		if err := d.publish(ctx, t, rec); err != nil {
 			return nil, err
 		}
+		if prev != nil && prev.InstallID != rec.InstallID {
+			if err := d.signRetired(ctx, prev); err != nil {
+				return nil, err
+			}
+		}
 	}
 	msg := "installing"
 	var keep []string
@@ -83,23 +88,43 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	rep.Step(StepSwap, 85, "%s %s", msg, name)
 
 	j := &journal{Op: string(op), Name: name, Record: &rec, Previous: prev, HadOld: present}
+	if d.packages != nil {
+		before, err := d.rawNote(name)
+		if err != nil {
+			return nil, err
+		}
+		j.PlacedBefore = &before
+	}
 	if err := d.writeJournal(t, j); err != nil {
 		return nil, err
 	}
-	var moved, placed, putTried bool
+	var s swapSteps
 	fail := func(err error) (*Swapped, error) {
 		return nil, t.undo(err, "swap", func() error {
-			return d.rollbackInstall(context.WithoutCancel(ctx), t, j, moved, placed, putTried)
+			return d.rollbackInstall(context.WithoutCancel(ctx), t, j, s)
 		})
 	}
 	if err := t.Fault("journal"); err != nil {
 		return fail(err)
 	}
+	// The placed note changes before the new version moves in, so that it
+	// is part of the commit: a replica killed (or out of disk) around the
+	// rename never holds a version its note does not name, which every
+	// later sync would take for an edit. Undo and recovery put it back.
+	if j.PlacedBefore != nil {
+		s.noted = true
+		if err := d.MarkPlacedInstall(name, rec.Fingerprint, rec.InstallID); err != nil {
+			return fail(err)
+		}
+		if err := t.Fault("noted"); err != nil {
+			return fail(err)
+		}
+	}
 	if present {
 		if err := d.Move(name, t.Trash()); err != nil {
 			return fail(err)
 		}
-		moved = true
+		s.moved = true
 		if err := t.Fault("old-moved"); err != nil {
 			return fail(err)
 		}
@@ -107,20 +132,17 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	if err := d.Move(t.Staging(TreeName), name); err != nil {
 		return fail(err)
 	}
-	placed = true
+	s.placed = true
 	if err := t.Fault("new-moved"); err != nil {
 		return fail(err)
 	}
 	if !placing {
-		putTried = true
+		s.putTried = true
 		if err := d.reg.Put(ctx, rec); err != nil {
 			return fail(fmt.Errorf("skillkit: writing the record: %w", err))
 		}
 	}
 	// Committed: the new version is installed whatever happens next.
-	if err := d.MarkPlaced(name, rec.Fingerprint); err != nil {
-		d.Warn(ctx, "%v", err)
-	}
 	if err := t.Fault("recorded"); err != nil {
 		if t.crashed {
 			return nil, err

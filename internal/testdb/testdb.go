@@ -94,6 +94,35 @@ func PostgresDSN(t testing.TB) string {
 	return u.String()
 }
 
+// ReadOnlyUser makes a PostgreSQL role that may only read the tables of
+// the schema of dsn (one PostgresDSN returned, migrated) and returns dsn
+// as that role. The role is dropped when the test ends.
+func ReadOnlyUser(t testing.TB, dsn string) string {
+	t.Helper()
+	u, err := url.Parse(dsn)
+	if err != nil {
+		t.Fatal(err)
+	}
+	schema := u.Query().Get("search_path")
+	role := "ro_" + strings.ToLower(rand.Text())
+	db := Open(t, PostgresDriver, os.Getenv(EnvPostgres))
+	for _, stmt := range []string{"CREATE ROLE " + role + " LOGIN", "GRANT USAGE ON SCHEMA " + schema + " TO " + role,
+		"GRANT SELECT ON ALL TABLES IN SCHEMA " + schema + " TO " + role} {
+		if _, err := db.ExecContext(t.Context(), stmt); err != nil {
+			t.Fatalf("%s: %v", stmt, err)
+		}
+	}
+	t.Cleanup(func() {
+		for _, stmt := range []string{"DROP OWNED BY " + role, "DROP ROLE " + role} {
+			if _, err := db.Exec(stmt); err != nil {
+				t.Errorf("%s: %v", stmt, err)
+			}
+		}
+	})
+	u.User = url.User(role)
+	return u.String()
+}
+
 // SQLiteDSN returns the DSN of a new SQLite file in a temporary folder, with
 // a busy timeout and WAL mode, as the sqlstore package asks.
 func SQLiteDSN(t testing.TB) string {
