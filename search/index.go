@@ -1,10 +1,10 @@
 package search
 
 import (
+	"container/heap"
 	"errors"
 	"fmt"
 	"math"
-	"container/heap"
 	"slices"
 	"sync"
 
