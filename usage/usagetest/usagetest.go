@@ -22,7 +22,8 @@ func Run(t *testing.T, newStore func(t *testing.T) usage.Store) {
 		if stats, err := s.Stats(ctx); err != nil || len(stats) != 0 {
 			t.Fatalf("a new store: %v, %v", stats, err)
 		}
-		t0 := time.Date(2026, 3, 1, 10, 0, 0, 123456789, time.UTC)
+		// Microseconds: what PostgreSQL keeps.
+		t0 := time.Date(2026, 3, 1, 10, 0, 0, 123456000, time.UTC)
 		for _, u := range []usage.Use{
 			{Skill: "pdf", Agent: "a", Tool: "execute_skill", Time: t0, Outcome: usage.OK},
 			{Skill: "pdf", Agent: "a", Tool: "execute_skill", Time: t0.Add(time.Hour), Outcome: usage.Failed},
