@@ -27,6 +27,7 @@ import (
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
+	"github.com/skillkit-go/skillkit/usage"
 	"github.com/skillkit-go/skillkit/wellknown"
 )
 
@@ -57,6 +58,12 @@ type Options struct {
 	// Secrets holds the sealed secret values; nil means .skillhub/secrets/
 	// in Dir (secrets.NewFSStore).
 	Secrets secrets.Store
+	// Usage records which skills agents use (read_skill, read_skill_file,
+	// execute_skill): the catalog keeps the used ones when it must leave
+	// skills out, and "skillkit usage" reports them. Nil means
+	// .skillhub/usage.json in Dir (usage.NewFile); a fleet passes its
+	// database's (sqlstore.DB.Usage).
+	Usage usage.Store
 	// Packages makes the Kit one replica of several that share Registry
 	// and Secrets (sqlstore on one database): every install, update and
 	// agent's write also stores the skill's files there, by fingerprint,
@@ -188,6 +195,7 @@ type Kit struct {
 	deps      *deps.Installer
 	authoring *authoring.Writer
 	approvals *registry.Verifier
+	usage     usage.Store
 
 	mu       sync.Mutex // guards the parts below, built by load
 	loader   *loader.Loader
@@ -235,7 +243,10 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 			return nil, err
 		}
 	}
-	k := &Kit{opts: opts, registry: opts.Registry}
+	k := &Kit{opts: opts, registry: opts.Registry, usage: opts.Usage}
+	if k.usage == nil {
+		k.usage = usage.NewFile(filepath.Join(abs, registry.HubDir, UsageFile))
+	}
 	if k.registry == nil {
 		k.registry = registry.NewFSStore(abs)
 	}
@@ -420,7 +431,7 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 	k.loader = l
 	k.executor = executor.New(l, k.vault, &eopts)
 	k.env = executor.NewEnvProvider(l, k.vault)
-	k.resolver = &tools.Resolver{Loader: l, Executor: k.executor}
+	k.resolver = &tools.Resolver{Loader: l, Executor: k.executor, Usage: k.usage, OnUsageError: k.usageError}
 	if !k.opts.DisableSkillManage {
 		k.resolver.Manager = k.authoring
 	}
@@ -921,6 +932,20 @@ func (k *Kit) Executor(ctx context.Context) (*executor.Executor, error) {
 		return nil, err
 	}
 	return k.executor, nil
+}
+
+// UsageFile is the file, in Dir's .skillhub folder, where a Kit records
+// skill uses unless Options.Usage names another store.
+const UsageFile = "usage.json"
+
+// Usage is the store of skill uses (Options.Usage).
+func (k *Kit) Usage() usage.Store { return k.usage }
+
+// usageError logs a use that could not be recorded or read.
+func (k *Kit) usageError(err error) {
+	if k.opts.Logger != nil {
+		k.opts.Logger.Warn("skill usage", "error", err)
+	}
 }
 
 // Registry is the record of what is installed.
