@@ -101,4 +101,3 @@ func (r *Resolver) index() *search.Index {
 	})
 	return r.Search
 }
-
