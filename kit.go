@@ -60,10 +60,15 @@ type Options struct {
 	Secrets secrets.Store
 	// Usage records which skills agents use (read_skill, read_skill_file,
 	// execute_skill): the catalog keeps the used ones when it must leave
-	// skills out, and "skillkit usage" reports them. Nil means
-	// .skillhub/usage.json in Dir (usage.NewFile); a fleet passes its
-	// database's (sqlstore.DB.Usage).
+	// skills out, and "skillkit usage" reports them. A fleet passes its
+	// database's (sqlstore.DB.Usage). Nil: see RecordUsage.
 	Usage usage.Store
+	// RecordUsage, when Usage is nil, records uses in .skillhub/usage.json
+	// in Dir (usage.NewFile). Off by default, so that a Kit opened on a
+	// folder under version control writes nothing there when agents only
+	// read skills; then nothing is recorded and the catalog keeps skills
+	// by precedence alone.
+	RecordUsage bool
 	// Packages makes the Kit one replica of several that share Registry
 	// and Secrets (sqlstore on one database): every install, update and
 	// agent's write also stores the skill's files there, by fingerprint,
@@ -244,7 +249,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		}
 	}
 	k := &Kit{opts: opts, registry: opts.Registry, usage: opts.Usage}
-	if k.usage == nil {
+	if k.usage == nil && opts.RecordUsage {
 		k.usage = usage.NewFile(filepath.Join(abs, registry.HubDir, UsageFile))
 	}
 	if k.registry == nil {
@@ -935,10 +940,11 @@ func (k *Kit) Executor(ctx context.Context) (*executor.Executor, error) {
 }
 
 // UsageFile is the file, in Dir's .skillhub folder, where a Kit records
-// skill uses unless Options.Usage names another store.
+// skill uses with Options.RecordUsage.
 const UsageFile = "usage.json"
 
-// Usage is the store of skill uses (Options.Usage).
+// Usage is the store of skill uses (Options.Usage, or the file of
+// Options.RecordUsage); nil when uses are not recorded.
 func (k *Kit) Usage() usage.Store { return k.usage }
 
 // usageError logs a use that could not be recorded or read.

@@ -74,7 +74,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
 		return exitFailure
 	}
-	kopts := skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger}
+	kopts := skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger, RecordUsage: true}
 	if o.sandbox {
 		r, err := executor.NewSandboxRunner(ctx, nil)
 		if err != nil {

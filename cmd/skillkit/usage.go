@@ -55,7 +55,7 @@ func runUsage(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, "skillkit usage: takes no arguments")
 		return exitUsage
 	}
-	kit, err := c.open(ctx, skillkit.Options{Dir: resolveDir(c, o.dir), Getenv: c.getenv, Logger: c.logger})
+	kit, err := c.open(ctx, skillkit.Options{Dir: resolveDir(c, o.dir), Getenv: c.getenv, Logger: c.logger, RecordUsage: true})
 	if err != nil {
 		return c.fail("usage", err)
 	}
