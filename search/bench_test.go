@@ -108,7 +108,6 @@ func BenchmarkIndexBuild(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			skills := skillsOf(b, n)
 			var ix *Index
-			before := testcorpus.LiveHeap()
 			for b.Loop() {
 				ix = New(nil)
 				if _, err := ix.Sync(skills); err != nil {
@@ -117,7 +116,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 			}
 			b.StopTimer()
 			ix2 := New(nil)
-			before = testcorpus.LiveHeap()
+			before := testcorpus.LiveHeap()
 			ix2.Sync(skills)
 			after := testcorpus.LiveHeap()
 			runtime.KeepAlive(ix2)

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"math"
 	"slices"
+	"strings"
 	"sync"
 
 	"github.com/skillkit-go/skillkit/loader"
@@ -60,8 +61,10 @@ type Hit struct {
 type Index struct {
 	bodyBytes int
 
+	syncMu   sync.Mutex // one Sync at a time; searches go on meanwhile
 	mu       sync.RWMutex
 	last     *loader.Snapshot
+	sorted   []*skill.Skill   // the skills of the last Sync, by name
 	docs     []doc            // by slot; dead slots stay until compaction
 	byName   map[string]int32 // live slots
 	terms    map[string]int32 // term → its posting list
@@ -119,35 +122,52 @@ func (ix *Index) Follow(snap *loader.Snapshot) (SyncStats, error) {
 
 // Sync makes the index hold exactly skills (by name; a later one of the
 // same name wins). A skill still indexed as the same *skill.Skill costs a
-// map look-up: the loader shares unchanged skills between snapshots, so
-// after one skill changes only that skill is read again. A skill replaced
+// comparison (a merge of the skills by name with those of the last Sync):
+// the loader shares unchanged skills between snapshots, so after one skill
+// changes only that skill is read again. A skill replaced
 // or removed leaves a dead entry behind, dropped when dead entries reach a
 // quarter of the live ones.
 func (ix *Index) Sync(skills []*skill.Skill) (SyncStats, error) {
-	// Tokenize outside the lock: it reads skill files.
-	want := make(map[string]*skill.Skill, len(skills))
+	ix.syncMu.Lock()
+	defer ix.syncMu.Unlock()
+	// The skills by name, the last of a name kept: a snapshot's are
+	// sorted already, which the sort finds in one pass.
+	want := make([]*skill.Skill, 0, len(skills))
 	for _, s := range skills {
 		if s != nil {
-			want[s.Name] = s
+			want = append(want, s)
 		}
 	}
+	slices.SortStableFunc(want, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
+	want = dedupeLast(want)
 	if len(want) > MaxSkills {
 		return SyncStats{}, fmt.Errorf("%w: %d, at most %d", ErrTooMany, len(want), MaxSkills)
 	}
+	// A merge of two sorted lists: what changed costs a comparison per
+	// skill, no hashing and no allocation but the lists.
 	ix.mu.RLock()
 	var changed []*skill.Skill
-	for name, s := range want {
-		if slot, ok := ix.byName[name]; !ok || ix.docs[slot].skill != s {
-			changed = append(changed, s)
-		}
-	}
 	var gone []string
-	for name := range ix.byName {
-		if _, ok := want[name]; !ok {
-			gone = append(gone, name)
+	prev := ix.sorted
+	i, j := 0, 0
+	for i < len(prev) || j < len(want) {
+		switch {
+		case j == len(want) || i < len(prev) && prev[i].Name < want[j].Name:
+			gone = append(gone, prev[i].Name)
+			i++
+		case i == len(prev) || want[j].Name < prev[i].Name:
+			changed = append(changed, want[j])
+			j++
+		default:
+			if prev[i] != want[j] {
+				changed = append(changed, want[j])
+			}
+			i++
+			j++
 		}
 	}
 	ix.mu.RUnlock()
+	// Tokenize outside the lock: it reads skill files.
 	fields := make([]map[string]int, len(changed))
 	for i, s := range changed {
 		fields[i] = ix.termsOf(s)
@@ -173,8 +193,20 @@ func (ix *Index) Sync(skills []*skill.Skill) (SyncStats, error) {
 		ix.compact()
 		st.Compacted = true
 	}
-	ix.last = nil
+	ix.last, ix.sorted = nil, want
 	return st, nil
+}
+
+// dedupeLast keeps the last skill of each name of a list sorted by name.
+func dedupeLast(sorted []*skill.Skill) []*skill.Skill {
+	out := sorted[:0]
+	for i, s := range sorted {
+		if i+1 < len(sorted) && sorted[i+1].Name == s.Name {
+			continue
+		}
+		out = append(out, s)
+	}
+	return out
 }
 
 // Len returns the number of skills indexed.

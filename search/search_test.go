@@ -242,3 +242,31 @@ func FuzzSearch(f *testing.F) {
 		}
 	})
 }
+
+// Syncs from several goroutines, with searches among them, leave the index
+// holding exactly the last list synced.
+func TestConcurrentSyncs(t *testing.T) {
+	base := sample(t)
+	ix := New(nil)
+	done := make(chan bool)
+	for g := range 4 {
+		go func() {
+			for i := range 20 {
+				list := base[:1+(g+i)%len(base)]
+				ix.Sync(list)
+				ix.Search("pdf images release", 3, nil)
+			}
+			done <- true
+		}()
+	}
+	for range 4 {
+		<-done
+	}
+	ix.Sync(base[:2])
+	if ix.Len() != 2 {
+		t.Fatalf("Len = %d after syncing 2 skills", ix.Len())
+	}
+	if got := ix.Search("release browser gif", 0, nil); len(got) != 0 {
+		t.Errorf("skills synced away are found: %v", names(got))
+	}
+}
