@@ -96,6 +96,8 @@ func skillsOf(b *testing.B, n int) []*skill.Skill {
 		return s
 	}
 	s := newGen(uint64(n)).skills(b, n)
+	// Sorted by name, as a loader snapshot gives them.
+	slices.SortFunc(s, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
 	skillSets[n] = s
 	return s
 }

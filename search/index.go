@@ -131,15 +131,17 @@ func (ix *Index) Sync(skills []*skill.Skill) (SyncStats, error) {
 	ix.syncMu.Lock()
 	defer ix.syncMu.Unlock()
 	// The skills by name, the last of a name kept: a snapshot's are
-	// sorted already, which the sort finds in one pass.
+	// sorted and unique already, which one pass confirms.
 	want := make([]*skill.Skill, 0, len(skills))
 	for _, s := range skills {
 		if s != nil {
 			want = append(want, s)
 		}
 	}
-	slices.SortStableFunc(want, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
-	want = dedupeLast(want)
+	if !strictlySorted(want) {
+		slices.SortStableFunc(want, func(a, b *skill.Skill) int { return strings.Compare(a.Name, b.Name) })
+		want = dedupeLast(want)
+	}
 	if len(want) > MaxSkills {
 		return SyncStats{}, fmt.Errorf("%w: %d, at most %d", ErrTooMany, len(want), MaxSkills)
 	}
@@ -195,6 +197,16 @@ func (ix *Index) Sync(skills []*skill.Skill) (SyncStats, error) {
 	}
 	ix.last, ix.sorted = nil, want
 	return st, nil
+}
+
+// strictlySorted reports whether the names rise strictly.
+func strictlySorted(skills []*skill.Skill) bool {
+	for i := 1; i < len(skills); i++ {
+		if skills[i-1].Name >= skills[i].Name {
+			return false
+		}
+	}
+	return true
 }
 
 // dedupeLast keeps the last skill of each name of a list sorted by name.

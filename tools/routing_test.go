@@ -23,15 +23,7 @@ import (
 func manySkills(t *testing.T, n int) (*loader.Loader, string) {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(rel, content string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
 	topics := []string{"weather forecasts", "git branches", "spreadsheet formulas", "docker images", "email drafts", "unit conversions"}
 	for i := range n {
 		write(fmt.Sprintf("helper-%03d/SKILL.md", i), fmt.Sprintf("---\nname: helper-%03d\ndescription: Works with %s, variant %d.\n---\nSteps.\n", i, topics[i%len(topics)], i))
@@ -44,6 +36,18 @@ func manySkills(t *testing.T, n int) (*loader.Loader, string) {
 		t.Fatal(err)
 	}
 	return l, dir
+}
+
+// writeFile writes content at rel under dir, making the folders.
+func writeFile(t *testing.T, dir, rel, content string) {
+	t.Helper()
+	p := filepath.Join(dir, rel)
+	if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
+		t.Fatal(err)
+	}
 }
 
 // last ranks invoice-parser below every other skill, so a catalog that
