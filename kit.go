@@ -464,8 +464,9 @@ func (k *Kit) loaded() *loader.Loader {
 
 // Toolset returns what one agent gets: the <available_skills> prompt
 // section and the skill tools (read_skill, read_skill_file, execute_skill,
-// and skill_manage unless Options.DisableSkillManage or the agent's
-// DisableManage), from the current snapshot; see [tools.Resolver.Resolve].
+// search_skills when the catalog leaves skills out, and skill_manage unless
+// Options.DisableSkillManage or the agent's DisableManage), from the
+// current snapshot; see [tools.Resolver.Resolve].
 func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
 	l, err := k.load(ctx)
 	if err != nil {

@@ -128,8 +128,11 @@ type Resolver struct {
 // snapshot: the skills it sees (its assignment, the visibility rules, skills
 // disabled in the registry hidden), the catalog, read_skill and
 // read_skill_file over the skills it may read (the catalog plus hidden skills
-// it may still read by name), execute_skill over its compute-entry skills,
-// skill_manage when a Manager is set. An agent that may read no skill gets
+// it may still read by name), search_skills over its catalog's skills when
+// the catalog leaves some out (unless Agent.DisableSearch), execute_skill
+// over its compute-entry skills, skill_manage when a Manager is set; with
+// Usage, its calls of read_skill, read_skill_file and execute_skill are
+// counted. An agent that may read no skill gets
 // no prompt and no skill tools but skill_manage; one that may read only
 // hidden skills gets read_skill and read_skill_file and no prompt.
 func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
