@@ -216,10 +216,14 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	}
 	ts.Tools = append(ts.Tools, read, readFile)
 	if len(catalog.Omitted) > 0 && !agent.DisableSearch {
-		find, err := SearchSkills(r.index(), r.Loader, vis.Catalog)
+		index := r.index()
+		find, err := SearchSkills(index, r.Loader, vis.Catalog)
 		if err != nil {
 			return Toolset{}, err
 		}
+		// Built (or brought up to date) in the background, so the first
+		// call finds it ready; a call that comes first waits for it.
+		go index.Follow(r.Loader.Snapshot())
 		ts.Tools = append(ts.Tools, find)
 	}
 	if offerExecute {
