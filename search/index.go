@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"math"
+	"runtime"
 	"slices"
 	"strings"
 	"sync"
@@ -170,10 +171,18 @@ func (ix *Index) Sync(skills []*skill.Skill) (SyncStats, error) {
 	}
 	ix.mu.RUnlock()
 	// Tokenize outside the lock: it reads skill files.
+	// Each skill is read and split into terms on its own: in parallel.
 	fields := make([]map[string]int, len(changed))
-	for i, s := range changed {
-		fields[i] = ix.termsOf(s)
+	var wg sync.WaitGroup
+	workers := min(runtime.GOMAXPROCS(0), len(changed)/64+1)
+	for w := range workers {
+		wg.Go(func() {
+			for i := w; i < len(changed); i += workers {
+				fields[i] = ix.termsOf(changed[i])
+			}
+		})
 	}
+	wg.Wait()
 
 	ix.mu.Lock()
 	defer ix.mu.Unlock()
