@@ -110,6 +110,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 		b.Run(fmt.Sprint(n), func(b *testing.B) {
 			skills := skillsOf(b, n)
 			var ix *Index
+			startCPU := processCPU()
 			for b.Loop() {
 				ix = New(nil)
 				if _, err := ix.Sync(skills); err != nil {
@@ -117,6 +118,7 @@ func BenchmarkIndexBuild(b *testing.B) {
 				}
 			}
 			b.StopTimer()
+			b.ReportMetric((processCPU()-startCPU).Seconds()/float64(b.N), "cpu-s/op")
 			ix2 := New(nil)
 			before := testcorpus.LiveHeap()
 			ix2.Sync(skills)
