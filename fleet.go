@@ -5,6 +5,7 @@ import (
 	"errors"
 	"fmt"
 	"io/fs"
+	"maps"
 	"os"
 	"slices"
 	"strings"
@@ -31,7 +32,9 @@ type SyncOptions struct {
 	Force bool
 	// InstallDeps installs the missing dependencies (.venv, node_modules,
 	// dotnet restore, system checks; never a setup script) of every skill
-	// the sync placed, as InstallDeps would. Without it, a sync rebuilds
+	// the replica holds from the registry — placed by this sync or an
+	// earlier one — as InstallDeps would; a failure is the skill's result
+	// (SyncFailed). Without it, a sync rebuilds
 	// only what the replica had built for the version it replaced and that
 	// the new version makes stale (as Update does), and the rest is in the
 	// result's Notes.
@@ -70,15 +73,39 @@ func (k *Kit) Sync(ctx context.Context, opts *SyncOptions) (*installer.SyncRepor
 	if rep == nil {
 		return nil, err
 	}
+	listed := map[string]bool{}
 	for i, r := range rep.Results {
+		listed[r.Name] = true
 		if r.Result != nil && (r.Action == installer.SyncInstalled || r.Action == installer.SyncUpdated) {
 			rep.Results[i].Result.Notes = k.depsNotes(ctx, r.Name, before[r.Name], o.InstallDeps)
 		}
+	}
+	if o.InstallDeps {
+		k.syncHeldDeps(ctx, rep, listed)
 	}
 	if rerr := k.reportReplica(ctx, rep, err); err == nil {
 		err = rerr
 	}
 	return rep, k.rescanAfter(ctx, err)
+}
+
+// syncHeldDeps installs the missing dependencies of the skills the replica
+// holds that this sync did not list (placed by an earlier sync); a failure
+// becomes the skill's SyncFailed result.
+func (k *Kit) syncHeldDeps(ctx context.Context, rep *installer.SyncReport, listed map[string]bool) {
+	for _, name := range slices.Sorted(maps.Keys(rep.Placed)) {
+		if listed[name] {
+			continue
+		}
+		if st, err := k.deps.State(ctx, name); err != nil || len(st.Missing()) == 0 {
+			continue
+		}
+		if _, err := k.InstallDeps(ctx, name, nil); err != nil {
+			rep.Results = append(rep.Results, installer.SyncResult{Name: name, Action: installer.SyncFailed, Fingerprint: rep.Placed[name],
+				Err: fmt.Errorf("installing the dependencies of %s: %w", name, err)})
+		}
+	}
+	slices.SortFunc(rep.Results, func(a, b installer.SyncResult) int { return strings.Compare(a.Name, b.Name) })
 }
 
 // KeepSyncedOptions tune [Kit.KeepSynced].

@@ -525,4 +525,21 @@ func TestFleetSyncDependencies(t *testing.T) {
 	if got := run(t, b, "py"); !strings.Contains(got, "v2 x") {
 		t.Fatalf("py on B after its requirements changed: %s", got)
 	}
+
+	// A skill placed by an earlier sync without InstallDeps gets its
+	// dependencies from a later sync with it, which has nothing to place.
+	c := replica(t, db, dsn, filepath.Join(t.TempDir(), "c"), "c", pip)
+	if rep, err := c.Sync(ctx, nil); err != nil || rep.Err() != nil || len(rep.Results) != 1 {
+		t.Fatalf("first sync of C: %v, %+v", err, rep)
+	}
+	if _, err := os.Stat(filepath.Join(c.Dir(), "py", ".venv")); !os.IsNotExist(err) {
+		t.Fatalf("a sync without InstallDeps built the .venv: %v", err)
+	}
+	rep, err := c.Sync(ctx, &skillkit.SyncOptions{InstallDeps: true})
+	if err != nil || rep.Err() != nil || len(rep.Results) != 0 {
+		t.Fatalf("second sync of C: %v, %+v", err, rep)
+	}
+	if got := run(t, c, "py"); !strings.Contains(got, "v2 x") {
+		t.Fatalf("py on C after sync --deps: %s", got)
+	}
 }

@@ -814,9 +814,27 @@ func (k *Kit) depsNotes(ctx context.Context, name string, before deps.State, all
 		notes = append(notes, fmt.Sprintf("its %s dependencies are not installed: install the skill's dependencies before it runs", s))
 	}
 	if now.Setup != "" {
-		notes = append(notes, fmt.Sprintf("it has a setup script, %s, which runs only when a person confirms it (install its dependencies with setup)", now.Setup))
+		if k.SetupAllowed(ctx, name) != nil {
+			notes = append(notes, fmt.Sprintf("it has a setup script, %s, which skillkit does not run for it: only skills installed from GitHub, git or a ZIP run setup scripts", now.Setup))
+		} else {
+			notes = append(notes, fmt.Sprintf("it has a setup script, %s, which runs only when a person confirms it (install its dependencies with setup)", now.Setup))
+		}
 	}
 	return notes
+}
+
+// SetupAllowed says whether [Kit.InstallDeps] with Setup may run the setup
+// script of the installed skill name, by where its record says it came
+// from; see [deps.SetupAllowed].
+func (k *Kit) SetupAllowed(ctx context.Context, name string) error {
+	rec, err := k.registry.Get(ctx, name)
+	switch {
+	case errors.Is(err, registry.ErrNotFound):
+		return deps.SetupAllowed(name, nil)
+	case err != nil:
+		return err
+	}
+	return deps.SetupAllowed(name, &rec)
 }
 
 // Uninstall removes an installed skill and its record; with Purge, its

@@ -19,8 +19,12 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 tmp=$(mktemp -d)
 trap 'rm -rf "$tmp"' EXIT
-# The adapters' tests read ../../examples/skills.
+# The copies sit where the adapters do, two folders down, beside what
+# their tests read from the repository: ../../examples/skills, and the
+# TypeScript MCP SDK's lock file in ../../.ci/mcp-ts (adapters/mcp). A
+# test that fails for a missing file would be reported as an SDK change.
 ln -s "$root/examples" "$tmp/examples"
+ln -s "$root/.ci" "$tmp/.ci"
 mkdir "$tmp/adapters"
 
 adapters=("$@")

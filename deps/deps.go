@@ -214,7 +214,7 @@ func (d *Installer) install(ctx context.Context, name string, opts *InstallOptio
 		return nil, err
 	}
 	if plan.setup != "" && opts.Setup {
-		if err := setupAllowed(name, rec); err != nil {
+		if err := SetupAllowed(name, rec); err != nil {
 			return nil, err
 		}
 		if err := checkScript(skillRoot, plan.setup); err != nil {
@@ -263,10 +263,12 @@ func (d *Installer) install(ctx context.Context, name string, opts *InstallOptio
 	return r.res, errors.Join(failed...)
 }
 
-// setupAllowed: setup scripts run only for skills a person installed from
-// GitHub, git or a ZIP, never for local folders, hand-placed or
-// agent-written skills.
-func setupAllowed(name string, rec *registry.Record) error {
+// SetupAllowed says whether Install may run the setup script of skill name,
+// whose record is rec (nil: none): setup scripts run only for skills a
+// person installed from GitHub, git or a ZIP, never for local folders,
+// sites, MCP servers, hand-placed or agent-written skills. The error wraps
+// [ErrNotAllowed] and says why.
+func SetupAllowed(name string, rec *registry.Record) error {
 	if rec == nil {
 		return fmt.Errorf("%w: %s has no install record (placed by hand); only skills installed from GitHub, git or a ZIP run setup scripts", ErrNotAllowed, name)
 	}

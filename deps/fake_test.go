@@ -567,12 +567,12 @@ func TestSetupRules(t *testing.T) {
 		registry.SourceGitHub: true, registry.SourceGit: true, registry.SourceZip: true,
 		registry.SourceLocal: false, registry.SourceAgent: false,
 	} {
-		err := setupAllowed("x", &registry.Record{Name: "x", Source: src})
+		err := SetupAllowed("x", &registry.Record{Name: "x", Source: src})
 		if (err == nil) != ok || err != nil && !errors.Is(err, ErrNotAllowed) {
 			t.Errorf("%s: %v", src, err)
 		}
 	}
-	if err := setupAllowed("x", nil); !errors.Is(err, ErrNotAllowed) {
+	if err := SetupAllowed("x", nil); !errors.Is(err, ErrNotAllowed) {
 		t.Errorf("hand-placed: %v", err)
 	}
 	for _, p := range []string{"scripts/../setup.sh", "../x.sh", "/etc/x.sh", `..\x.ps1`, "a/./../../b"} {

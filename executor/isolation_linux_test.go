@@ -171,16 +171,15 @@ func snoop(t *testing.T, mode string, uid int) snoopResult {
 	cmd := exec.CommandContext(deadline(t), exe)
 	cmd.Env = []string{snoopHostEnv + "=" + mode, sentinelVar + "=" + r.sentinel, keyVar + "=" + r.key, "PATH=/usr/bin:/bin"}
 	if uid >= 0 {
-		// Another user must be able to run the binary: a copy in a folder
-		// everyone may enter.
-		dir := t.TempDir()
-		for _, d := range []string{dir, filepath.Dir(dir)} {
-			if err := os.Chmod(d, 0o755); err != nil {
-				t.Fatal(err)
-			}
-		}
-		cmd.Path = filepath.Join(dir, "snoop-host")
+		// Another user must be able to run the binary and read the skill,
+		// wherever the clone is (a 0700 folder of root's): copies in a
+		// folder everyone may enter, which the host runs in.
+		dir := openTempDir(t)
+		cmd.Path, cmd.Dir = filepath.Join(dir, "snoop-host"), dir
 		copyFile(t, exe, cmd.Path)
+		if err := os.CopyFS(filepath.Join(dir, "testdata", "skills", "py-snoop"), os.DirFS("testdata/skills/py-snoop")); err != nil {
+			t.Fatal(err)
+		}
 		cmd.SysProcAttr = &syscall.SysProcAttr{Credential: &syscall.Credential{Uid: uint32(uid), Gid: uint32(uid)}}
 	}
 	var stderr bytes.Buffer
@@ -238,6 +237,22 @@ func TestSkillCannotReadHost(t *testing.T) {
 		})
 	}
 }
+
+// openTempDir is a t.TempDir that every user may enter and read, as may
+// the folder holding it: what a process of another user (nobody, on a root
+// host) reads goes there, never in the clone, which may sit in a 0700
+// folder.
+func openTempDir(t *testing.T) string {
+	t.Helper()
+	dir := t.TempDir()
+	for _, d := range []string{dir, filepath.Dir(dir)} {
+		if err := os.Chmod(d, 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	return dir
+}
+
 func copyFile(t *testing.T, src, dst string) {
 	t.Helper()
 	in, err := os.Open(src)
@@ -265,8 +280,12 @@ func TestLocalRunnerWithoutNamespaces(t *testing.T) {
 	var log bytes.Buffer
 	r := &executor.LocalRunner{Logger: slog.New(slog.NewTextHandler(&log, nil))}
 	executor.RefuseNamespaces(r)
+	// On a root host the command runs as nobody, who may not enter the
+	// test's working folder (a clone in a 0700 folder): it gets one it can.
+	echo := bashCommand(t, "echo ran")
+	echo.Dir = openTempDir(t)
 	for range 2 {
-		res, err := r.Run(deadline(t), bashCommand(t, "echo ran"))
+		res, err := r.Run(deadline(t), echo)
 		if err != nil || string(res.Stdout) != "ran\n" {
 			t.Fatalf("got %+v, %v; want the command run without namespaces", res, err)
 		}
@@ -314,9 +333,12 @@ func TestLocalRunnerWithoutNamespacesKillsGrandchild(t *testing.T) {
 		os.Chmod(filepath.Dir(dir), 0o755)
 		return filepath.Join(dir, "pid")
 	}
+	// Nor may it enter the test's working folder (a clone in a 0700
+	// folder): the commands run in one it may.
+	cwd := openTempDir(t)
 	pidFile := newWork()
 	cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo '{"ok":true}'`, sleeper(pidFile), pidFile))
-	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	cmd.Confine, cmd.Dir = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}, cwd
 	killPidIn(t, pidFile)
 	res, err := runWithin(t, r, deadline(t), cmd)
 	if err != nil || res.ExitCode != 0 {
@@ -326,7 +348,7 @@ func TestLocalRunnerWithoutNamespacesKillsGrandchild(t *testing.T) {
 
 	pidFile = newWork()
 	cmd = bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo started; wait`, sleeper(pidFile), pidFile))
-	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	cmd.Confine, cmd.Dir = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}, cwd
 	cmd.Timeout = 2 * time.Second
 	killPidIn(t, pidFile)
 	res, err = runWithin(t, r, deadline(t), cmd)

@@ -27,7 +27,15 @@
 //     schemes are refused ([ErrInvalidSource], [ErrHostNotAllowed]). Refs
 //     follow git's rules and never start with "-".
 //   - ZipFile, or Zip and ZipSize: a ZIP archive on disk or in memory.
-//   - Dir: a local skill folder, copied.
+//     Subdir picks one skill folder of an archive holding several; the
+//     whole archive is checked all the same.
+//   - Dir: a local skill folder, copied; Subdir picks one of several. A
+//     folder that is a git checkout (a .git at its top) is copied without
+//     its .git, and the commit checked out is recorded, read from .git
+//     without running git.
+//
+// [Installer.Skills] lists the skill folders a source holds, for a caller
+// that installs several, each with its Subdir and in its own transaction.
 //   - Remote: a skill another package fetches through its protocol and
 //     verifies against the digests it publishes: a site's Agent Skills
 //     discovery index (package wellknown) or an MCP server declaring the

@@ -24,6 +24,10 @@ var (
 	// (unsafe names, links, limits, no SKILL.md, ...). The error also wraps
 	// the check's own errors, which name each refused entry.
 	ErrRejected = errors.New("installer: rejected")
+	// ErrSeveralSkills: the source holds no skill at its top but several
+	// below; [Installer.Skills] lists them, and Source.Subdir picks one.
+	// Such errors also wrap ErrRejected.
+	ErrSeveralSkills = errors.New("installer: the source holds several skills")
 	// ErrLimit: a limit of [Limits] was passed; such errors also wrap
 	// ErrRejected.
 	ErrLimit = archive.ErrLimit
@@ -119,6 +123,19 @@ func (e *ScanError) sentinel() error {
 
 // rejected wraps a check's error with ErrRejected, keeping it visible to
 // errors.Is and errors.As.
+// severalError is the check's ErrNoSkillFile for a source holding skills
+// in folders: it names them, and is ErrSeveralSkills too.
+type severalError struct {
+	err     error
+	folders []string
+}
+
+func (e *severalError) Error() string {
+	return fmt.Sprintf("%v; it holds %d skill%s, in %s: install one by its folder", e.err, len(e.folders), plural(len(e.folders)), listed(e.folders))
+}
+
+func (e *severalError) Unwrap() []error { return []error{e.err, ErrSeveralSkills} }
+
 func rejected(err error) error {
 	return fmt.Errorf("%w: %w", ErrRejected, err)
 }

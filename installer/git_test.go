@@ -446,7 +446,7 @@ func TestSourceHoldingSeveralSkills(t *testing.T) {
 	r.Commit("several")
 	in, _ := newTestInstaller(t, nil)
 	_, err := in.Install(t.Context(), Source{Git: r.URL()}, nil)
-	if !errors.Is(err, ErrRejected) || !strings.Contains(err.Error(), "it holds 3 skills, in extra/deep/x, skills/csv and skills/pdf") {
+	if !errors.Is(err, ErrRejected) || !errors.Is(err, ErrSeveralSkills) || !strings.HasSuffix(err.Error(), "it holds 3 skills, in extra/deep/x, skills/csv and skills/pdf: install one by its folder") {
 		t.Fatalf("err %v", err)
 	}
 	if _, err := in.Install(t.Context(), Source{Git: r.URL(), Subdir: "skills/pdf"}, nil); err != nil {

@@ -4,7 +4,9 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io"
 	"io/fs"
+	"os"
 	"path"
 	"path/filepath"
 	"slices"
@@ -13,6 +15,7 @@ import (
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
+	"github.com/skillkit-go/skillkit/internal/gitcmd"
 	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
@@ -107,6 +110,43 @@ func (in *Installer) Install(ctx context.Context, src Source, opts *InstallOptio
 	return res, err
 }
 
+// Skills lists the folders of the skills src holds (slash paths from the
+// top of the source, or from src.Subdir), so that each can be installed on
+// its own with that Subdir: ["."] when the top is itself a skill. It
+// fetches src as Install does, in a transaction it ends, and installs
+// nothing. A source whose top is a refused skill, or that holds none,
+// returns the error Install would.
+func (in *Installer) Skills(ctx context.Context, src Source) ([]string, error) {
+	if err := in.dir.Recover(ctx); err != nil {
+		return nil, err
+	}
+	plan, err := planFetch(src, in.opt.hosts, in.opt.git.AllowFile)
+	if err != nil {
+		return nil, err
+	}
+	t, err := in.dir.Begin(ctx)
+	if err != nil {
+		return nil, err
+	}
+	defer t.End()
+	if err := in.dir.Root().Mkdir(t.Staging(skillsdir.TreeName), skillsdir.DirPerm); err != nil {
+		return nil, fmt.Errorf("installer: %w", err)
+	}
+	var rec registry.Record
+	check, err := in.fetch(ctx, t, plan, &rec)
+	inner := innerSkills(check.Valid)
+	switch {
+	case err == nil:
+		return []string{"."}, nil
+	case len(inner) > 0 && !slices.Contains(inner, "."):
+		// Each is checked again on its own when installed.
+		return inner, nil
+	case skillsdir.IsRefusal(check, err):
+		return nil, rejected(err)
+	}
+	return nil, err
+}
+
 // replaceRules say which existing skills an install may replace.
 type replaceRules struct {
 	otherOrigin bool // installed from elsewhere, or by hand
@@ -183,6 +223,10 @@ func planFetch(src Source, hosts []string, allowFile bool) (fetchPlan, error) {
 		return fetchPlan{}, err
 	}
 	p := fetchPlan{kind: kind}
+	sub, err := cleanSubdir(src.Subdir)
+	if err != nil {
+		return fetchPlan{}, err
+	}
 	switch kind {
 	case registry.SourceGit:
 		if p.git, err = parseGit(src.Git, src.Ref, src.Subdir, hosts, allowFile); err != nil {
@@ -192,7 +236,7 @@ func planFetch(src Source, hosts []string, allowFile bool) (fetchPlan, error) {
 		p.what = "cloning " + p.git.url
 	case registry.SourceZip:
 		p.zip = src
-		p.origin = registry.Record{Source: registry.SourceZip}
+		p.origin = registry.Record{Source: registry.SourceZip, Subdir: sub}
 		if src.ZipFile != "" {
 			if p.zip.ZipFile, err = filepath.Abs(src.ZipFile); err != nil {
 				return fetchPlan{}, fmt.Errorf("%w: %w", ErrInvalidSource, err)
@@ -204,7 +248,7 @@ func planFetch(src Source, hosts []string, allowFile bool) (fetchPlan, error) {
 		if p.dir, err = filepath.Abs(src.Dir); err != nil {
 			return fetchPlan{}, fmt.Errorf("%w: %w", ErrInvalidSource, err)
 		}
-		p.origin = registry.Record{Source: registry.SourceLocal, URL: p.dir}
+		p.origin = registry.Record{Source: registry.SourceLocal, URL: p.dir, Subdir: sub}
 		p.what = "copying " + p.dir
 	default:
 		p.remote = src.Remote
@@ -265,7 +309,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	check, err := in.fetch(ctx, t, plan, &c.rec)
 	if err != nil {
 		if inner := innerSkills(check.Valid); errors.Is(err, archive.ErrNoSkillFile) && len(inner) > 0 {
-			err = fmt.Errorf("%w; it holds %d skill%s, in %s: install one by its folder", err, len(inner), plural(len(inner)), listed(inner))
+			err = &severalError{err: err, folders: inner}
 		}
 		if skillsdir.IsRefusal(check, err) {
 			err = rejected(err)
@@ -367,11 +411,11 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		return archive.CopyDir(ctx, srcDir, tree, in.dir.Limits())
 	case registry.SourceZip:
 		if plan.zip.ZipFile != "" {
-			return archive.ExtractZipFile(ctx, plan.zip.ZipFile, tree, in.dir.Limits())
+			return archive.ExtractZipFileFolder(ctx, plan.zip.ZipFile, plan.origin.Subdir, tree, in.dir.Limits())
 		}
-		return archive.ExtractZip(ctx, plan.zip.Zip, plan.zip.ZipSize, tree, in.dir.Limits())
+		return archive.ExtractZipFolder(ctx, plan.zip.Zip, plan.zip.ZipSize, plan.origin.Subdir, tree, in.dir.Limits())
 	case registry.SourceLocal:
-		return archive.CopyDir(ctx, plan.dir, tree, in.dir.Limits())
+		return in.fetchDir(ctx, plan.dir, plan.origin.Subdir, tree, rec)
 	}
 	fsys, version, err := plan.remote.Fetch(ctx, in.dir.Limits())
 	if err != nil {
@@ -391,23 +435,9 @@ func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource
 	if commit, err = in.clone(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName)); err != nil {
 		return "", "", "", err
 	}
-	// Every element of the subfolder must be a real folder: a symbolic
-	// link would make the copy read outside the clone.
-	p := t.Staging(cloneName)
-	if g.subdir != "" {
-		for _, part := range strings.Split(g.subdir, "/") {
-			p = path.Join(p, part)
-			info, err := root.Lstat(p)
-			if errors.Is(err, fs.ErrNotExist) {
-				return "", "", "", fmt.Errorf("%w: the repository has no folder %s", ErrInvalidSource, g.subdir)
-			}
-			if err != nil {
-				return "", "", "", fmt.Errorf("installer: %w", err)
-			}
-			if !info.IsDir() {
-				return "", "", "", rejected(fmt.Errorf("%w: %s in the repository is not a folder (%v)", archive.ErrLink, g.subdir, info.Mode().Type()))
-			}
-		}
+	p := path.Join(t.Staging(cloneName), g.subdir)
+	if err := realFolder(root, t.Staging(cloneName), g.subdir, "the repository"); err != nil {
+		return "", "", "", err
 	}
 	if tree, err = in.revParse(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName), treeOf("HEAD", g.subdir)); err != nil {
 		return "", "", "", err
@@ -423,6 +453,87 @@ const (
 	cloneName = "clone" // git's checkout
 	homeName  = "home"  // git's empty HOME
 )
+
+// realFolder checks that every element of sub (a clean slash path, "" for
+// none) under base in root is a real folder: a symbolic link would make the
+// copy read outside what (the repository, the folder).
+func realFolder(root *os.Root, base, sub, what string) error {
+	if sub == "" {
+		return nil
+	}
+	p := base
+	for _, part := range strings.Split(sub, "/") {
+		p = path.Join(p, part)
+		info, err := root.Lstat(p)
+		if errors.Is(err, fs.ErrNotExist) {
+			return fmt.Errorf("%w: %s has no folder %s", ErrInvalidSource, what, sub)
+		}
+		if err != nil {
+			return fmt.Errorf("installer: %w", err)
+		}
+		if !info.IsDir() {
+			return rejected(fmt.Errorf("%w: %s in %s is not a folder (%v)", archive.ErrLink, sub, what, info.Mode().Type()))
+		}
+	}
+	return nil
+}
+
+// fetchDir copies the skill in folder sub ("" for the top) of the local
+// folder dir into tree. A dir that is a git working tree (a .git at its
+// top) is copied without its .git, and the commit checked out there is
+// recorded in rec; git never runs in it (a checkout's configuration can
+// run programs).
+func (in *Installer) fetchDir(ctx context.Context, dir, sub, tree string, rec *registry.Record) (archive.Report, error) {
+	root, err := os.OpenRoot(dir)
+	if err != nil {
+		return archive.Report{}, err
+	}
+	defer root.Close()
+	if err := realFolder(root, ".", sub, "the folder "+dir); err != nil {
+		return archive.Report{}, err
+	}
+	if _, err := root.Lstat(".git"); err != nil {
+		return archive.CopyDir(ctx, filepath.Join(dir, filepath.FromSlash(sub)), tree, in.dir.Limits())
+	}
+	rec.Commit = checkoutCommit(root)
+	if sub != "" {
+		return archive.CopyDir(ctx, filepath.Join(dir, filepath.FromSlash(sub)), tree, in.dir.Limits())
+	}
+	return archive.CopyCheckout(ctx, dir, tree, in.dir.Limits())
+}
+
+// checkoutCommit reads the commit a git working tree has checked out from
+// its .git folder, in root: a detached HEAD, or the branch HEAD names, loose
+// or packed. It is "" when that cannot be told without git (a linked
+// worktree's .git file, an unborn branch, anything unexpected).
+func checkoutCommit(root *os.Root) string {
+	read := func(name string) string {
+		f, err := root.Open(path.Join(".git", name))
+		if err != nil {
+			return ""
+		}
+		defer f.Close()
+		b, _ := io.ReadAll(io.LimitReader(f, 1<<20))
+		return string(b)
+	}
+	head := strings.TrimSpace(read("HEAD"))
+	if gitcmd.IsCommitID(head) {
+		return head
+	}
+	ref, ok := strings.CutPrefix(head, "ref: ")
+	if !ok || !strings.HasPrefix(ref, "refs/") || checkRef(strings.TrimPrefix(ref, "refs/")) != nil {
+		return ""
+	}
+	if id := strings.TrimSpace(read(ref)); gitcmd.IsCommitID(id) {
+		return id
+	}
+	for line := range strings.Lines(read("packed-refs")) {
+		if id, name, ok := strings.Cut(strings.TrimSpace(line), " "); ok && name == ref && gitcmd.IsCommitID(id) {
+			return id
+		}
+	}
+	return ""
+}
 
 // mayReplace refuses to replace what rules do not allow.
 func (in *Installer) mayReplace(ctx context.Context, next registry.Record, prev *registry.Record, present bool, rules replaceRules) error {

@@ -14,7 +14,8 @@ import (
 )
 
 // Source says where to install a skill from. Exactly one of Git, ZipFile,
-// Zip, Dir and Remote is set; Ref and Subdir go with Git.
+// Zip, Dir and Remote is set; Ref goes with Git, Subdir with Git, ZIP and
+// Dir.
 type Source struct {
 	// Git is a git URL: a GitHub repository
 	// (https://github.com/OWNER/REPO, optionally followed by
@@ -26,9 +27,10 @@ type Source struct {
 	// branch. With a GitHub tree URL it must be how the URL's path after
 	// /tree/ starts, which is how a ref holding "/" is told from the path.
 	Ref string
-	// Subdir is the skill's folder inside the repository, a slash path;
-	// empty means the repository's top. With a GitHub tree URL that names
-	// a path, the two must agree.
+	// Subdir is the skill's folder inside the repository, the ZIP archive
+	// or the folder (Dir), a slash path; empty means the top. With a GitHub
+	// tree URL that names a path, the two must agree. It is recorded, so
+	// updates fetch the same folder again.
 	Subdir string
 	// ZipFile is the path of a ZIP archive.
 	ZipFile string
@@ -54,21 +56,26 @@ func (s Source) String() string {
 		if s.Ref != "" {
 			out += " @" + s.Ref
 		}
-		if s.Subdir != "" {
-			out += " (" + s.Subdir + ")"
-		}
-		return out
+		return out + inFolder(s.Subdir)
 	case s.ZipFile != "":
-		return s.ZipFile
+		return s.ZipFile + inFolder(s.Subdir)
 	case s.Zip != nil:
-		return fmt.Sprintf("ZIP archive (%d bytes)", s.ZipSize)
+		return fmt.Sprintf("ZIP archive (%d bytes)", s.ZipSize) + inFolder(s.Subdir)
 	case s.Dir != "":
-		return s.Dir
+		return s.Dir + inFolder(s.Subdir)
 	case s.Remote != nil:
 		o := s.Remote.Origin()
 		return fmt.Sprintf("%s (%s)", o.URL, o.Subdir)
 	}
 	return "no source"
+}
+
+// inFolder shows a subfolder after a source, "" for none.
+func inFolder(subdir string) string {
+	if subdir == "" {
+		return ""
+	}
+	return " (" + subdir + ")"
 }
 
 // kind checks that exactly one kind is set and returns it.
@@ -99,8 +106,11 @@ func (s Source) kind() (registry.Source, error) {
 	case len(kinds) > 1:
 		return "", fmt.Errorf("%w: set only one of Git, ZipFile, Zip, Dir and Remote", ErrInvalidSource)
 	}
-	if s.Git == "" && (s.Ref != "" || s.Subdir != "") {
-		return "", fmt.Errorf("%w: Ref and Subdir go with a Git source", ErrInvalidSource)
+	if s.Git == "" && s.Ref != "" {
+		return "", fmt.Errorf("%w: Ref goes with a Git source", ErrInvalidSource)
+	}
+	if s.Remote != nil && s.Subdir != "" {
+		return "", fmt.Errorf("%w: Subdir goes with a Git, ZIP or Dir source", ErrInvalidSource)
 	}
 	if s.Zip != nil && s.ZipSize < 0 {
 		return "", fmt.Errorf("%w: negative ZipSize", ErrInvalidSource)

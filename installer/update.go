@@ -161,9 +161,9 @@ func (in *Installer) sourceOf(rec registry.Record) (Source, error) {
 	case rec.Source == registry.SourceGit || rec.Source == registry.SourceGitHub:
 		return Source{Git: rec.URL, Ref: rec.Ref, Subdir: rec.Subdir}, nil
 	case rec.Source == registry.SourceZip:
-		return Source{ZipFile: rec.URL}, nil
+		return Source{ZipFile: rec.URL, Subdir: rec.Subdir}, nil
 	case rec.Source == registry.SourceLocal:
-		return Source{Dir: rec.URL}, nil
+		return Source{Dir: rec.URL, Subdir: rec.Subdir}, nil
 	}
 	return Source{}, fmt.Errorf("%w: %s (source %q, url %q)", ErrNotUpdatable, rec.Name, rec.Source, rec.URL)
 }

@@ -53,7 +53,7 @@ type notifier struct {
 // pollCycle is how long the folders beyond the kernel's watch limit may go
 // unchecked: each round checks a slice of them, so that a change there is
 // seen within about this long while Watch stays idle otherwise.
-const pollCycle = 60 * time.Second
+const pollCycle = 2 * time.Minute
 
 // minPollSlice is the fewest polled folders a round checks.
 const minPollSlice = 256
@@ -338,7 +338,7 @@ func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 	}
 	slice := max(minPollSlice, int((int64(len(polled))*int64(n.interval)+int64(pollCycle)-1)/int64(pollCycle)))
 	if len(polled) > 0 {
-		n.log.WarnContext(ctx, "loader: some folders are not watched for changes; each is polled at least once a minute",
+		n.log.WarnContext(ctx, "loader: some folders are not watched for changes; each is polled at least every two minutes",
 			"folders", len(polled), "watched", len(n.byRef), "error", firstErr,
 			"remedy", "raise the inotify watch limit (sysctl fs.inotify.max_user_watches)")
 	}

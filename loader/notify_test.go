@@ -134,13 +134,17 @@ func TestWatchBeyondTheLimit(t *testing.T) {
 		t.Skip("no change notifications here")
 	}
 	defer n.close()
+	if len(n.byRef) < 21 {
+		// Other processes of this user hold the kernel's watches.
+		t.Skipf("the kernel gave %d watches of the 25 asked", len(n.byRef))
+	}
 	for i := range 20 {
 		if _, ok := n.byRef[dirRef{0, fmt.Sprintf("s%02d", i)}]; !ok {
 			t.Errorf("skill folder s%02d is not watched; watched: %d", i, len(n.byRef))
 		}
 	}
-	if len(n.polled) != 16 || !n.complete {
-		t.Fatalf("polled %d folders (want 16), complete %v", len(n.polled), n.complete)
+	if len(n.polled)+len(n.byRef) != 41 || len(n.polled) < 16 || !n.complete {
+		t.Fatalf("polled %d folders and watched %d (want 41 in all, at least 16 polled), complete %v", len(n.polled), len(n.byRef), n.complete)
 	}
 	if !strings.Contains(logged.String(), "not watched for changes") || !strings.Contains(logged.String(), "max_user_watches") {
 		t.Errorf("the log does not say folders are polled, and how to avoid it:\n%s", logged.String())

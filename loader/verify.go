@@ -36,7 +36,9 @@ func (sc *scan) unchanged(ctx context.Context) bool {
 		return true
 	}
 	if nt := sc.notified; nt != nil && nt.only {
-		// Everything is watched: only the folders notified can differ.
+		// Everything is watched (or polled in turn): only the folders
+		// notified can differ, and in them only what they hold: the
+		// skills' other folders have watches of their own.
 		deps := prev.dependents()
 		for _, ref := range nt.dirs {
 			if ref.source >= len(prev.dirs) {
@@ -46,8 +48,13 @@ func (sc *scan) unchanged(ctx context.Context) bool {
 				return false
 			}
 			for _, r := range deps[ref] {
-				if !skillSame(r) {
+				if !r.stamp.proves() {
 					return false
+				}
+				for _, p := range r.stamp.paths {
+					if p.folder() == ref.dir && !same(sc.fsys[r.source], p.path, p.fileStamp) {
+						return false
+					}
 				}
 			}
 		}

@@ -43,7 +43,7 @@ type WatchOptions struct {
 // not exist yet. Where the user's inotify watch limit runs out, the
 // shallowest folders are watched (source roots, then skill folders, then
 // what they hold) and the rest are polled a slice each interval, each at
-// least once a minute, so that Watch stays nearly idle (said once in the
+// least every two minutes, so that Watch stays nearly idle (said once in the
 // log, with the setting that raises the limit). A lost
 // notification (the kernel's queue overflowed) makes the next rescan check
 // everything. Elsewhere, and with WatchOptions.Poll, every round is a

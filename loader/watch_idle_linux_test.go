@@ -5,6 +5,7 @@ import (
 	"fmt"
 	"os"
 	"path/filepath"
+	"runtime/pprof"
 	"syscall"
 	"testing"
 	"time"
@@ -18,7 +19,8 @@ import (
 // process's user and system time over the wall time of 20 idle seconds
 // after Watch settled. Writing the skills takes minutes: with
 // SKILLKIT_WATCH_TREE set to a folder, they are written there once and
-// reused. Run it on its own:
+// reused; with SKILLKIT_WATCH_PROFILE set to a file, the idle seconds'
+// CPU profile is written there. Run it on its own:
 //
 //	SKILLKIT_WATCH_TREE=/tmp/watch100k go test ./loader -run XXX -bench WatchIdle100k -benchtime 1x -timeout 60m
 func BenchmarkWatchIdle100k(b *testing.B) {
@@ -50,7 +52,7 @@ func BenchmarkWatchIdle100k(b *testing.B) {
 	ctx, cancel := context.WithCancel(b.Context())
 	defer cancel()
 	go l.Watch(ctx, nil, nil)
-	time.Sleep(30 * time.Second) // the watches added, the first rounds done
+	time.Sleep(60 * time.Second) // the watches added, the first rounds done
 	cpu := func() time.Duration {
 		var ru syscall.Rusage
 		if err := syscall.Getrusage(syscall.RUSAGE_SELF, &ru); err != nil {
@@ -60,6 +62,15 @@ func BenchmarkWatchIdle100k(b *testing.B) {
 	}
 	for b.Loop() {
 		start, before := time.Now(), cpu()
+		if path := os.Getenv("SKILLKIT_WATCH_PROFILE"); path != "" {
+			f, err := os.Create(path)
+			if err != nil {
+				b.Fatal(err)
+			}
+			pprof.StartCPUProfile(f)
+			defer f.Close()
+			defer pprof.StopCPUProfile()
+		}
 		time.Sleep(20 * time.Second)
 		b.ReportMetric(100*float64(cpu()-before)/float64(time.Since(start)), "cpu-percent")
 	}

@@ -55,8 +55,8 @@ func runApprove(ctx context.Context, c *cli, opts any, args []string) int {
 		a, err = kit.Approve(ctx, args[0], aopts)
 		return err
 	})
-	if stop {
-		return exitFailure
+	if stop != exitOK {
+		return stop
 	}
 	if err != nil {
 		return c.fail("approve", err)

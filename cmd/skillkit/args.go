@@ -11,10 +11,10 @@ import (
 // globalFlag reports whether name is a flag that may come before the
 // command as well as after it ("skillkit --dir X list" is "skillkit list
 // --dir X"), and whether it takes a value. --quiet and --verbose belong to
-// every command; --dir and --json to those that define them.
+// every command; --dir, --db and --json to those that define them.
 func globalFlag(name string) (takesValue, known bool) {
 	switch name {
-	case "dir":
+	case "dir", "db":
 		return true, true
 	case "json", "quiet", "verbose":
 		return false, true
@@ -24,7 +24,7 @@ func globalFlag(name string) (takesValue, known bool) {
 
 // globalFlagNames are the flags splitGlobal knows, for suggestions.
 func globalFlagNames() []string {
-	return []string{"dir", "json", "quiet", "verbose", "version", "help"}
+	return []string{"dir", "db", "json", "quiet", "verbose", "version", "help"}
 }
 
 // splitGlobal takes the global flags off the front of args, before the

@@ -225,7 +225,7 @@ func TestDevNullIsNoTerminal(t *testing.T) {
 	c := osCLI(null, file, file)
 	c.getenv = func(string) string { return "" }
 	code := run(t.Context(), []string{"deps", "--dir", skills, "--setup", "alpha"}, c)
-	if out, _ := os.ReadFile(file.Name()); code != exitUsage || !strings.Contains(string(out), "Without a terminal, answer with --yes") {
+	if out, _ := os.ReadFile(file.Name()); code != exitNeedsYes || !strings.Contains(string(out), "Without a terminal, answer with --yes") {
 		t.Errorf("deps --setup with stdin from /dev/null: exit %d\n%s", code, out)
 	}
 }
@@ -376,6 +376,14 @@ func TestErrorsNameFlags(t *testing.T) {
 		t.Errorf("install of a skill with a setup script: exit %d\n%s%s", code, out, errOut)
 	}
 	used[4] = true
+	// A source holding several skills names the flags that pick.
+	two := t.TempDir()
+	writeSkillFile(t, two, "one", "")
+	writeSkillFile(t, two, "two", "")
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, two); code != exitUsage || !strings.HasSuffix(errOut, "in one and two: pick with --skill NAME (repeatable), or --all\n") {
+		t.Errorf("install of a folder of two skills: exit %d\n%s", code, errOut)
+	}
+	used[5] = true
 	for i, w := range libraryWords {
 		if !used[i] {
 			t.Errorf("no test of %s", w.re())

@@ -105,7 +105,7 @@ func runDeps(ctx context.Context, c *cli, opts any, args []string) int {
 		if !yes {
 			if !c.interactive {
 				fmt.Fprintf(c.stderr, "skillkit deps: %s\nWithout a terminal, answer with --yes.\n", q.text)
-				return exitUsage
+				return exitNeedsYes
 			}
 			var err error
 			if yes, err = ask(c, answers, q.text); err != nil {

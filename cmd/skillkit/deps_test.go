@@ -72,7 +72,7 @@ func TestDepsCommand(t *testing.T) {
 	}
 	// --setup without a terminal needs --yes.
 	code, _, errOut = runCLI(t, "deps", "--dir", skills, "--setup", "setupper")
-	if code != exitUsage || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") ||
+	if code != exitNeedsYes || !strings.Contains(errOut, "scripts/setup.sh") || !strings.Contains(errOut, "--yes") ||
 		!strings.Contains(errOut, "network: none; write: .") || ran() {
 		t.Fatalf("--setup without --yes: exit %d, %s", code, errOut)
 	}
@@ -123,7 +123,7 @@ func TestDepsCommand(t *testing.T) {
 		t.Fatal(err)
 	}
 	kit.Close()
-	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "agent-notes"); code != exitUsage || !strings.Contains(errOut, "written by an agent") {
+	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "agent-notes"); code != exitNeedsYes || !strings.Contains(errOut, "written by an agent") {
 		t.Errorf("agent-written without --yes: exit %d, %s", code, errOut)
 	}
 	if code, _, errOut := runAsked(t, "no\n", "deps", "--dir", skills, "agent-notes"); code != exitFailure || !strings.Contains(errOut, "nothing installed") {
@@ -155,5 +155,30 @@ func TestDepsCommand(t *testing.T) {
 	}
 	if code, _, _ := runCLI(t, "deps", "--dir", skills, "--env", "novalue", "setupper"); code != exitUsage {
 		t.Errorf("--env without =: exit %d", code)
+	}
+}
+
+// The hint after an install matches what deps will do: a skill from a ZIP
+// is told to run deps --setup; the same skill from a folder, whose setup
+// script deps refuses, is told why instead, and no command that refuses.
+func TestInstallHintMatchesSetupPolicy(t *testing.T) {
+	zip := setupSkillZip(t)
+	code, out, errOut := runCLI(t, "install", "--dir", t.TempDir(), "--yes", zip)
+	if code != exitOK || !strings.Contains(out, "next: skillkit deps --setup setupper") {
+		t.Errorf("from a ZIP: exit %d\n%s%s", code, out, errOut)
+	}
+	folder := t.TempDir()
+	if code, _, errOut := runCLI(t, "install", "--dir", folder, "--yes", zip); code != exitOK {
+		t.Fatal(errOut)
+	}
+	// The installed copy is the folder to install from.
+	src := filepath.Join(folder, "setupper")
+	skills := t.TempDir()
+	code, out, errOut = runCLI(t, "install", "--dir", skills, "--yes", src)
+	if code != exitOK || strings.Contains(out, "deps --setup") || !strings.Contains(out, "which skillkit does not run for it: only skills installed from GitHub, git or a ZIP run setup scripts") {
+		t.Errorf("from a folder: exit %d\n%s%s", code, out, errOut)
+	}
+	if code, _, errOut := runCLI(t, "deps", "--dir", skills, "--setup", "--yes", "setupper"); code != exitFailure || !strings.Contains(errOut, "only skills installed from GitHub, git or a ZIP") {
+		t.Errorf("deps --setup of the folder's skill: exit %d\n%s", code, errOut)
 	}
 }

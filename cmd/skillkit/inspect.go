@@ -3,33 +3,45 @@ package main
 import (
 	"context"
 	"encoding/json"
+	"errors"
 	"flag"
 	"fmt"
+	"os"
+	"path/filepath"
 	"reflect"
 	"strings"
+	"time"
 
+	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
 type inspectOptions struct {
-	json bool
+	installerFlags // --dir, where a NAME is looked up; --json
 }
 
 func inspectCommand() *command {
 	return &command{
 		name:    "inspect",
-		args:    "[--json] PATH...",
+		args:    "[--json] [--dir DIR] PATH|NAME...",
 		summary: "print the parsed model of each skill and its diagnostics",
 		help: `
 PATH is a skill folder or a folder holding skills at any depth. Every field
 read from the frontmatter is shown, skill text with control characters
 escaped. With --json the output is {"skills":[...],"diagnostics":[...]},
 exact. Exit status 1 when any
-diagnostic is an error.`,
+diagnostic is an error.
+
+NAME (an argument that is no path) is a skill of the skills folder: it is
+shown as a PATH is, and with what the registry knows of it: where it came
+from (source, URL, ref, commit, subfolder), when it was installed and
+updated, whether its files are the approved ones, the permissions it asks
+for, and whether it is pinned or disabled.` + installerHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &inspectOptions{}
-			fs.BoolVar(&o.json, "json", false, `print {"skills":[...],"diagnostics":[...]} as JSON`)
+			o.installerFlags.register(fs, false)
 			return o
 		},
 		run: runInspect,
@@ -53,6 +65,81 @@ type skillView struct {
 	Files       []string         `json:"files"`
 	References  skill.References `json:"references"`
 	Diagnostics diagnostics.List `json:"diagnostics"`
+	// Installed is what the registry of the skills folder knows of a
+	// skill named by NAME; nil for a PATH.
+	Installed *installedView `json:"installed,omitempty"`
+}
+
+// installedView is a skill of the skills folder as its registry and its
+// files say.
+type installedView struct {
+	// Record is the registry's record: origin, times, flags; nil for a
+	// skill placed by hand.
+	Record *registry.Record `json:"record"`
+	// Approval is "approved" (the files are the ones approved),
+	// "modified" (they changed since) or "unrecorded" (no record: it runs
+	// as a local skill).
+	Approval string `json:"approval"`
+	// Fingerprint is the fingerprint of the files now.
+	Fingerprint string `json:"fingerprint"`
+	// Permissions are what skill.config.yaml asks for.
+	Permissions skill.Permissions `json:"permissions"`
+}
+
+// installedOf reads what the registry knows of the skill name of kit's
+// folder, and fingerprints its files.
+func installedOf(ctx context.Context, kit *skillkit.Kit, s *skill.Skill) (*installedView, error) {
+	fp, err := registry.Fingerprint(ctx, os.DirFS(kit.Dir()), s.Name)
+	if err != nil {
+		return nil, err
+	}
+	v := &installedView{Approval: "unrecorded", Fingerprint: fp}
+	if s.Config != nil {
+		v.Permissions = s.Config.Permissions
+	}
+	rec, err := kit.Registry().Get(ctx, s.Name)
+	switch {
+	case errors.Is(err, registry.ErrNotFound):
+		return v, nil
+	case err != nil:
+		return nil, err
+	}
+	v.Record, v.Approval = &rec, "approved"
+	if rec.Fingerprint != fp {
+		v.Approval = "modified"
+	}
+	return v, nil
+}
+
+// namedSkills loads the skills args name that are no paths from the skills
+// folder, each with what its registry knows, and returns the paths left.
+func namedSkills(ctx context.Context, c *cli, o *inspectOptions, args []string) (views []skillView, paths []string, err error) {
+	var kit *skillkit.Kit
+	for _, a := range args {
+		if _, serr := os.Stat(a); serr == nil || skill.ValidateKey(a) != nil {
+			paths = append(paths, a)
+			continue
+		}
+		if kit == nil {
+			if kit, err = o.open(ctx, c, false, nil); err != nil {
+				return nil, nil, err
+			}
+			defer kit.Close()
+		}
+		s, ok, err := kit.Skill(ctx, a)
+		if err == nil && (!ok || s.DiskDir == "" || filepath.Dir(s.DiskDir) != kit.Dir()) {
+			err = fmt.Errorf("%s: no such path, and no skill named %s in %s", a, a, kit.Dir())
+		}
+		if err != nil {
+			return nil, nil, err
+		}
+		v := viewOf(s)
+		if v.Installed, err = installedOf(ctx, kit, s); err != nil {
+			return nil, nil, err
+		}
+		views = append(views, v)
+	}
+	return views, paths, nil
 }
 
 func viewOf(s *skill.Skill) skillView {
@@ -67,11 +154,18 @@ func viewOf(s *skill.Skill) skillView {
 func runInspect(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*inspectOptions)
 	if len(args) == 0 {
-		fmt.Fprintln(c.stderr, "skillkit inspect: give at least one PATH")
+		fmt.Fprintln(c.stderr, "skillkit inspect: give at least one PATH or NAME")
 		return exitUsage
 	}
-	found, diags := loadPaths(ctx, args, false)
-	views := make([]skillView, 0, len(found.skills))
+	views, paths, err := namedSkills(ctx, c, o, args)
+	if err != nil {
+		return c.fail("inspect", err)
+	}
+	var found checked
+	var diags diagnostics.List
+	if len(paths) > 0 {
+		found, diags = loadPaths(ctx, paths, false)
+	}
 	for _, s := range found.skills {
 		views = append(views, viewOf(s))
 	}
@@ -159,9 +253,43 @@ func printView(c *cli, v skillView) {
 		line("route", strings.Join(r.Match, ", ")+" → "+strings.Join(r.RequiredRefs, ", "))
 	}
 	line("files", fmt.Sprint(len(v.Files)))
+	if in := v.Installed; in != nil {
+		printInstalled(line, in)
+	}
 	for _, d := range v.Diagnostics {
 		fmt.Fprintf(w, "  %s %s: %s\n", d.Level, d.Code, safeText(d.Message))
 	}
+}
+
+// printInstalled writes what the registry knows of an installed skill.
+func printInstalled(line func(label, value string), in *installedView) {
+	line("permissions", in.Permissions.String())
+	r := in.Record
+	if r == nil {
+		line("origin", "none recorded: placed by hand, runs as a local skill")
+		line("fingerprint", in.Fingerprint)
+		return
+	}
+	line("source", string(r.Source))
+	line("url", r.URL)
+	line("ref", r.Ref)
+	line("commit", r.Commit)
+	line("subfolder", r.Subdir)
+	line("version", r.Version)
+	if !r.InstalledAt.IsZero() {
+		line("installed", r.InstalledAt.UTC().Format(time.RFC3339))
+	}
+	if !r.UpdatedAt.IsZero() {
+		line("updated", r.UpdatedAt.UTC().Format(time.RFC3339))
+	}
+	switch in.Approval {
+	case "approved":
+		line("approval", "approved: the files are the ones approved ("+r.Fingerprint+")")
+	default:
+		line("approval", "modified since approved: it does not run until approved again (skillkit approve); approved "+r.Fingerprint+", now "+in.Fingerprint)
+	}
+	line("enabled", map[bool]string{true: "yes", false: "no (disabled: hidden from agents)"}[r.Enabled])
+	line("pinned", map[bool]string{true: "yes (updates skip it)", false: "no"}[r.Pinned])
 }
 
 // fields calls emit for every set field of a struct, labelled by its JSON

@@ -8,7 +8,9 @@ import (
 	"io"
 	"io/fs"
 	"os"
+	"path"
 	"path/filepath"
+	"slices"
 	"strings"
 
 	"github.com/skillkit-go/skillkit"
@@ -16,6 +18,7 @@ import (
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/lazyregexp"
 	"github.com/skillkit-go/skillkit/mcpskills"
+	"github.com/skillkit-go/skillkit/registry"
 )
 
 // installerFlags are the flags of the commands that change what is
@@ -48,8 +51,9 @@ its records in its .skillhub/ folder.` + dbHelp
 // skillsDir returns the skills folder the flags name.
 func (f *installerFlags) skillsDir(c *cli) string { return resolveDir(c, f.dir) }
 
-// open opens a Kit on the skills folder, with the flags' install options;
-// tune, when set, adds the command's own. Only install creates the folder;
+// open opens a Kit on the skills folder, with the flags' install options
+// and what earlier installs allowed (origins.go); tune, when set, adds the
+// command's own. Only install creates the folder;
 // the other commands need it to exist. Opening scans nothing: a command
 // that changes one skill reads only that skill.
 func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune func(*skillkit.Options)) (*skillkit.Kit, error) {
@@ -69,6 +73,11 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 			AllowFileURLs: f.allowFile,
 		},
 	}
+	allowed, err := readOrigins(dir)
+	if err != nil {
+		return nil, fmt.Errorf("%s/%s: %w", registry.HubDir, originsFile, err)
+	}
+	allowed.apply(opts.Installer)
 	if tune != nil {
 		tune(&opts)
 	}
@@ -78,16 +87,17 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 type installOptions struct {
 	installerFlags
 	trustFlags
-	ref   string
-	path  string
-	skill string
-	force bool
+	ref    string
+	path   string
+	skills []string // --skill, repeatable
+	all    bool
+	force  bool
 }
 
 func installCommand() *command {
 	return &command{
 		name:    "install",
-		args:    "[--ref R] [--path P] [--skill NAME] [--force] [--yes] [--allow-dangerous] [--json] SOURCE",
+		args:    "[--ref R] [--path P] [--skill NAME]... [--all] [--force] [--yes] [--allow-dangerous] [--json] SOURCE",
 		summary: "install a skill from GitHub, a git URL, a ZIP file, a folder, a site or an MCP server",
 		help: `
 SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
@@ -95,15 +105,22 @@ SOURCE is a git URL (https://github.com/OWNER/REPO, optionally with
 file:// with --allow-file-urls), GitHub's short form OWNER/REPO[/PATH][@REF],
 a ZIP file or a skill folder (a file or folder that exists wins over the
 short form). --ref picks a branch or tag and --path the skill's folder in the
-repository; a repository holding several skills and no SKILL.md at its top
-is refused with the list of its skills.
+repository. A folder that is a git checkout installs without its .git, and
+its commit is recorded.
+
+A source holding several skills and no SKILL.md at its top (a repository, a
+folder, a ZIP, a site, an MCP server) is refused with the list of its
+skills: --skill NAME picks one (repeat it for more; NAME is the skill's
+folder, or its path in the source) and --all takes every one. Each skill is
+installed on its own, as if named alone: one failing leaves the others, and
+a summary counts them.
 
 SOURCE may also be a site, https://example.com, whose Agent Skills discovery
 index (/.well-known/agent-skills/index.json, else /.well-known/skills/) is
 read; or an MCP server serving the Skills extension, mcp+stdio: followed by
 the command that starts it, quoted as one argument ('mcp+stdio:CMD ARG...')
 or after -- (skillkit install -- mcp+stdio:CMD ARG...). Either lists what it
-offers; --skill picks one (the only one needs none). Every file is checked
+offers; --skill picks (the only one needs none). Every file is checked
 against the digest the source publishes before it is used. A site's host,
 and any host its index points to, must be allowed (--allow-host); plain
 http only on loopback. See "skillkit help mcp".
@@ -118,8 +135,12 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 			o.installerFlags.register(fs, true)
 			o.trustFlags.register(fs)
 			fs.StringVar(&o.ref, "ref", "", "git: the branch or tag, `REF`")
-			fs.StringVar(&o.path, "path", "", "git: the skill's folder inside the repository, `PATH`")
-			fs.StringVar(&o.skill, "skill", "", "site or MCP server: the skill to install, `NAME` (for MCP, or the URI of its SKILL.md)")
+			fs.StringVar(&o.path, "path", "", "the skill's folder inside the repository, ZIP or folder, `PATH`")
+			fs.Func("skill", "a source holding several skills: install the one named `NAME` (its folder; for MCP, or the URI of its SKILL.md); repeatable", func(v string) error {
+				o.skills = append(o.skills, v)
+				return nil
+			})
+			fs.BoolVar(&o.all, "all", false, "a source holding several skills: install every one")
 			fs.BoolVar(&o.force, "force", false, "replace a skill installed from elsewhere, pinned or edited")
 			return o
 		},
@@ -129,17 +150,21 @@ On a terminal a progress line shows each step.` + trustHelp + installerHelp,
 
 func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 	o := opts.(*installOptions)
-	var src installer.Source
+	if o.all && len(o.skills) > 0 {
+		fmt.Fprintln(c.stderr, "skillkit install: --all or --skill, not both")
+		return exitUsage
+	}
+	var srcs []installer.Source
+	var src installer.Source // a git URL, a ZIP or a folder
 	var err error
 	switch {
 	case isNetworkSource(args):
-		if src, err = networkSource(ctx, c, o, args); errors.Is(err, errChoose) {
+		if srcs, err = networkSources(ctx, c, o, args); errors.Is(err, errChoose) {
 			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
 			return exitUsage
 		}
 		if err != nil {
-			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
-			return exitFailure
+			return c.fail("install", err)
 		}
 	case len(args) != 1:
 		fmt.Fprintln(c.stderr, "skillkit install: give one SOURCE")
@@ -159,29 +184,158 @@ func runInstall(ctx context.Context, c *cli, opts any, args []string) int {
 		return c.fail("install", err)
 	}
 	defer kit.Close()
+	if srcs == nil {
+		if srcs, err = pickSkills(ctx, c, o, kit, src); errors.Is(err, errChoose) {
+			fmt.Fprintf(c.stderr, "skillkit install: %v\n", err)
+			return exitUsage
+		}
+		if err != nil {
+			return c.fail("install", err)
+		}
+	}
+	// One skill, named alone, answers as it always did; --all and several
+	// --skill install each on its own and sum up.
+	if !o.all && len(o.skills) <= 1 {
+		_, code := installOne(ctx, c, o, kit, srcs[0], false)
+		return code
+	}
+	code := exitOK
+	var items []installItem
+	var installed, failed, waiting []string
+	for _, s := range srcs {
+		item, one := installOne(ctx, c, o, kit, s, true)
+		items = append(items, item)
+		code = worse(code, one)
+		switch {
+		case one == exitOK:
+			installed = append(installed, item.Name)
+		case one == exitNeedsYes:
+			waiting = append(waiting, item.Source)
+		default:
+			failed = append(failed, item.Source)
+		}
+	}
+	if o.json {
+		if writeJSON(c, items) != nil {
+			return exitFailure
+		}
+		return code
+	}
+	fmt.Fprintf(c.info(), "installed %d of %d skills", len(installed), len(srcs))
+	if len(failed) > 0 {
+		fmt.Fprintf(c.info(), "; failed: %s", safeText(strings.Join(failed, ", ")))
+	}
+	if len(waiting) > 0 {
+		fmt.Fprintf(c.info(), "; waiting for a yes (--yes): %s", safeText(strings.Join(waiting, ", ")))
+	}
+	fmt.Fprintln(c.info())
+	return code
+}
+
+// installItem is what install --json prints for each skill of a source
+// holding several: the source, and the result, or the error and the scan's
+// refusal.
+type installItem struct {
+	Source  string               `json:"source"`
+	Name    string               `json:"name,omitempty"`
+	Result  *installer.Result    `json:"result,omitempty"`
+	Error   string               `json:"error,omitempty"`
+	Refusal *installer.ScanError `json:"refusal,omitempty"`
+}
+
+// installOne installs src and says so, asking about the scan's findings
+// at a terminal. Alone (not several), its --json output is the install
+// result, or the refusal; among several, the item is for the caller to
+// print. It returns the command's exit code for this skill.
+func installOne(ctx context.Context, c *cli, o *installOptions, kit *skillkit.Kit, src installer.Source, several bool) (installItem, int) {
+	item := installItem{Source: src.String()}
 	iopts := &installer.InstallOptions{Force: o.force, Confirmed: o.yes}
 	res, err := kit.Install(ctx, src, iopts)
+	if se := scanError(err); se != nil && several && o.json {
+		item.Error, item.Refusal = cliWords(err.Error()), se
+		return item, scanCode(se)
+	}
 	stop, err := againAfterScan(c, "install", o.json, err, func(fp string) (err error) {
 		iopts.Confirmed, iopts.Fingerprint = true, fp
 		res, err = kit.Install(ctx, src, iopts)
 		return err
 	})
-	if stop {
-		return exitFailure
+	if stop != exitOK {
+		return item, stop
 	}
 	if err != nil {
-		return c.fail("install", err)
+		item.Error = cliWords(err.Error())
+		if several && o.json {
+			return item, exitFailure
+		}
+		if code := c.fail("install", err); !errors.Is(err, installer.ErrSeveralSkills) {
+			return item, code
+		}
+		return item, exitUsage // which skills: --skill or --all
+	}
+	item.Name, item.Result = res.Name, res
+	if err := rememberOrigin(ctx, kit.Dir(), &o.installerFlags, res.Record); err != nil {
+		fmt.Fprintf(c.stderr, "skillkit install: %s: update and outdated will need the --allow flags again: %v\n", res.Name, err)
 	}
 	if o.json {
-		if writeJSON(c, res) != nil {
-			return exitFailure
+		if !several && writeJSON(c, res) != nil {
+			return item, exitFailure
 		}
-		return exitOK
+		return item, exitOK
 	}
 	printResult(c, "installed", res)
 	allowServer(c, src)
 	printNext(ctx, c, kit, res.Name)
-	return exitOK
+	return item, exitOK
+}
+
+// pickSkills is the source itself when --skill and --all are not given;
+// else the skills of the git repository, ZIP or folder src that they pick,
+// each as its own source (src with the skill's folder).
+func pickSkills(ctx context.Context, c *cli, o *installOptions, kit *skillkit.Kit, src installer.Source) ([]installer.Source, error) {
+	if !o.all && len(o.skills) == 0 {
+		return []installer.Source{src}, nil
+	}
+	folders, err := kit.Installer().Skills(ctx, src)
+	if err != nil {
+		return nil, err
+	}
+	offered := make([][2]string, len(folders))
+	for i, f := range folders {
+		offered[i] = [2]string{f, ""}
+	}
+	// A NAME is a folder's path in the source, or its last element when
+	// that names one folder only.
+	picks := make([]string, len(o.skills))
+	for i, pick := range o.skills {
+		picks[i] = pick
+		var byBase []string
+		for _, f := range folders {
+			if path.Base(f) == pick {
+				byBase = append(byBase, f)
+			}
+		}
+		switch {
+		case slices.Contains(folders, pick):
+		case len(byBase) == 1:
+			picks[i] = byBase[0]
+		case len(byBase) > 1:
+			return nil, fmt.Errorf("%s holds %d skills in folders named %s (%s): give the path of one with --skill", src, len(byBase), safeText(pick), strings.Join(byBase, ", "))
+		}
+	}
+	chosen, err := choose(c.stdout, src.String(), picks, o.all, offered)
+	if err != nil {
+		return nil, err
+	}
+	srcs := make([]installer.Source, len(chosen))
+	for i, f := range chosen {
+		srcs[i] = src
+		srcs[i].Subdir = path.Join(src.Subdir, f)
+		if srcs[i].Subdir == "." {
+			srcs[i].Subdir = ""
+		}
+	}
+	return srcs, nil
 }
 
 // mcpServersFile is the list of MCP server commands that update checks
@@ -243,8 +397,8 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 			return gitHubSource(m, ref, subdir)
 		}
 	}
-	if ref != "" || subdir != "" {
-		return installer.Source{}, errors.New("--ref and --path go with a git URL or OWNER/REPO")
+	if ref != "" {
+		return installer.Source{}, errors.New("--ref goes with a git URL or OWNER/REPO")
 	}
 	if errors.Is(err, fs.ErrNotExist) {
 		return installer.Source{}, fmt.Errorf("%s: no such file or folder (a git URL starts with https://; GitHub's short form is OWNER/REPO[/PATH][@REF])", arg)
@@ -253,9 +407,9 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 		return installer.Source{}, err
 	}
 	if st.IsDir() {
-		return installer.Source{Dir: arg}, nil
+		return installer.Source{Dir: arg, Subdir: subdir}, nil
 	}
-	return installer.Source{ZipFile: arg}, nil
+	return installer.Source{ZipFile: arg, Subdir: subdir}, nil
 }
 
 // printResult says what an install or update did, and the skill's
@@ -304,7 +458,9 @@ func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
 	if len(st.Missing()) > 0 {
 		fmt.Fprintf(c.done(), "next: skillkit deps %s\n", name)
 	}
-	if st.Setup != "" {
+	switch {
+	case st.Setup == "":
+	case kit.SetupAllowed(ctx, name) == nil:
 		fmt.Fprintf(c.done(), "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
 }

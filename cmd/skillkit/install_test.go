@@ -251,7 +251,8 @@ func TestParseSource(t *testing.T) {
 		{arg: "acme/skills", want: installer.Source{Dir: "acme/skills"}}, // an existing folder wins
 		{arg: "./missing/folder", err: "no such file or folder"},
 		{arg: "just-a-word", err: "no such file or folder"},
-		{arg: "acme/skills", ref: "main", err: "--ref and --path go with"},
+		{arg: "acme/skills", ref: "main", err: "--ref goes with"},
+		{arg: "acme/skills", path: "pdf", want: installer.Source{Dir: "acme/skills", Subdir: "pdf"}},
 	} {
 		got, err := parseSource(tc.arg, tc.ref, tc.path)
 		if tc.err != "" {

@@ -126,7 +126,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"install", "--json", "--dir", skills, filepath.Join(src, "plain")}, exitOK},
 		{[]string{"install", "--json", "--dir", skills, filepath.Join(src, "calc")}, exitOK},
 		{[]string{"install", "--json", "--dir", skills, "--allow-file-urls", "--path", "skills/notes", url}, exitOK},
-		{[]string{"install", "--json", "--dir", skills, filepath.Join(src, "piped")}, exitFailure},
+		{[]string{"install", "--json", "--dir", skills, filepath.Join(src, "piped")}, exitNeedsYes},
 		{[]string{"list", "--json", skills}, exitOK},
 		{[]string{"list", "--json", "--tools", "", skills}, exitOK},
 		{[]string{"doctor", "--json", "--level", "info", skills}, exitOK},

@@ -7,6 +7,7 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
+	"path/filepath"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -18,13 +19,14 @@ import (
 type listOptions struct {
 	loaderFlags
 	json  bool
+	long  bool
 	tools []string // nil without --tools; --tools "" is an agent with no tools
 }
 
 func listCommand() *command {
 	return &command{
 		name:    "list",
-		args:    "[--json] [--tools a,b] [DIR...]",
+		args:    "[--json] [--long] [--tools a,b] [DIR...]",
 		summary: "list the skills a host would load, or that an agent with given tools sees",
 		help: `
 Without --tools every loaded skill is listed, those disabled in the registry
@@ -36,12 +38,16 @@ but not loaded (invalid, a name already taken, over --max-skills, under a
 dot folder, nested in another skill) are counted on stderr by reason.
 --json prints {"skills":[...],"hidden":[...],"not_loaded":[...],
 "diagnostics":[...]}. Skill text is shown with control characters escaped;
---json keeps it exact.
+--json keeps it exact. --long shows, for the skills of the skills folder,
+where each came from and its state (approved, modified or unrecorded;
+disabled, pinned) in columns, and adds "installed" to each in --json, as
+inspect NAME shows it.
 ` + loaderHelp,
 		flags: func(fs *flag.FlagSet) any {
 			o := &listOptions{}
 			o.register(fs)
 			fs.BoolVar(&o.json, "json", false, "print JSON")
+			fs.BoolVar(&o.long, "long", false, "show where each skill came from and its state (reads every file of the skills folder)")
 			fs.Func("tools", "apply the visibility rules for an agent with these `TOOLS` (comma-separated)", func(v string) error {
 				o.tools = append([]string{}, splitComma(v)...)
 				return nil
@@ -64,6 +70,9 @@ type listedSkill struct {
 	// Npx says where the `npx skills` installer took the skill from, when
 	// a lock file of it lists the skill.
 	Npx *npxOrigin `json:"npx,omitempty"`
+	// Installed, with --long, is what the registry knows of a skill of
+	// the skills folder, as inspect NAME shows it.
+	Installed *installedView `json:"installed,omitempty"`
 }
 
 // npxOrigin is a skill's entry in a lock file of `npx skills`.
@@ -139,13 +148,24 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		skills, hidden = v.Catalog, v.Hidden
 	}
 	diags := snap.Diagnostics()
+	installed := map[string]*installedView{}
+	if o.long {
+		for _, s := range skills {
+			if s.DiskDir == "" || filepath.Dir(s.DiskDir) != kit.Dir() {
+				continue
+			}
+			if installed[s.Name], err = installedOf(ctx, kit, s); err != nil {
+				return c.fail("list", err)
+			}
+		}
+	}
 	if o.json {
 		// Streamed, each skill as it is written: the listing of thousands
 		// of skills is never held whole.
 		out := newJSONObject(c)
 		npx := npxOrigins(c, l.Sources())
 		jsonList(out, "skills", skills, func(s *skill.Skill) any {
-			return listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name], npx[s.Source][s.Name]}
+			return listedSkill{s.Name, s.Description, s.Class, s.Source, s.DiskDir, s.Hidden(), !disabled[s.Name], npx[s.Source][s.Name], installed[s.Name]}
 		})
 		jsonList(out, "hidden", hidden, nil)
 		jsonList(out, "not_loaded", snap.NotLoaded(), nil)
@@ -156,6 +176,9 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		return exitOK
 	}
 	header := []string{"NAME", "CLASS", "SOURCE", "DESCRIPTION"}
+	if o.long {
+		header = []string{"NAME", "CLASS", "STATE", "COMMIT", "ORIGIN"}
+	}
 	row := make([]string, len(header))
 	err = writeRows(c.stdout, c.width(), len(skills)+1, func(i int) []string {
 		if i == 0 {
@@ -163,10 +186,15 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		s := skills[i-1]
 		name := s.Name
-		if disabled[s.Name] {
+		if disabled[s.Name] && !o.long {
 			name += " (disabled)"
 		}
-		row[0], row[1], row[2], row[3] = safeText(name), string(s.Class), safeText(s.Source), safeText(oneLine(s.Description))
+		row[0], row[1] = safeText(name), string(s.Class)
+		if o.long {
+			row[2], row[3], row[4] = longColumns(s, installed[s.Name])
+		} else {
+			row[2], row[3] = safeText(s.Source), safeText(oneLine(s.Description))
+		}
 		return row
 	})
 	if err != nil {
@@ -194,6 +222,36 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.info(), safeText(line))
 	}
 	return exitOK
+}
+
+// longColumns are the STATE, COMMIT and ORIGIN columns of list --long:
+// for a skill of another source, "-", "" and the source.
+func longColumns(s *skill.Skill, in *installedView) (state, commit, origin string) {
+	if in == nil {
+		return "-", "", safeText(s.Source)
+	}
+	states := []string{in.Approval}
+	r := in.Record
+	if r == nil {
+		return in.Approval, "", "placed by hand"
+	}
+	if !r.Enabled {
+		states = append(states, "disabled")
+	}
+	if r.Pinned {
+		states = append(states, "pinned")
+	}
+	origin = string(r.Source)
+	if r.URL != "" {
+		origin += " " + r.URL
+	}
+	if r.Subdir != "" {
+		origin += " (" + r.Subdir + ")"
+	}
+	if r.Ref != "" {
+		origin += " @" + r.Ref
+	}
+	return strings.Join(states, ","), short(r.Commit), safeText(origin)
 }
 
 func splitComma(s string) []string {

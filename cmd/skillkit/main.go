@@ -15,12 +15,22 @@ import (
 	"golang.org/x/term"
 )
 
-// Exit codes.
+// Exit codes, the same for every command (docs/cli.md, "Exit codes").
 const (
-	exitOK      = 0 // success, nothing at error level
-	exitFailure = 1 // the command ran and found errors, or failed
-	exitUsage   = 2 // bad command line
+	exitOK       = 0 // success, nothing at error level
+	exitFailure  = 1 // the command ran and found errors, or failed
+	exitUsage    = 2 // bad command line
+	exitNeedsYes = 3 // a question needs a person's yes: no terminal, no --yes
 )
+
+// worse is the exit code of a command that ended two steps with a and b: a
+// failure wins over a question nobody answered, which wins over success.
+func worse(a, b int) int {
+	if a == exitFailure || b == exitFailure {
+		return exitFailure
+	}
+	return max(a, b)
+}
 
 // cli is what a command may touch: its streams and environment, so tests can
 // run commands in-process.
@@ -162,6 +172,9 @@ func run(ctx context.Context, args []string, c *cli) int {
 	if err == nil && c.quiet && c.verbose {
 		err = errors.New("--quiet and --verbose do not go together")
 	}
+	if err == nil && fs.Lookup("db") != nil && c.dbURL() != "" {
+		_, _, _, err = parseDBURL(c.dbURL())
+	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd.name, err)
 		commandUsage(c.stderr, cmd)
@@ -214,6 +227,7 @@ Commands:
 Global flags, before or after the command:
   --dir DIR    the skills folder (default $SKILLKIT_DIR, else ./skills),
                for the commands that have one
+  --db URL     with --dir: a database the replicas share (default $SKILLKIT_DB)
   --json       print JSON, for the commands that print data
   --quiet      print only errors and the data asked for
   --verbose    also print debug lines on stderr (as SKILLKIT_LOG=debug)
@@ -221,7 +235,8 @@ Global flags, before or after the command:
   --           end the flags: what follows is arguments, even "-x"
 
 Run "skillkit help COMMAND" for a command's flags.
-Exit codes: 0 success, 1 errors found or the command failed, 2 bad usage.
+Exit codes: 0 success, 1 errors found or the command failed, 2 bad usage,
+3 a question needs a yes and there is no terminal (answer with --yes).
 `)
 }
 

@@ -6,6 +6,7 @@ import (
 	"fmt"
 	"io"
 	"net/url"
+	"slices"
 	"strings"
 	"text/tabwriter"
 	"time"
@@ -16,11 +17,12 @@ import (
 )
 
 // The sources install reaches over the network: a site's discovery index
-// and an MCP server. Both list what they offer; --skill picks one.
+// and an MCP server. Both list what they offer; --skill picks, --all takes
+// every one.
 
 // errChoose is a source offering several skills when none was picked; the
 // list was printed.
-var errChoose = errors.New("several skills are offered: pick one with --skill NAME")
+var errChoose = errors.New("several skills are offered: pick with --skill NAME (repeatable), or take every one with --all")
 
 // isNetworkSource reports whether args name an MCP server or a site
 // rather than a git URL, a ZIP file or a folder.
@@ -38,31 +40,31 @@ func isSite(arg string) bool {
 	return u.Path == "" || u.Path == "/" || strings.HasSuffix(u.Path, "/.well-known/agent-skills/index.json") || strings.HasSuffix(u.Path, "/.well-known/skills/index.json")
 }
 
-// networkSource lists what the server or site in args offers and returns
-// the skill o.skill picks (or the only one) as an installer source.
-func networkSource(ctx context.Context, c *cli, o *installOptions, args []string) (installer.Source, error) {
+// networkSources lists what the server or site in args offers and returns
+// the skills --skill and --all pick (or the only one) as installer sources.
+func networkSources(ctx context.Context, c *cli, o *installOptions, args []string) ([]installer.Source, error) {
 	if strings.HasPrefix(args[0], mcpskills.CommandPrefix) {
 		argv, err := mcpskills.ParseCommandURL(args[0])
 		if err != nil {
-			return installer.Source{}, err
+			return nil, err
 		}
-		return mcpSource(ctx, c, o.skill, append(argv, args[1:]...))
+		return mcpSources(ctx, c, o, append(argv, args[1:]...))
 	}
 	if len(args) != 1 {
-		return installer.Source{}, errors.New("give one SOURCE")
+		return nil, errors.New("give one SOURCE")
 	}
-	return siteSource(ctx, c, o, args[0])
+	return siteSources(ctx, c, o, args[0])
 }
 
-// siteSource reads a site's discovery index.
-func siteSource(ctx context.Context, c *cli, o *installOptions, site string) (installer.Source, error) {
+// siteSources reads a site's discovery index.
+func siteSources(ctx context.Context, c *cli, o *installOptions, site string) ([]installer.Source, error) {
 	opts := &wellknown.Options{AllowedHosts: o.hosts()}
 	ix, err := wellknown.Read(ctx, site, opts)
 	if err != nil {
 		if errors.Is(err, installer.ErrHostNotAllowed) {
 			err = fmt.Errorf("%w (add it with --allow-host)", err)
 		}
-		return installer.Source{}, err
+		return nil, err
 	}
 	for _, s := range ix.Skipped {
 		fmt.Fprintf(c.stderr, "skillkit install: %s: entry %d (%s) left out: %s\n", ix.URL, s.Index, safeText(s.Name), safeText(s.Reason))
@@ -74,84 +76,106 @@ func siteSource(ctx context.Context, c *cli, o *installOptions, site string) (in
 	for i, e := range ix.Skills {
 		names[i] = [2]string{e.Name, e.Description}
 	}
-	name, err := choose(c.stdout, ix.URL, o.skill, names)
+	picked, err := choose(c.stdout, ix.URL, o.skills, o.all, names)
 	if err != nil {
-		return installer.Source{}, err
+		return nil, err
 	}
-	r, err := ix.Remote(name, opts)
-	if err != nil {
-		return installer.Source{}, err
+	var srcs []installer.Source
+	for _, name := range picked {
+		r, err := ix.Remote(name, opts)
+		if err != nil {
+			return nil, err
+		}
+		srcs = append(srcs, installer.Source{Remote: r})
 	}
-	return installer.Source{Remote: r}, nil
+	return srcs, nil
 }
 
-// mcpSource lists an MCP server's skills: --skill is a name, or the URI of
-// a skill's SKILL.md when names collide.
-func mcpSource(ctx context.Context, c *cli, pick string, argv []string) (installer.Source, error) {
+// mcpSources lists an MCP server's skills: each --skill is a name, or the
+// URI of a skill's SKILL.md when names collide.
+func mcpSources(ctx context.Context, c *cli, o *installOptions, argv []string) ([]installer.Source, error) {
 	opts := &mcpskills.Options{Stderr: c.stderr}
 	sctx, cancel := context.WithTimeout(ctx, 2*time.Minute)
 	defer cancel()
 	client, err := mcpskills.Start(sctx, argv, opts)
 	if err != nil {
-		return installer.Source{}, err
+		return nil, err
 	}
 	defer client.Close()
 	listed, problems, err := client.List(sctx)
 	if err != nil {
-		return installer.Source{}, err
+		return nil, err
 	}
 	for _, p := range problems {
 		fmt.Fprintf(c.stderr, "skillkit install: %s\n", safeText(p.Error()))
 	}
 	byName := map[string][]string{}
-	var names [][2]string
+	var offered [][2]string
 	for _, s := range listed {
 		name, _ := s.Frontmatter["name"].(string)
 		desc, _ := s.Frontmatter["description"].(string)
 		byName[name] = append(byName[name], s.URI)
-		names = append(names, [2]string{s.URI, desc})
+		offered = append(offered, [2]string{s.URI, desc})
 	}
-	uri := pick
-	if !strings.Contains(pick, "://") {
+	var picks []string
+	for _, pick := range o.skills {
 		switch uris := byName[pick]; {
-		case pick == "" && len(listed) == 1:
-			uri = listed[0].URI
-		case pick == "":
-			_, err := choose(c.stdout, mcpskills.CommandURL(argv), "", names)
-			return installer.Source{}, err
+		case strings.Contains(pick, "://"):
+			picks = append(picks, pick)
 		case len(uris) == 1:
-			uri = uris[0]
+			picks = append(picks, uris[0])
 		case len(uris) > 1:
-			return installer.Source{}, fmt.Errorf("the server has %d skills named %s (%s): give the URI of one with --skill", len(uris), pick, strings.Join(uris, ", "))
+			return nil, fmt.Errorf("the server has %d skills named %s (%s): give the URI of one with --skill", len(uris), safeText(pick), strings.Join(uris, ", "))
 		default:
-			return installer.Source{}, fmt.Errorf("the server lists no skill named %s", safeText(pick))
+			return nil, fmt.Errorf("the server lists no skill named %s", safeText(pick))
 		}
 	}
-	return installer.Source{Remote: &mcpskills.Remote{Command: argv, URI: uri, Options: &mcpskills.Options{Stderr: c.stderr}}}, nil
+	uris, err := choose(c.stdout, mcpskills.CommandURL(argv), picks, o.all, offered)
+	if err != nil {
+		return nil, err
+	}
+	var srcs []installer.Source
+	for _, uri := range uris {
+		srcs = append(srcs, installer.Source{Remote: &mcpskills.Remote{Command: argv, URI: uri, Options: &mcpskills.Options{Stderr: c.stderr}}})
+	}
+	return srcs, nil
 }
 
-// choose returns the skill pick names among offered (name, description
-// pairs), the only one when pick is empty, or prints the list and returns
-// errChoose.
-func choose(w io.Writer, from, pick string, offered [][2]string) (string, error) {
-	for _, o := range offered {
-		if o[0] == pick || pick == "" && len(offered) == 1 {
-			return o[0], nil
+// choose returns the skills picks names among offered (name, description
+// pairs), each once: every one with all, the only one when nothing is
+// picked; else it prints the list and returns errChoose.
+func choose(w io.Writer, from string, picks []string, all bool, offered [][2]string) ([]string, error) {
+	if len(offered) == 0 {
+		return nil, fmt.Errorf("%s offers no skill", from)
+	}
+	names := make([]string, len(offered))
+	for i, o := range offered {
+		names[i] = o[0]
+	}
+	switch {
+	case all:
+		return names, nil
+	case len(picks) == 0 && len(offered) == 1:
+		return names, nil
+	case len(picks) == 0:
+		fmt.Fprintf(w, "%s offers %d skills:\n", from, len(offered))
+		tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
+		for _, o := range offered {
+			fmt.Fprintf(tw, "  %s\t%s\n", safeText(o[0]), safeText(o[1]))
+		}
+		tw.Flush()
+		return nil, errChoose
+	}
+	var out []string
+	for _, p := range picks {
+		if !slices.Contains(names, p) {
+			return nil, fmt.Errorf("%s offers no skill %s%s", from, safeText(p), didYouMean(suggest(p, names)))
+		}
+		if !slices.Contains(out, p) {
+			out = append(out, p)
 		}
 	}
-	if len(offered) == 0 {
-		return "", fmt.Errorf("%s offers no skill", from)
-	}
-	if pick != "" {
-		return "", fmt.Errorf("%s offers no skill %s", from, safeText(pick))
-	}
-	fmt.Fprintf(w, "%s offers %d skills:\n", from, len(offered))
-	tw := tabwriter.NewWriter(w, 0, 0, 2, ' ', 0)
-	for _, o := range offered {
-		fmt.Fprintf(tw, "  %s\t%s\n", safeText(o[0]), safeText(o[1]))
-	}
-	tw.Flush()
-	return "", errChoose
+	return out, nil
 }
 
 // hosts are the hosts the installing commands may fetch from: github.com

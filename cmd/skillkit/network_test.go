@@ -104,6 +104,18 @@ func TestInstallFromSite(t *testing.T) {
 	if b, _ := os.ReadFile(filepath.Join(skills, "code-review", "SKILL.md")); string(b) != md("code-review", "v2") {
 		t.Fatalf("SKILL.md after update: %q", b)
 	}
+	// The host allowed at install is remembered for the site: outdated
+	// asks it again without --allow-host.
+	site.set("code-review", md("code-review", "v3"))
+	if code, out, errOut := runCLI(t, "outdated", "--dir", skills); code != exitOK || !strings.Contains(out, "code-review") {
+		t.Fatalf("outdated without --allow-host: exit %d\n%s%s", code, out, errOut)
+	}
+	// --all takes every skill the index offers, each on its own.
+	all := filepath.Join(t.TempDir(), "skills")
+	code, out, errOut = runCLI(t, "install", "--dir", all, "--allow-host", host, "--all", srv.URL)
+	if code != exitOK || !strings.Contains(errOut, "installed 2 of 2 skills") || strings.Count(out, "installed ") != 2 {
+		t.Fatalf("install --all from a site: exit %d\n%s%s", code, out, errOut)
+	}
 }
 
 // Content that does not match the index's digest is refused, and nothing

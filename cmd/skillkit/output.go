@@ -55,6 +55,7 @@ var libraryWords = []struct {
 	{lazyregexp.New(`\b(install|update) with Force\b`), "$1 with --force"},
 	{lazyregexp.New(`\buse Force\b`), "use --force"},
 	{lazyregexp.New(`\(install its dependencies with setup\)`), "(skillkit deps --setup runs it, after asking)"},
+	{lazyregexp.New(`: install one by its folder$`), ": pick with --skill NAME (repeatable), or --all"},
 }
 
 // cliWords rewrites a library message for the command line: option names

@@ -35,7 +35,8 @@ database's packages and checked as an install is (archive checks,
 validation, fingerprint, security scan and trust policy), then swapped in;
 skills this replica placed that were uninstalled elsewhere are removed.
 Dependencies the new versions make stale are rebuilt; with --deps every
-missing one is installed (never a setup script). A folder this replica did
+missing one of every skill the replica holds is installed, placed by this
+sync or an earlier one (never a setup script). A folder this replica did
 not place, or edited since, is replaced only with --force.
 
 Prints what changed, one line a skill; exit status 1 when a skill could not
@@ -46,7 +47,7 @@ changes the registry. --json prints each sync as one JSON object a line.` + inst
 			o := &syncOptions{}
 			o.register(fs, false)
 			fs.BoolVar(&o.force, "force", false, "replace folders this replica did not place or that were edited")
-			fs.BoolVar(&o.deps, "deps", false, "install the missing dependencies of the skills placed")
+			fs.BoolVar(&o.deps, "deps", false, "install the missing dependencies of every skill the replica holds")
 			fs.DurationVar(&o.watch, "watch", 0, "sync again every `INTERVAL` until interrupted")
 			fs.BoolVar(&o.listen, "listen", false, "with --watch on PostgreSQL: also sync when the registry changes")
 			return o

@@ -119,7 +119,7 @@ func TestSyncCommandUsage(t *testing.T) {
 		{nil, []string{"sync", "--dir", t.TempDir()}, "no database", exitUsage},
 		{map[string]string{"SKILLKIT_DB": "sqlite:x.db"}, []string{"sync", "--dir", t.TempDir(), "--listen"}, "--listen needs --watch", exitUsage},
 		{map[string]string{"SKILLKIT_DB": "sqlite:" + filepath.Join(t.TempDir(), "x.db")}, []string{"sync", "--dir", t.TempDir(), "--watch", "1m", "--listen"}, "needs a PostgreSQL", exitUsage},
-		{nil, []string{"list", "--db", "mysql://root:hunter2@db/skills", t.TempDir()}, "mysql://root:xxxxx@db/skills: not a database URL", exitFailure},
+		{nil, []string{"list", "--db", "mysql://root:hunter2@db/skills", t.TempDir()}, "mysql://root:xxxxx@db/skills: not a database URL", exitUsage},
 	} {
 		code, _, errOut := runCLIEnv(t, tc.env, tc.args...)
 		if code != tc.code || !strings.Contains(errOut, tc.want) || strings.Contains(errOut, "hunter2") {

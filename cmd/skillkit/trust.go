@@ -49,10 +49,11 @@ type scanRefusal struct {
 	Refusal *installer.ScanError `json:"refusal"`
 }
 
-// confirmScan shows the scan's findings and says whether to try again with
-// a yes: at a terminal the person is asked; without one, the way to answer
-// is named. A refusal is explained and never retried.
-func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Reader) bool {
+// confirmScan shows the scan's findings and returns exitOK to try again
+// with a yes: at a terminal the person is asked; without one, the way to
+// answer is named and it returns exitNeedsYes. A refusal, or a no, is
+// explained and returns exitFailure.
+func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Reader) int {
 	name := safeText(se.Record.Name)
 	fmt.Fprintf(c.stderr, "skillkit %s: the security scan rates %s %s (%s source):\n", cmd, name, se.Report.Verdict, se.Trust)
 	for _, f := range se.Report.Findings {
@@ -66,44 +67,54 @@ func confirmScan(c *cli, cmd string, se *installer.ScanError, answers *bufio.Rea
 	if se.Decision == scan.Block {
 		fmt.Fprintf(c.stderr, "skillkit %s: refused %s: the trust policy blocks a %s skill from a %s source; --force does not change that (--allow-dangerous asks instead)\n",
 			cmd, name, se.Report.Verdict, se.Trust)
-		return false
+		return exitFailure
 	}
 	if !c.interactive {
 		fmt.Fprintf(c.stderr, "skillkit %s: %s needs a person's yes: read the findings, then run again with --yes\n", cmd, name)
-		return false
+		return exitNeedsYes
 	}
 	yes, err := ask(c, answers, fmt.Sprintf("Let %s in anyway?", name))
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd, err)
-		return false
+		return exitFailure
 	}
 	if !yes {
 		fmt.Fprintf(c.stderr, "skillkit %s: %s left out\n", cmd, name)
+		return exitFailure
 	}
-	return yes
+	return exitOK
+}
+
+// scanCode is the exit code of a scan's answer nobody gave: exitNeedsYes
+// when a yes would let the skill in, exitFailure when it is refused.
+func scanCode(se *installer.ScanError) int {
+	if se.Decision == scan.Block {
+		return exitFailure
+	}
+	return exitNeedsYes
 }
 
 // againAfterScan answers the trust policy's refusal or question in err
 // for the command cmd: with --json (asJSON) it prints the refusal; else it
 // shows the findings and, after a yes, calls again with the fingerprint of
-// the files shown and explains a mismatch. It returns stop when the
-// command must end with exitFailure, and again's error (err when it is no
-// scan's).
-func againAfterScan(c *cli, cmd string, asJSON bool, err error, again func(fingerprint string) error) (stop bool, _ error) {
+// the files shown and explains a mismatch. It returns the code the command
+// must end with when it must stop (exitOK when it goes on), and again's
+// error (err when it is no scan's).
+func againAfterScan(c *cli, cmd string, asJSON bool, err error, again func(fingerprint string) error) (stop int, _ error) {
 	se := scanError(err)
 	if se == nil {
-		return false, err
+		return exitOK, err
 	}
 	if asJSON {
 		writeJSON(c, scanRefusal{cliWords(err.Error()), se})
-		return true, err
+		return scanCode(se), err
 	}
-	if !confirmScan(c, cmd, se, bufio.NewReader(c.stdin)) {
-		return true, err
+	if code := confirmScan(c, cmd, se, bufio.NewReader(c.stdin)); code != exitOK {
+		return code, err
 	}
 	err = again(se.Record.Fingerprint)
 	changedSinceShown(c, cmd, err)
-	return false, err
+	return exitOK, err
 }
 
 // changedSinceShown explains ErrFingerprintMismatch after a yes.

@@ -59,7 +59,7 @@ func TestInstallAsksAboutWhatTheScanFound(t *testing.T) {
 	piped := skillSource(t, "piped", pipedBody, map[string]string{})
 
 	code, out, errOut := runCLI(t, "install", "--dir", skills, piped)
-	if code != exitFailure || installed(t, skills, "piped") {
+	if code != exitNeedsYes || installed(t, skills, "piped") {
 		t.Fatalf("caution without a yes: exit %d, installed %v", code, installed(t, skills, "piped"))
 	}
 	for _, want := range []string{"rates piped caution (community source)", "SKILL.md:5", "curl", "run again with --yes"} {
@@ -80,7 +80,7 @@ func TestInstallAsksAboutWhatTheScanFound(t *testing.T) {
 			} `json:"scan"`
 		} `json:"refusal"`
 	}
-	if err := json.Unmarshal([]byte(out), &refusal); err != nil || code != exitFailure || refusal.Refusal.Decision != "ask" ||
+	if err := json.Unmarshal([]byte(out), &refusal); err != nil || code != exitNeedsYes || refusal.Refusal.Decision != "ask" ||
 		refusal.Refusal.Scan.Verdict != "caution" || len(refusal.Refusal.Scan.Findings) == 0 || refusal.Error == "" {
 		t.Fatalf("install --json of a caution skill: exit %d, %v\n%s", code, err, out)
 	}
@@ -101,7 +101,7 @@ func TestInstallAsksAboutWhatTheScanFound(t *testing.T) {
 	if code != exitFailure || installed(t, skills, "shady") || !strings.Contains(errOut, "--force does not change that") || strings.Contains(errOut, "[y/N]") {
 		t.Fatalf("dangerous with --force --yes: exit %d\n%s", code, errOut)
 	}
-	if code, _, errOut := runCLI(t, "install", "--dir", skills, "--allow-dangerous", shady); code != exitFailure || installed(t, skills, "shady") || !strings.Contains(errOut, "--yes") {
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, "--allow-dangerous", shady); code != exitNeedsYes || installed(t, skills, "shady") || !strings.Contains(errOut, "--yes") {
 		t.Fatalf("--allow-dangerous alone: exit %d\n%s", code, errOut)
 	}
 	if code, _, errOut := runCLI(t, "install", "--dir", skills, "--allow-dangerous", "--yes", shady); code != exitOK || !installed(t, skills, "shady") {
@@ -146,7 +146,7 @@ func TestUpdateAsksAboutWhatTheScanFound(t *testing.T) {
 		t.Fatal(err)
 	}
 	code, _, errOut := runCLI(t, "update", "--dir", skills, "helper")
-	if code != exitFailure || !strings.Contains(errOut, "run again with --yes") {
+	if code != exitNeedsYes || !strings.Contains(errOut, "run again with --yes") {
 		t.Fatalf("update to a caution version without a yes: exit %d\n%s", code, errOut)
 	}
 	if data, _ := os.ReadFile(filepath.Join(skills, "helper", "SKILL.md")); strings.Contains(string(data), "curl") {

@@ -75,8 +75,8 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		jr := jsonResult{UpdateResult: r}
 		se := scanError(r.Err)
 		if se != nil && !o.json {
-			if !confirmScan(c, "update", se, answers) {
-				code = exitFailure
+			if answer := confirmScan(c, "update", se, answers); answer != exitOK {
+				code = worse(code, answer)
 				continue
 			}
 			r.Result, r.Err = kit.Update(ctx, r.Name, &installer.UpdateOptions{Force: o.force, Confirmed: true, Fingerprint: se.Record.Fingerprint})
@@ -84,8 +84,12 @@ func runUpdate(ctx context.Context, c *cli, opts any, args []string) int {
 		}
 		jr.Refusal = se
 		switch {
+		case se != nil && o.json:
+			// --json: the refusal is in the output, not asked.
+			code = worse(code, scanCode(se))
+			jr.Error = cliWords(r.Err.Error())
 		case r.Err != nil:
-			code = c.fail("update", r.Err)
+			code = worse(code, c.fail("update", r.Err))
 			jr.Error = cliWords(r.Err.Error())
 		case r.Skipped != "" && !o.json:
 			fmt.Fprintf(c.done(), "%s: skipped (%s)\n", r.Name, r.Skipped)

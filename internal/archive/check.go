@@ -1,6 +1,7 @@
 package archive
 
 import (
+	"errors"
 	"fmt"
 	"io"
 	"io/fs"
@@ -68,6 +69,13 @@ type checker struct {
 	files []*entry            // accepted files, in source order
 	dirs  []string            // accepted folder entries
 	total int64
+	// checkout: the tree is a git working tree, whose top .git (the
+	// repository, or the file of a linked worktree) is left out.
+	checkout bool
+	// folder, when set, is the slash path of the one folder of the tree
+	// that holds the skill: the whole tree is checked, only what lies in
+	// it is kept, relative to it.
+	folder string
 }
 
 func newChecker(lim Limits) *checker {
@@ -87,6 +95,10 @@ func (c *checker) add(e *entry) bool {
 		return c.invalid(e, err)
 	}
 	e.path = p
+	if c.checkout && strings.EqualFold(p, ".git") {
+		c.rep.Omitted = append(c.rep.Omitted, FileError{Path: e.name, Err: errors.New("omitted: .git is the checkout's history, never installed")})
+		return false
+	}
 	if err := reserved(p); err != nil {
 		return c.invalid(e, err)
 	}
@@ -223,7 +235,11 @@ func foldRune(r rune) rune {
 func (c *checker) finish() {
 	c.rep.Bytes = c.total
 	prefix := c.unwrap()
-	if prefix != "" {
+	if c.folder != "" {
+		prefix = c.folder + "/"
+		c.files = slices.DeleteFunc(c.files, func(f *entry) bool { return !strings.HasPrefix(f.path, prefix) })
+		c.dirs = slices.DeleteFunc(c.dirs, func(d string) bool { return !strings.HasPrefix(d+"/", prefix) })
+	} else if prefix != "" {
 		c.rep.Unwrapped = strings.TrimSuffix(prefix, "/")
 	}
 	dirs := make(map[string]bool)
@@ -294,6 +310,9 @@ func (c *checker) unwrap() string {
 }
 
 func (c *checker) noSkillFile() error {
+	if c.folder != "" {
+		return fmt.Errorf("%w: no %s in the folder %q", ErrNoSkillFile, skill.FileName, c.folder)
+	}
 	if top := c.topFolder(); top != "" {
 		return fmt.Errorf("%w: no %s at the top of the tree, nor in its only folder %q", ErrNoSkillFile, skill.FileName, top)
 	}

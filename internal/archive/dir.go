@@ -29,8 +29,21 @@ func CheckDir(ctx context.Context, src string, lim *Limits) (Report, error) {
 // file in its place, another size) stops the copy. On any error dst is left
 // empty.
 func CopyDir(ctx context.Context, src, dst string, lim *Limits) (Report, error) {
-	l := lim.resolve()
-	c, root, err := checkDir(ctx, src, l)
+	return copyDir(ctx, newChecker(lim.resolve()), src, dst)
+}
+
+// CopyCheckout is [CopyDir] for a folder that is a git working tree: its
+// top .git (the repository, or the file a linked worktree has instead) is
+// left out and reported in Omitted, never copied. A .git anywhere below is
+// refused, as CopyDir refuses it.
+func CopyCheckout(ctx context.Context, src, dst string, lim *Limits) (Report, error) {
+	c := newChecker(lim.resolve())
+	c.checkout = true
+	return copyDir(ctx, c, src, dst)
+}
+
+func copyDir(ctx context.Context, c *checker, src, dst string) (Report, error) {
+	root, err := walkDir(ctx, c, src)
 	if root != nil {
 		defer root.Close()
 	}
@@ -60,14 +73,21 @@ func CopyFS(ctx context.Context, fsys fs.FS, dst string, lim *Limits) (Report, e
 
 func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, error) {
 	c := newChecker(l)
+	root, err := walkDir(ctx, c, src)
+	return c, root, err
+}
+
+// walkDir walks the folder src through c; the caller closes the root,
+// when not nil.
+func walkDir(ctx context.Context, c *checker, src string) (*os.Root, error) {
 	root, err := os.OpenRoot(src)
 	if err != nil {
-		return c, nil, err
+		return nil, err
 	}
 	err = walkTree(ctx, c, root.FS(), func(p string, info fs.FileInfo) (func() (io.ReadCloser, error), error) {
 		return func() (io.ReadCloser, error) { return openSame(root, p, info) }, diskProblem(info)
 	})
-	return c, root, err
+	return root, err
 }
 
 // walkTree feeds every item of fsys to c, then finishes the check. inspect

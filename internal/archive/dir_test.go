@@ -200,3 +200,48 @@ func TestOpenSameRefusesASwappedFile(t *testing.T) {
 		t.Errorf("err = %v", err)
 	}
 }
+
+// A git working tree copies without its top .git, which is reported as
+// left out; CopyDir refuses the same folder, and a .git below the top is
+// refused by both.
+func TestCopyCheckout(t *testing.T) {
+	src := tree(t, map[string]string{
+		"SKILL.md":         skillMD,
+		"scripts/run.py":   "print('hi')\n",
+		".git/HEAD":        "ref: refs/heads/main\n",
+		".git/config":      "[core]\n\tfsmonitor = evil\n",
+		".git/refs/heads/": "",
+	})
+	_, stage := staging(t)
+	rep, err := CopyCheckout(t.Context(), src, stage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if len(rep.Omitted) != 1 || rep.Omitted[0].Path != ".git" || !strings.Contains(rep.Omitted[0].Err.Error(), "checkout's history") {
+		t.Errorf("omitted %v", rep.Omitted)
+	}
+	want := map[string]string{
+		"SKILL.md":       "-rw-r--r-- " + skillMD,
+		"scripts":        "drwxr-xr-x",
+		"scripts/run.py": "-rw-r--r-- print('hi')\n",
+	}
+	if diff := cmp.Diff(want, readTree(t, stage)); diff != "" {
+		t.Errorf("copied tree (-want +got):\n%s", diff)
+	}
+
+	_, stage = staging(t)
+	if _, err := CopyDir(t.Context(), src, stage, nil); !errors.Is(err, ErrReservedName) {
+		t.Errorf("CopyDir of a checkout: %v, want ErrReservedName", err)
+	}
+	// A linked worktree has a .git file; a .git deeper down is refused.
+	worktree := tree(t, map[string]string{"SKILL.md": skillMD, ".git": "gitdir: /elsewhere\n"})
+	_, stage = staging(t)
+	if _, err := CopyCheckout(t.Context(), worktree, stage, nil); err != nil {
+		t.Errorf("a linked worktree: %v", err)
+	}
+	nested := tree(t, map[string]string{"SKILL.md": skillMD, "vendor/.git/HEAD": "x"})
+	_, stage = staging(t)
+	if _, err := CopyCheckout(t.Context(), nested, stage, nil); !errors.Is(err, ErrReservedName) {
+		t.Errorf("a .git below the top: %v, want ErrReservedName", err)
+	}
+}

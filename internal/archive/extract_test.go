@@ -239,3 +239,51 @@ func contents(tree map[string]string) map[string]string {
 	}
 	return out
 }
+
+// ExtractZipFolder writes the one skill folder asked for out of an archive
+// holding several, relative to it; the whole archive is checked, so a
+// hostile entry in another folder refuses it, and a folder without a skill
+// file is no skill.
+func TestExtractZipFolder(t *testing.T) {
+	entries := []zf{
+		{name: "skills/pdf/SKILL.md", body: skillMD},
+		{name: "skills/pdf/scripts/fill.py", body: "print('fill')\n"},
+		{name: "skills/docx/SKILL.md", body: skillMD},
+		{name: "README.md", body: "# many skills\n"},
+	}
+	z := buildZip(t, entries...)
+	_, stage := staging(t)
+	rep, err := ExtractZipFolder(t.Context(), bytes.NewReader(z), int64(len(z)), "skills/pdf", stage, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.Equal(rep.Valid, []string{"SKILL.md", "scripts/fill.py"}) || !slices.Equal(rep.Dirs, []string{"scripts"}) || rep.Unwrapped != "" {
+		t.Errorf("report %+v", rep)
+	}
+	want := map[string]string{
+		"SKILL.md":        "-rw-r--r-- " + skillMD,
+		"scripts":         "drwxr-xr-x",
+		"scripts/fill.py": "-rw-r--r-- print('fill')\n",
+	}
+	if diff := cmp.Diff(want, readTree(t, stage)); diff != "" {
+		t.Errorf("tree (-want +got):\n%s", diff)
+	}
+
+	_, stage = staging(t)
+	if _, err := ExtractZipFolder(t.Context(), bytes.NewReader(z), int64(len(z)), "skills", stage, nil); !errors.Is(err, ErrNoSkillFile) || !strings.Contains(err.Error(), `folder "skills"`) {
+		t.Errorf("a folder without a skill file: %v", err)
+	}
+	// "skills/pd" is no folder of the archive, only a prefix of one.
+	_, stage = staging(t)
+	if _, err := ExtractZipFolder(t.Context(), bytes.NewReader(z), int64(len(z)), "skills/pd", stage, nil); !errors.Is(err, ErrNoSkillFile) {
+		t.Errorf("a prefix of a folder: %v", err)
+	}
+	hostile := buildZip(t, append(entries, zf{name: "skills/docx/link", body: "/etc/passwd", mode: fs.ModeSymlink | 0o777})...)
+	_, stage = staging(t)
+	if _, err := ExtractZipFolder(t.Context(), bytes.NewReader(hostile), int64(len(hostile)), "skills/pdf", stage, nil); !errors.Is(err, ErrLink) {
+		t.Errorf("a link in another folder: %v, want ErrLink", err)
+	}
+	if entries, _ := os.ReadDir(stage); len(entries) != 0 {
+		t.Errorf("a refused archive wrote %d entries", len(entries))
+	}
+}

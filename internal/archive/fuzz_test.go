@@ -10,6 +10,8 @@ import (
 	"slices"
 	"strings"
 	"testing"
+
+	"github.com/skillkit-go/skillkit/skill"
 )
 
 // FuzzExtractZip: whatever the bytes, ExtractZip never panics, never writes
@@ -111,4 +113,61 @@ func emptyFolder(t *testing.T, dir string) {
 			t.Fatal(err)
 		}
 	}
+}
+
+// FuzzExtractZipFolder: whatever the bytes and the folder asked for,
+// ExtractZipFolder writes only inside the staging folder, nothing on
+// error, exactly what its report lists on success, with a SKILL.md at the
+// top; it never passes an archive CheckZip refuses for its entries.
+func FuzzExtractZipFolder(f *testing.F) {
+	f.Add(buildZip(f, zf{name: "skills/a/SKILL.md", body: skillMD}, zf{name: "skills/a/run.sh", body: "echo\n", mode: 0o755}, zf{name: "skills/b/SKILL.md", body: skillMD}), "skills/a")
+	f.Add(buildZip(f, zf{name: "a/SKILL.md", body: skillMD}, zf{name: "a/../b/SKILL.md", body: skillMD}), "a")
+	f.Add(buildZip(f, zf{name: "x/SKILL.md", body: skillMD}), "x/")
+	lim := &Limits{MaxArchiveBytes: 1 << 20, MaxFileBytes: 64 << 10, MaxTotalBytes: 256 << 10, MaxEntries: 64}
+	parent := f.TempDir()
+	stage := filepath.Join(parent, "staging", "x")
+	if err := os.MkdirAll(stage, 0o755); err != nil {
+		f.Fatal(err)
+	}
+	f.Fuzz(func(t *testing.T, data []byte, folder string) {
+		if folder == "" || skill.CheckPath(folder) != nil {
+			return // the installer passes clean folders only (cleanSubdir)
+		}
+		defer emptyFolder(t, stage)
+		rep, err := ExtractZipFolder(t.Context(), bytes.NewReader(data), int64(len(data)), folder, stage, lim)
+		check, _ := CheckZip(t.Context(), bytes.NewReader(data), int64(len(data)), lim)
+		if err == nil && (len(check.Invalid) > 0 || check.SizeError != nil) {
+			t.Fatalf("CheckZip found %v %v, ExtractZipFolder wrote", check.Invalid, check.SizeError)
+		}
+		var files []string
+		walkErr := filepath.WalkDir(parent, func(p string, d fs.DirEntry, err error) error {
+			if err != nil {
+				return err
+			}
+			rel, _ := filepath.Rel(stage, p)
+			if rel == "." || rel == ".." || strings.HasPrefix(rel, "../") {
+				if p != parent && p != filepath.Dir(stage) && p != stage {
+					t.Errorf("written outside the staging folder: %s", p)
+				}
+				return nil
+			}
+			if !d.IsDir() {
+				files = append(files, filepath.ToSlash(rel))
+			}
+			return nil
+		})
+		if walkErr != nil {
+			t.Fatal(walkErr)
+		}
+		if err != nil {
+			if len(files) > 0 {
+				t.Fatalf("left behind after %v: %q", err, files)
+			}
+			return
+		}
+		slices.Sort(files)
+		if !slices.Equal(files, rep.Valid) || !slices.ContainsFunc(files, isSkillFile) {
+			t.Fatalf("wrote %q, report says %q", files, rep.Valid)
+		}
+	})
 }

@@ -43,8 +43,17 @@ func CheckZipFile(ctx context.Context, name string, lim *Limits) (Report, error)
 // nothing was written, or what was written has been removed. The report is
 // the check's; the error is its Err, or the first problem met while writing.
 func ExtractZip(ctx context.Context, r io.ReaderAt, size int64, dst string, lim *Limits) (Report, error) {
-	l := lim.resolve()
-	c, err := checkZip(ctx, r, size, l)
+	return ExtractZipFolder(ctx, r, size, "", dst, lim)
+}
+
+// ExtractZipFolder is [ExtractZip] for the skill in folder, a clean slash
+// path inside an archive that may hold several: the whole archive is
+// checked, and only what lies in folder is written, relative to it (no
+// other unwrapping). "" is ExtractZip.
+func ExtractZipFolder(ctx context.Context, r io.ReaderAt, size int64, folder, dst string, lim *Limits) (Report, error) {
+	c := newChecker(lim.resolve())
+	c.folder = folder
+	err := c.readZip(ctx, r, size)
 	if err != nil {
 		return c.rep, err
 	}
@@ -53,9 +62,14 @@ func ExtractZip(ctx context.Context, r io.ReaderAt, size int64, dst string, lim 
 
 // ExtractZipFile is [ExtractZip] for the archive in a file.
 func ExtractZipFile(ctx context.Context, name, dst string, lim *Limits) (Report, error) {
+	return ExtractZipFileFolder(ctx, name, "", dst, lim)
+}
+
+// ExtractZipFileFolder is [ExtractZipFolder] for the archive in a file.
+func ExtractZipFileFolder(ctx context.Context, name, folder, dst string, lim *Limits) (Report, error) {
 	var rep Report
 	err := withFile(name, func(f *os.File, size int64) (err error) {
-		rep, err = ExtractZip(ctx, f, size, dst, lim)
+		rep, err = ExtractZipFolder(ctx, f, size, folder, dst, lim)
 		return err
 	})
 	return rep, err
@@ -79,30 +93,36 @@ func withFile(name string, do func(*os.File, int64) error) error {
 
 func checkZip(ctx context.Context, r io.ReaderAt, size int64, l Limits) (*checker, error) {
 	c := newChecker(l)
+	return c, c.readZip(ctx, r, size)
+}
+
+// readZip feeds every entry of the archive to c, then finishes the check.
+func (c *checker) readZip(ctx context.Context, r io.ReaderAt, size int64) error {
+	l := c.lim
 	if size < 0 {
-		return c, fmt.Errorf("%w: a negative size (%d)", ErrNotZip, size)
+		return fmt.Errorf("%w: a negative size (%d)", ErrNotZip, size)
 	}
 	if size > l.MaxArchiveBytes {
 		c.rep.SizeError = fmt.Errorf("%w: %d bytes, over the limit of %d", ErrArchiveTooLarge, size, l.MaxArchiveBytes)
-		return c, c.rep.Err()
+		return c.rep.Err()
 	}
 	if n := countCentralHeaders(r, size, l.MaxEntries+1); n > l.MaxEntries {
 		c.rep.SizeError = fmt.Errorf("%w: more than %d entries", ErrTooManyEntries, l.MaxEntries)
-		return c, c.rep.Err()
+		return c.rep.Err()
 	}
 	z, err := zip.NewReader(r, size)
 	if err != nil && !errors.Is(err, zip.ErrInsecurePath) { // insecure paths are ours to judge
-		return c, fmt.Errorf("%w: %w", ErrNotZip, err)
+		return fmt.Errorf("%w: %w", ErrNotZip, err)
 	}
 	if len(z.File) > l.MaxEntries {
 		c.rep.SizeError = fmt.Errorf("%w: %d entries, over the limit of %d", ErrTooManyEntries, len(z.File), l.MaxEntries)
-		return c, c.rep.Err()
+		return c.rep.Err()
 	}
 	layout := dataLayout(z.File, size)
 	for i, f := range z.File {
 		if i%256 == 0 {
 			if err := ctx.Err(); err != nil {
-				return c, err
+				return err
 			}
 		}
 		e := &entry{name: f.Name, dir: strings.HasSuffix(f.Name, "/"), exec: f.Mode().Perm()&0o111 != 0}
@@ -116,7 +136,7 @@ func checkZip(ctx context.Context, r io.ReaderAt, size int64, l Limits) (*checke
 			ErrRatio, c.total/max(size, 1), c.total, size, l.MaxRatio))
 	}
 	c.finish()
-	return c, c.rep.Err()
+	return c.rep.Err()
 }
 
 // Unix file types in the high bits of a ZIP's external attributes.

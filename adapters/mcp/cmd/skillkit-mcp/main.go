@@ -30,12 +30,15 @@ import (
 	"log/slog"
 	"os"
 	"os/signal"
+	"strings"
 	"syscall"
 
 	"github.com/modelcontextprotocol/go-sdk/mcp"
 	"github.com/skillkit-go/skillkit"
 	mcptools "github.com/skillkit-go/skillkit/adapters/mcp"
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
 )
 
@@ -117,9 +120,43 @@ func newServer(ctx context.Context, kit *skillkit.Kit, agent tools.Agent, log io
 	for _, w := range ts.Warnings {
 		fmt.Fprintln(log, "warning:", w)
 	}
+	instructions := ts.Prompt
+	withheld, err := keyless(ctx, kit, ts)
+	if err != nil {
+		return nil, err
+	}
+	if len(withheld) > 0 {
+		names := strings.Join(withheld, ", ")
+		fmt.Fprintf(log, "skillkit-mcp: compute skills withheld from execute_skill: %s: this server has no secret key to open their secrets; "+
+			"set SKILL_SECRET_KEY in the \"env\" of this server in the MCP client's configuration (docs/mcp-skills.md)\n", names)
+		instructions += fmt.Sprintf("\n\nNote: the skills %s cannot run here: the server was started without the secret key "+
+			"(SKILL_SECRET_KEY) that opens their secrets. Their instructions can still be read. To run them, the person who "+
+			"configures this MCP server must add SKILL_SECRET_KEY to its env in the client's configuration.\n", names)
+	}
 	return mcptools.NewSkillsServer(
 		&mcp.Implementation{Name: "skillkit-mcp", Version: version},
 		ts.Tools, mcptools.KitSkills(kit, agent),
-		&mcp.ServerOptions{Instructions: ts.Prompt, Logger: logger},
+		&mcp.ServerOptions{Instructions: instructions, Logger: logger},
 		&mcptools.SkillsOptions{Logger: logger})
+}
+
+// keyless returns the compute-entry skills the agent may read that cannot
+// run only because no secret key is configured (secrets.ErrNoKey): MCP
+// clients start servers with the environment their configuration gives,
+// which often lacks SKILL_SECRET_KEY.
+func keyless(ctx context.Context, kit *skillkit.Kit, ts tools.Toolset) ([]string, error) {
+	if ts.Visibility == nil {
+		return nil, nil
+	}
+	exec, err := kit.Executor(ctx)
+	if err != nil {
+		return nil, err
+	}
+	var names []string
+	for _, s := range ts.Visibility.Readable() {
+		if s.Class == skill.ClassComputeEntry && errors.Is(exec.Check(ctx, s.Name), secrets.ErrNoKey) {
+			names = append(names, s.Name)
+		}
+	}
+	return names, nil
 }

@@ -61,21 +61,29 @@ func servedFolder(t *testing.T) string {
 	if err := os.Chmod(dir, 0o755); err != nil {
 		t.Fatal(err)
 	}
-	for p, content := range map[string]string{
+	writeFiles(t, dir, map[string]string{
 		"pdf-forms/SKILL.md":            "---\nname: pdf-forms\ndescription: Fill PDF forms.\n---\nRead references/FORMS.md first.\n",
 		"pdf-forms/references/FORMS.md": "# Forms\nField names are case-sensitive.\n",
 		"pdf-forms/scripts/fill.py":     "print('fill')\n",
 		"pdf-forms/skill.config.yaml":   "runtime: python\n",
 		"pdf-forms/.env":                "API_TOKEN=secret-token\n",
 		"git-flow/SKILL.md":             "---\nname: git-flow\ndescription: Branch from main.\n---\nUse feature branches.\n",
-	} {
+	})
+	return dir
+}
+
+// writeFiles writes files (content by slash path) into dir.
+func writeFiles(t *testing.T, dir string, files map[string]string) {
+	t.Helper()
+	for p, content := range files {
 		full := filepath.Join(dir, filepath.FromSlash(p))
-		os.MkdirAll(filepath.Dir(full), 0o755)
+		if err := os.MkdirAll(filepath.Dir(full), 0o755); err != nil {
+			t.Fatal(err)
+		}
 		if err := os.WriteFile(full, []byte(content), 0o644); err != nil {
 			t.Fatal(err)
 		}
 	}
-	return dir
 }
 
 func start(t *testing.T, mode, dir string) *mcpskills.Client {
@@ -491,8 +499,16 @@ func TestCommandInstallsFromServer(t *testing.T) {
 	if testing.Short() {
 		t.Skip("builds the skillkit command")
 	}
+	// Built in the core module's folder, with the core's go.mod: this
+	// module requires none of the command's own dependencies, and outside
+	// the workspace (adapters/check-latest.sh) its go.sum lacks them.
+	core, err := exec.CommandContext(t.Context(), "go", "list", "-m", "-f", "{{.Dir}}", "github.com/skillkit-go/skillkit").Output()
+	if err != nil {
+		t.Fatalf("go list: %v", err)
+	}
 	bin := filepath.Join(t.TempDir(), "skillkit")
-	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "github.com/skillkit-go/skillkit/cmd/skillkit")
+	build := exec.CommandContext(t.Context(), "go", "build", "-o", bin, "./cmd/skillkit")
+	build.Dir = strings.TrimSpace(string(core))
 	if out, err := build.CombinedOutput(); err != nil {
 		t.Fatalf("go build: %v\n%s", err, out)
 	}
