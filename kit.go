@@ -27,6 +27,7 @@ import (
 	"github.com/skillkit-go/skillkit/secrets"
 	"github.com/skillkit-go/skillkit/skill"
 	"github.com/skillkit-go/skillkit/tools"
+	"github.com/skillkit-go/skillkit/usage"
 	"github.com/skillkit-go/skillkit/wellknown"
 )
 
@@ -57,6 +58,17 @@ type Options struct {
 	// Secrets holds the sealed secret values; nil means .skillhub/secrets/
 	// in Dir (secrets.NewFSStore).
 	Secrets secrets.Store
+	// Usage records which skills agents use (read_skill, read_skill_file,
+	// execute_skill): the catalog keeps the used ones when it must leave
+	// skills out, and "skillkit usage" reports them. A fleet passes its
+	// database's (sqlstore.DB.Usage). Nil: see RecordUsage.
+	Usage usage.Store
+	// RecordUsage, when Usage is nil, records uses in .skillhub/usage.json
+	// in Dir (usage.NewFile). Off by default, so that a Kit opened on a
+	// folder under version control writes nothing there when agents only
+	// read skills; then nothing is recorded and the catalog keeps skills
+	// by precedence alone.
+	RecordUsage bool
 	// Packages makes the Kit one replica of several that share Registry
 	// and Secrets (sqlstore on one database): every install, update and
 	// agent's write also stores the skill's files there, by fingerprint,
@@ -188,6 +200,7 @@ type Kit struct {
 	deps      *deps.Installer
 	authoring *authoring.Writer
 	approvals *registry.Verifier
+	usage     usage.Store
 
 	mu       sync.Mutex // guards the parts below, built by load
 	loader   *loader.Loader
@@ -235,7 +248,10 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 			return nil, err
 		}
 	}
-	k := &Kit{opts: opts, registry: opts.Registry}
+	k := &Kit{opts: opts, registry: opts.Registry, usage: opts.Usage}
+	if k.usage == nil && opts.RecordUsage {
+		k.usage = usage.NewFile(filepath.Join(abs, registry.HubDir, UsageFile))
+	}
 	if k.registry == nil {
 		k.registry = registry.NewFSStore(abs)
 	}
@@ -420,7 +436,7 @@ func (k *Kit) load(ctx context.Context) (*loader.Loader, error) {
 	k.loader = l
 	k.executor = executor.New(l, k.vault, &eopts)
 	k.env = executor.NewEnvProvider(l, k.vault)
-	k.resolver = &tools.Resolver{Loader: l, Executor: k.executor}
+	k.resolver = &tools.Resolver{Loader: l, Executor: k.executor, Usage: k.usage, OnUsageError: k.usageError}
 	if !k.opts.DisableSkillManage {
 		k.resolver.Manager = k.authoring
 	}
@@ -448,8 +464,9 @@ func (k *Kit) loaded() *loader.Loader {
 
 // Toolset returns what one agent gets: the <available_skills> prompt
 // section and the skill tools (read_skill, read_skill_file, execute_skill,
-// and skill_manage unless Options.DisableSkillManage or the agent's
-// DisableManage), from the current snapshot; see [tools.Resolver.Resolve].
+// search_skills when the catalog leaves skills out, and skill_manage unless
+// Options.DisableSkillManage or the agent's DisableManage), from the
+// current snapshot; see [tools.Resolver.Resolve].
 func (k *Kit) Toolset(ctx context.Context, agent tools.Agent) (tools.Toolset, error) {
 	l, err := k.load(ctx)
 	if err != nil {
@@ -942,6 +959,21 @@ func (k *Kit) Executor(ctx context.Context) (*executor.Executor, error) {
 		return nil, err
 	}
 	return k.executor, nil
+}
+
+// UsageFile is the file, in Dir's .skillhub folder, where a Kit records
+// skill uses with Options.RecordUsage.
+const UsageFile = "usage.json"
+
+// Usage is the store of skill uses (Options.Usage, or the file of
+// Options.RecordUsage); nil when uses are not recorded.
+func (k *Kit) Usage() usage.Store { return k.usage }
+
+// usageError logs a use that could not be recorded or read.
+func (k *Kit) usageError(err error) {
+	if k.opts.Logger != nil {
+		k.opts.Logger.Warn("skill usage", "error", err)
+	}
 }
 
 // Registry is the record of what is installed.

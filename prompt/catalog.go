@@ -67,6 +67,11 @@ type Options struct {
 	// run are listed with the hint to read them, without an input summary,
 	// and the guidance mentions execute_skill only when some skill can run.
 	Executable func(name string) bool
+	// Search says the agent has the search_skills tool: when skills are
+	// left out, the note saying how many tells the model to find them with
+	// it (Texts.TruncatedSearch) instead of asking the user
+	// (Texts.Truncated). It changes nothing when every skill is listed.
+	Search bool
 }
 
 func (o *Options) orDefault() Options {
@@ -471,6 +476,9 @@ func (c *catalog) withNote(n, room int) int {
 }
 
 func (c *catalog) truncationNote(omitted int) string {
+	if c.o.Search {
+		return "\n" + fmt.Sprintf(c.t.TruncatedSearch, omitted)
+	}
 	return "\n" + fmt.Sprintf(c.t.Truncated, omitted)
 }
 
@@ -821,7 +829,7 @@ func sampleNames(names []string) string {
 // and the note on skills left out.
 func (c *catalog) build(guidance string, n int, comp Compaction, share int) string {
 	text := c.buf.String()
-	size := len(guidance) + len(catalogOpen) + len(catalogClose) + len(c.t.Truncated) + 24
+	size := len(guidance) + len(catalogOpen) + len(catalogClose) + max(len(c.t.Truncated), len(c.t.TruncatedSearch)) + 24
 	for _, e := range c.entries[:n] {
 		if comp == CompactionNamesOnly {
 			size += e.compact.end - e.compact.start

@@ -30,6 +30,10 @@ type Texts struct {
 	// Truncated follows the catalog when skills were left out; %d is their
 	// number.
 	Truncated string
+	// TruncatedSearch replaces Truncated when the agent has search_skills
+	// (Options.Search): it says how many skills are left out (%d) and how
+	// to find them.
+	TruncatedSearch string
 	// LocationRoot follows the guidance when the agentskills catalog gives
 	// locations relative to one folder to fit its budget; %s is the folder.
 	LocationRoot string
@@ -67,6 +71,7 @@ If what read_skill returns contains <skill_required_references>, you must read e
 	Shortened:         "Some descriptions below are shortened to keep this list short; read_skill gives the whole skill.",
 	NamesOnly:         "Only the skills' names are listed, to keep this list short: when a name suggests a skill fits the task, call read_skill to see what it does.",
 	Truncated:         "Installed skills not listed here, to keep this list short: %d. Ask the user if you need a skill that is not listed.",
+	TruncatedSearch:   "Installed skills not listed here, to keep this list short: %d. To find one for a task, call search_skills.",
 	LocationRoot:      "Each <location> below is relative to %s.",
 	UsePrompt:         "load it with read_skill",
 	UseComputeEntry:   "call it with execute_skill",
@@ -94,6 +99,7 @@ var chinese = Texts{
 	Shortened:         "为保持列表简短，下列部分描述已被缩短；read_skill 会返回完整内容。",
 	NamesOnly:         "为保持列表简短，下面只列出 skill 名称：若某个名称看起来与任务相关，用 read_skill 查看它的用途。",
 	Truncated:         "另有 %d 个 skill 已安装但未在此列出，以保持列表简短；如需未列出的 skill，请询问用户。",
+	TruncatedSearch:   "另有 %d 个 skill 已安装但未在此列出，以保持列表简短；需要时用 search_skills 按任务查找。",
 	LocationRoot:      "下列 <location> 均为相对于 %s 的路径。",
 	UsePrompt:         "用 read_skill 加载完整指令",
 	UseComputeEntry:   "用 execute_skill 调用",

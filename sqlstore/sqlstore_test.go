@@ -123,8 +123,8 @@ func TestMigrationRunsOnce(t *testing.T) {
 		}
 		openTogether()
 		// As if the database had been made by a version before the fleet
-		// tables: the second migration runs once.
-		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DELETE FROM skillkit_schema_migrations WHERE version = 2"}
+		// tables: the second migration and those after it run once.
+		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_usage", "DELETE FROM skillkit_schema_migrations WHERE version >= 2"}
 		if b.Dialect == sqlstore.PostgreSQL {
 			drop = append(drop, "DROP FUNCTION skillkit_registry_notify CASCADE")
 		}
@@ -134,7 +134,7 @@ func TestMigrationRunsOnce(t *testing.T) {
 			}
 		}
 		openTogether()
-		for _, stmt := range []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_registry CASCADE", "DROP TABLE skillkit_secrets", "DELETE FROM skillkit_schema_migrations"} {
+		for _, stmt := range []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_registry CASCADE", "DROP TABLE skillkit_secrets", "DROP TABLE skillkit_usage", "DELETE FROM skillkit_schema_migrations"} {
 			if b.Dialect == sqlstore.SQLite {
 				stmt = strings.TrimSuffix(stmt, " CASCADE")
 			}

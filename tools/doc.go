@@ -5,7 +5,9 @@
 //
 // The tools are read_skill (a skill's instructions, see package prompt),
 // read_skill_file (one file of a skill, confined to the skill folder),
-// execute_skill (runs a compute-entry skill through package executor) and
+// search_skills (ranked search over the skills an agent sees, offered when
+// its catalog must leave skills out; package search), execute_skill (runs
+// a compute-entry skill through package executor) and
 // skill_manage (the model creates, edits and deletes skills of its own
 // through a [Manager], the installer: SKILL.md and files under references/,
 // templates/, scripts/ and assets/ only, never a config, dependencies or a
@@ -37,5 +39,8 @@
 // warnings for whoever configures the agent. An agent that
 // may read no skill gets no prompt and no skill tools, except skill_manage;
 // one whose skills are all hidden gets no prompt but still read_skill and
-// read_skill_file, to load them by name.
+// read_skill_file, to load them by name. With a usage.Store
+// (Resolver.Usage), every call of read_skill, read_skill_file and
+// execute_skill counts one use of its skill, and a catalog that must leave
+// skills out keeps the used ones ([UsagePriority]); docs/tools.md.
 package tools

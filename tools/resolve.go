@@ -7,12 +7,15 @@ import (
 	"fmt"
 	"slices"
 	"strings"
+	"sync"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/prompt"
+	"github.com/skillkit-go/skillkit/search"
 	"github.com/skillkit-go/skillkit/skill"
+	"github.com/skillkit-go/skillkit/usage"
 )
 
 // Agent describes one agent to [Resolver.Resolve].
@@ -37,6 +40,10 @@ type Agent struct {
 	DisableExecute bool
 	// DisableManage withholds skill_manage.
 	DisableManage bool
+	// DisableSearch withholds search_skills, which the agent otherwise gets
+	// when its catalog leaves skills out; the catalog then tells the model
+	// to ask the user for a skill it does not list.
+	DisableSearch bool
 	// OfferUnconfigured keeps in execute_skill the compute-entry skills
 	// whose required environment variables have no value (by default they
 	// are left out, with a warning): for a host whose agent tells the user
@@ -100,14 +107,32 @@ type Resolver struct {
 	// nil, and Agent.DisableManage withholds it from one agent). The Kit
 	// passes its Installer, on the loader's writable source.
 	Manager Manager
+	// Search is the index search_skills ranks skills with; it follows
+	// Loader's snapshots, one sync per call that finds the snapshot
+	// changed. Nil: the Resolver makes one (package search's defaults)
+	// the first time an agent gets search_skills, and keeps it.
+	Search *search.Index
+	// Usage, when set, records every call of read_skill, read_skill_file
+	// and execute_skill (the skill, Agent.Name, the tool, the time, whether
+	// it answered; never the arguments), and a catalog that must leave
+	// skills out keeps the most used ones (see [UsagePriority]).
+	Usage usage.Store
+	// OnUsageError is told when Usage cannot record a use or report
+	// uses; the call itself goes on. Nil ignores such errors.
+	OnUsageError func(error)
+
+	searchOnce sync.Once
 }
 
 // Resolve builds the Toolset of one agent from the loader's current
 // snapshot: the skills it sees (its assignment, the visibility rules, skills
 // disabled in the registry hidden), the catalog, read_skill and
 // read_skill_file over the skills it may read (the catalog plus hidden skills
-// it may still read by name), execute_skill over its compute-entry skills,
-// skill_manage when a Manager is set. An agent that may read no skill gets
+// it may still read by name), search_skills over its catalog's skills when
+// the catalog leaves some out (unless Agent.DisableSearch), execute_skill
+// over its compute-entry skills, skill_manage when a Manager is set; with
+// Usage, its calls of read_skill, read_skill_file and execute_skill are
+// counted. An agent that may read no skill gets
 // no prompt and no skill tools but skill_manage; one that may read only
 // hidden skills gets read_skill and read_skill_file and no prompt.
 func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
@@ -169,14 +194,11 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 	}
 	catalogOpts.Executable = func(name string) bool { return canRun[name] }
 	if catalogOpts.Priority == nil {
-		// A catalog that cannot list every skill keeps those of the first
-		// sources first: precedence, as for names.
-		rank := map[string]float64{}
-		for i, src := range r.Loader.Sources() {
-			rank[src.Name] = -float64(i)
-		}
-		catalogOpts.Priority = func(s *skill.Skill) float64 { return rank[s.Source] }
+		// A catalog that cannot list every skill keeps the most used ones
+		// and those of the first sources first: precedence, as for names.
+		catalogOpts.Priority = UsagePriority(ctx, r.Usage, r.Loader.Sources(), r.OnUsageError)
 	}
+	catalogOpts.Search = catalogOpts.Search || !agent.DisableSearch
 	catalog := prompt.Catalog(vis.Catalog, &catalogOpts)
 	ts.Prompt, ts.Catalog = catalog.Text, catalog
 	ts.Diagnostics = append(ts.Diagnostics, catalog.Diagnostics...)
@@ -193,6 +215,17 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		return Toolset{}, err
 	}
 	ts.Tools = append(ts.Tools, read, readFile)
+	if len(catalog.Omitted) > 0 && !agent.DisableSearch {
+		index := r.index()
+		find, err := SearchSkills(index, r.Loader, vis.Catalog)
+		if err != nil {
+			return Toolset{}, err
+		}
+		// Built (or brought up to date) in the background, so the first
+		// call finds it ready; a call that comes first waits for it.
+		go index.Follow(r.Loader.Snapshot())
+		ts.Tools = append(ts.Tools, find)
+	}
 	if offerExecute {
 		exec, err := ExecuteSkill(r.Executor, runnable)
 		if err != nil {
@@ -206,6 +239,7 @@ func (r *Resolver) Resolve(ctx context.Context, agent Agent) (Toolset, error) {
 		}
 		ts.Tools = append(ts.Tools, exec)
 	}
+	r.recordUses(ts.Tools, agent.Name)
 	if hasToolkit {
 		shell := agent.ShellTool
 		if shell == "" {

@@ -27,15 +27,7 @@ import (
 func fixture(t *testing.T) (*loader.Loader, *registry.MemStore) {
 	t.Helper()
 	dir := t.TempDir()
-	write := func(rel, content string) {
-		p := filepath.Join(dir, rel)
-		if err := os.MkdirAll(filepath.Dir(p), 0o755); err != nil {
-			t.Fatal(err)
-		}
-		if err := os.WriteFile(p, []byte(content), 0o644); err != nil {
-			t.Fatal(err)
-		}
-	}
+	write := func(rel, content string) { writeFile(t, dir, rel, content) }
 	write("notes/SKILL.md", "---\nname: notes\ndescription: Take notes.\n---\nWrite notes.\n")
 	write("notes/references/style.md", "Be brief.\n")
 	write("echo/SKILL.md", "---\nname: echo\ndescription: Echo the input.\n---\nCall execute_skill.\n")

@@ -54,6 +54,7 @@ func (c *cli) open(ctx context.Context, opts skillkit.Options) (*skillkit.Kit, e
 			return nil, err
 		}
 		opts.Registry, opts.Secrets, opts.Packages = db.Registry(), db.Secrets(), db.Packages()
+		opts.Usage = db.Usage()
 		if err := c.fleet.apply(c, &opts); err != nil {
 			return nil, err
 		}

@@ -140,6 +140,8 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"secrets", "--dir", skills, "set", "calc", "CALC_TOKEN=x"}, exitOK},
 		{[]string{"run", "--json", "--dir", skills, "calc", "--input", `{"maxCount": 2, "style": {}}`}, exitOK},
 		{[]string{"run", "--json", "--dir", skills, "calc", "--input", `[]`}, exitFailure},
+		{[]string{"search", "--json", "--dir", skills, "count", "words"}, exitOK},
+		{[]string{"usage", "--json", "--dir", skills}, exitOK},
 		{[]string{"deps", "--json", "--dir", skills, "calc"}, exitOK},
 		{[]string{"deps", "--json", "--dir", skills, "nosuch"}, exitFailure},
 		{[]string{"install", "--json", "--dir", replicaA, "--db", db, filepath.Join(src, "plain")}, exitOK},

@@ -9,12 +9,15 @@ import (
 	"io"
 	"os"
 	"slices"
+	"time"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/secrets"
+	"github.com/skillkit-go/skillkit/tools"
+	skillusage "github.com/skillkit-go/skillkit/usage"
 )
 
 type runOptions struct {
@@ -71,7 +74,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit run: the skills folder %s does not exist (use --dir or SKILLKIT_DIR)\n", dir)
 		return exitFailure
 	}
-	kopts := skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger}
+	kopts := skillkit.Options{Dir: dir, Getenv: c.getenv, Logger: c.logger, RecordUsage: true}
 	if o.sandbox {
 		r, err := executor.NewSandboxRunner(ctx, nil)
 		if err != nil {
@@ -89,6 +92,7 @@ func runRun(ctx context.Context, c *cli, opts any, args []string) int {
 		return c.fail("run", err)
 	}
 	out, err := ex.Execute(ctx, args[0], json.RawMessage(input))
+	recordRun(ctx, c, kit, args[0], err)
 	if o.json {
 		if writeJSON(c, out) != nil {
 			return exitFailure
@@ -138,4 +142,21 @@ func runHints(ctx context.Context, kit *skillkit.Kit, name string, err error) []
 		return hints
 	}
 	return nil
+}
+
+// recordRun counts a run in the Kit's usage store, as execute_skill's
+// calls are counted; a skill that is not installed is not counted. A use
+// that cannot be recorded is a warning: the run happened.
+func recordRun(ctx context.Context, c *cli, kit *skillkit.Kit, name string, runErr error) {
+	if _, ok, _ := kit.Skill(ctx, name); !ok {
+		return
+	}
+	outcome := skillusage.OK
+	if runErr != nil {
+		outcome = skillusage.Failed
+	}
+	u := skillusage.Use{Skill: name, Tool: tools.ExecuteSkillName, Time: time.Now(), Outcome: outcome}
+	if err := kit.Usage().Record(ctx, u); err != nil {
+		fmt.Fprintf(c.stderr, "warning: %s\n", safeText(err.Error()))
+	}
 }

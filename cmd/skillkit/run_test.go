@@ -10,7 +10,12 @@ import (
 )
 
 func TestRunCommand(t *testing.T) {
-	code, out, errOut := runCLI(t, "run", "word-stats", "--dir", "../../examples/skills", "--input", `{"text":"a b a"}`)
+	// A copy: a run records its use in the skills folder.
+	examples := t.TempDir()
+	if err := os.CopyFS(examples, os.DirFS("../../examples/skills")); err != nil {
+		t.Fatal(err)
+	}
+	code, out, errOut := runCLI(t, "run", "word-stats", "--dir", examples, "--input", `{"text":"a b a"}`)
 	if code != exitOK {
 		t.Fatalf("exit %d: %s", code, errOut)
 	}
@@ -25,7 +30,7 @@ func TestRunCommand(t *testing.T) {
 	c := &cli{stdout: &stdout, stderr: &stderr, stdin: strings.NewReader(`{"from":"2026-12-01","to":"2026-12-24"}`),
 		getenv: func(k string) string {
 			if k == "SKILLKIT_DIR" {
-				return "../../examples/skills"
+				return examples
 			}
 			return ""
 		}}
@@ -45,7 +50,7 @@ func TestRunCommand(t *testing.T) {
 		"run release-notes":                  "not a compute-entry skill",
 		"run nope":                           "nope",
 	} {
-		code, _, errOut := runCLI(t, append(strings.Fields(args), "--dir", "../../examples/skills")...)
+		code, _, errOut := runCLI(t, append(strings.Fields(args), "--dir", examples)...)
 		if code != exitFailure || !strings.Contains(errOut, want) {
 			t.Errorf("%s: exit %d, stderr %q, want %q", args, code, errOut, want)
 		}
