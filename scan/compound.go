@@ -35,6 +35,7 @@ func (sc *skillScan) finish() {
 			sc.parsedFields(f)
 		}
 	}
+	sc.lowerDocumented()
 	sc.concealedAction()
 	sc.dependencyConfusion()
 }

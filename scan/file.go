@@ -43,6 +43,11 @@ type skillScan struct {
 	// case; docHosts the hosts its documents name.
 	declared map[string]bool
 	docHosts map[string]bool
+	// proseHosts are the hosts named in the prose of its documents and its
+	// frontmatter (not in their code); documented the secret flows to
+	// weigh against them when every file is read.
+	proseHosts map[string]bool
+	documented []documentedFlow
 	// runs names the files config runs (entrypoint, setup scripts).
 	runs    map[string]bool
 	decoded int // decoded bytes scanned so far
@@ -78,7 +83,8 @@ func (f *fileState) first(ids ...string) *hit {
 }
 
 func newSkillScan(s *skill.Skill, o Options) *skillScan {
-	sc := &skillScan{s: s, o: o, rules: defaultRules(), declared: map[string]bool{}, docHosts: map[string]bool{}, runs: map[string]bool{}}
+	sc := &skillScan{s: s, o: o, rules: defaultRules(), declared: map[string]bool{}, docHosts: map[string]bool{}, proseHosts: map[string]bool{},
+		runs: map[string]bool{}}
 	if s == nil {
 		return sc
 	}
@@ -90,6 +96,13 @@ func newSkillScan(s *skill.Skill, o Options) *skillScan {
 	}
 	for _, e := range s.Frontmatter.Env {
 		sc.declared[strings.ToLower(e.Name)] = true
+	}
+	// OpenClaw declares what a skill needs set in metadata.openclaw.requires.env
+	// and names its main key in primaryEnv: declarations all the same.
+	for _, name := range append(slices.Clone(s.Frontmatter.Requires.Env), s.Frontmatter.PrimaryEnv) {
+		if name != "" {
+			sc.declared[strings.ToLower(name)] = true
+		}
 	}
 	if c := s.Config; c != nil {
 		for _, p := range []string{c.Entrypoint, c.Setup.Posix, c.Setup.Win32} {
@@ -308,11 +321,17 @@ func splitLines(text string) (lines, lower []string) {
 func (sc *skillScan) scanLine(l *line) {
 	l.run(sc.rules)
 	if strings.Contains(l.lower, "://") {
-		for _, m := range urlHost().FindAllStringSubmatch(l.lower, -1) {
-			host := strings.Trim(m[2], "[].")
+		for _, m := range urlHost().FindAllStringSubmatchIndex(l.lower, -1) {
+			host := strings.Trim(l.lower[m[4]:m[5]], "[].")
 			l.file.hosts = append(l.file.hosts, host)
 			switch l.ctx {
-			case CtxFrontmatter, CtxInstructions, CtxCode, CtxDocs, CtxDocCode:
+			case CtxFrontmatter, CtxInstructions, CtxDocs:
+				// A command in an inline code span is code, not prose.
+				if !slices.ContainsFunc(l.code, func(c [2]int) bool { return m[0] >= c[0] && m[0] < c[1] }) {
+					sc.proseHosts[host] = true
+				}
+				sc.docHosts[host] = true
+			case CtxCode, CtxDocCode:
 				sc.docHosts[host] = true
 			}
 		}
