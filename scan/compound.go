@@ -29,6 +29,9 @@ func (sc *skillScan) finish() {
 		case kindScript, kindConfig, kindSkillFile:
 			sc.exfiltration(f)
 		}
+		if f.kind == kindScript {
+			sc.undeclaredHosts(f)
+		}
 		if f.kind == kindSkillFile {
 			sc.checkName(f)
 			sc.fakePrerequisite(f)
@@ -216,4 +219,44 @@ func (sc *skillScan) parsedFields(f *fileState) {
 			sc.hiddenLine(&line{text: v, lower: lowerASCII(v), num: n, ctx: CtxFrontmatter, file: f, sc: sc})
 		}
 	}
+}
+
+// ruleUndeclaredHost: a script sends to a host its skill's
+// permissions.network does not list.
+const ruleUndeclaredHost = "undeclared-host"
+
+// undeclaredHosts compares what a script does with what its skill declares:
+// in a skill whose skill.config.yaml lists the hosts it may reach, a script
+// that sends to another is high. Confinement would refuse the connection,
+// so it is not a leak by itself; but a skill that does something other than
+// it says deserves a reader, and where it runs unconfined nothing refuses.
+func (sc *skillScan) undeclaredHosts(f *fileState) {
+	if sc.s == nil || sc.s.Config == nil || sc.s.Config.Permissions.Network.All || len(sc.s.Config.Permissions.Network.Hosts) == 0 {
+		return
+	}
+	var hosts []string
+	var first *hit
+	for _, h := range f.hits {
+		if !slices.Contains(netIDs, h.id) {
+			continue
+		}
+		for i, host := range f.hostLines {
+			if h.line < host[0] || h.line > host[1] {
+				continue
+			}
+			name := f.hosts[i]
+			if classifyURL("https", name, "") == destLocal || sc.allowedHost(name) || slices.Contains(hosts, name) {
+				continue
+			}
+			hosts = append(hosts, name)
+			if first == nil {
+				first = h
+			}
+		}
+	}
+	if first == nil {
+		return
+	}
+	sc.add(Finding{Rule: ruleUndeclaredHost, Severity: High, File: f.path, Line: first.line, Context: first.ctx, Match: first.match,
+		Message: fmt.Sprintf("talks to hosts permissions.network does not list (%s): the script does not do what the skill declares", strings.Join(hosts, ", "))})
 }

@@ -171,6 +171,8 @@
 //	secret-harvest        high      secrets of two or more services gathered and serialized into one payload (json.dumps, JSON.stringify)
 //	hidden-endpoint       high      a request to an address decoded at run time
 //	fake-prerequisite     critical  SKILL.md presents a download-and-run or an encoded command as a setup step ("Prerequisites", "paste into Terminal")
+//	undeclared-host       high      a script, in a skill whose skill.config.yaml lists the hosts it may reach (permissions.network), that sends
+//	                                to another host: what it does is not what it declares
 //	concealed-action      critical  an instruction to hide something from the user, in a skill that does something risky; high when both are medium
 //
 // A script that reads its own declared variable and sends it to a host its

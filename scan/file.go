@@ -59,6 +59,9 @@ type fileState struct {
 	kind  fileKind
 	hits  []*hit
 	hosts []string // hosts of the URLs in the file
+	// hostLines are the first and last physical lines of the logical line
+	// each of hosts is on.
+	hostLines [][2]int
 	env   []string // secret-looking environment variables the file reads
 	// descLine is the line of SKILL.md's description key.
 	descLine int
@@ -324,6 +327,7 @@ func (sc *skillScan) scanLine(l *line) {
 		for _, m := range urlHost().FindAllStringSubmatchIndex(l.lower, -1) {
 			host := strings.Trim(l.lower[m[4]:m[5]], "[].")
 			l.file.hosts = append(l.file.hosts, host)
+			l.file.hostLines = append(l.file.hostLines, [2]int{l.num, l.lineAt(len(l.lower))})
 			switch l.ctx {
 			case CtxFrontmatter, CtxInstructions, CtxDocs:
 				// A command in an inline code span is code, not prose.
