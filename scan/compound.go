@@ -103,7 +103,7 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	fd := Finding{Rule: ruleSecretExfil, File: f.path, Line: net.line, Context: net.ctx, Match: net.match}
 	switch {
-	case slices.ContainsFunc(f.hosts, suspiciousHost) || f.first(ruleExfilService, ruleDNSExfil) != nil:
+	case slices.ContainsFunc(f.hosts, suspiciousHost) || f.first(ruleDNSExfil) != nil || slices.ContainsFunc(f.hits, collector):
 		fd.Severity = Critical
 		fd.Message = fmt.Sprintf("reads secrets (%s) and talks to an IP address, a collection service or a DNS name built at run time", names(f.env))
 	case f.kind == kindSkillFile:
@@ -125,6 +125,12 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	sc.add(fd)
 }
+
+// collector: a hit on a paste, file-drop, tunnel or request-capture
+// service. A chat bot or webhook (Telegram, Discord) is what notifiers post
+// to with the user's own token, so its medium hit is not one: a secret that
+// reaches it in a payload is the flow detector's to report.
+func collector(h *hit) bool { return h.id == ruleExfilService && h.sev > Medium }
 
 func names(env []string) string {
 	up := make([]string, len(env))
