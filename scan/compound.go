@@ -69,11 +69,22 @@ func (sc *skillScan) dependencyConfusion() {
 // exfiltration: a file that reads credentials, the whole environment or
 // secrets and also talks to the network.
 func (sc *skillScan) exfiltration(f *fileState) {
-	net := f.first(netIDs...)
+	var net *hit
+	for _, id := range netIDs {
+		// The first send of the most telling kind; one a table holds as
+		// data sends nothing.
+		if i := slices.IndexFunc(f.hits, func(h *hit) bool { return h.id == id && !h.data }); i >= 0 {
+			net = f.hits[i]
+			break
+		}
+	}
 	if net == nil {
 		return
 	}
 	for _, h := range f.hits {
+		if h.data {
+			continue
+		}
 		if h.id == ruleCredentialRead && h.final > 0 || h.id == ruleCredentialPath && (h.ctx == CtxScript || h.ctx == CtxConfig) {
 			sc.add(Finding{Rule: ruleExfilCredentials, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
 				Message: fmt.Sprintf("reads a credential store and sends data over the network (line %d)", net.line)})

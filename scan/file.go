@@ -70,6 +70,10 @@ type fileState struct {
 	examples bool
 	// minified: a bundle of machine-written code no person reads.
 	minified bool
+	// table is the name of the table (a list, a map) the script's current
+	// line is in, tableDepth how many brackets it has open.
+	table      string
+	tableDepth int
 }
 
 // first returns the file's first hit of the first id that has one: ids go
@@ -177,6 +181,10 @@ func (sc *skillScan) record(l *line, h *hit) {
 	if h.kind == kindCommand && commentedOut(l.text, h.start) && h.final > Medium {
 		// A command behind a comment marker does not run: it documents.
 		h.final = Medium
+	}
+	if (h.kind == kindCommand || h.kind == kindAccess) && h.final > Medium && l.ctx == CtxScript && l.decoded == "" &&
+		dataLiteral(l.file, l.lower, h.start, h.end) {
+		h.final, h.data = Medium, true // see dataLiteral
 	}
 	if l.file.minified && h.final > High {
 		// A bundle holds libraries' code: a pattern in it is a lead for the
@@ -322,6 +330,9 @@ func splitLines(text string) (lines, lower []string) {
 // scanLine runs the rules on a line, collects its hosts, and unwraps the
 // encodings it holds.
 func (sc *skillScan) scanLine(l *line) {
+	if l.ctx == CtxScript && l.decoded == "" {
+		trackTable(l.file, l.lower)
+	}
 	l.run(sc.rules)
 	if strings.Contains(l.lower, "://") {
 		for _, m := range urlHost().FindAllStringSubmatchIndex(l.lower, -1) {
