@@ -62,7 +62,7 @@ type fileState struct {
 	// hostLines are the first and last physical lines of the logical line
 	// each of hosts is on.
 	hostLines [][2]int
-	env   []string // secret-looking environment variables the file reads
+	env       []string // secret-looking environment variables the file reads
 	// descLine is the line of SKILL.md's description key.
 	descLine int
 	// examples: a SKILL.md of a skill about security that presents its
