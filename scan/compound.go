@@ -93,8 +93,18 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	for _, h := range f.hits {
 		if h.id == ruleEnvDump && h.sev >= Medium && h.final > 0 {
-			sc.add(Finding{Rule: ruleExfilEnv, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
-				Message: fmt.Sprintf("reads the whole environment and sends data over the network (line %d)", net.line)})
+			// Reading the whole environment is common (a config loader, a
+			// child's environment); critical when the send is on the same
+			// line or the flow detector followed the environment or a secret
+			// into a request in this file, high when only the file joins them.
+			sev, how := Critical, ""
+			if net.line != h.line && !slices.ContainsFunc(sc.findings, func(fd Finding) bool {
+				return fd.File == f.path && fd.Rule == ruleSecretFlow && fd.Severity == Critical
+			}) {
+				sev, how = High, "; nothing shows the environment reaching the request"
+			}
+			sc.add(Finding{Rule: ruleExfilEnv, Severity: sev, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
+				Message: fmt.Sprintf("reads the whole environment and sends data over the network (line %d)%s", net.line, how)})
 			break
 		}
 	}
