@@ -48,13 +48,28 @@ func alternate(b *testing.B, firstName, secondName string, first, second func())
 // once through Executor.Execute and once through plain os/exec (the same
 // script, input, folder and environment), and reports the medians and the
 // median of the per-iteration differences: what the Executor adds. The
-// default sub-benchmark includes the user and PID namespaces every run gets;
-// isolate-off is the Executor's own work, without them.
+// default sub-benchmarks include the confinement every run gets, in a host
+// holding 0, 512 MB and 2 GB of touched memory (a real host holds hundreds
+// of MB); isolate-off is the Executor's own work, without confinement.
 func BenchmarkExecuteOverhead(b *testing.B) {
-	b.Run("default", func(b *testing.B) { benchmarkExecuteOverhead(b, nil) })
+	for _, heapMB := range []int{0, 512, 2048} {
+		b.Run(fmt.Sprintf("default/heap=%dMB", heapMB), func(b *testing.B) {
+			withHeap(heapMB, func() { benchmarkExecuteOverhead(b, nil) })
+		})
+	}
 	b.Run("isolate-off", func(b *testing.B) {
 		benchmarkExecuteOverhead(b, &executor.Options{Runner: &executor.LocalRunner{Isolation: executor.IsolateOff}})
 	})
+}
+
+// withHeap runs fn while the process holds mb megabytes of touched memory.
+func withHeap(mb int, fn func()) {
+	heap := make([]byte, mb<<20)
+	for i := 0; i < len(heap); i += 4096 {
+		heap[i] = 1
+	}
+	fn()
+	runtime.KeepAlive(heap)
 }
 
 func benchmarkExecuteOverhead(b *testing.B, opts *executor.Options) {
@@ -126,18 +141,15 @@ func BenchmarkIsolationOverhead(b *testing.B) {
 // without confinement (IsolateOff: a plain os/exec start in a process
 // group) and through the default, confined one, alternately, in a host
 // that holds heapMB of touched memory: a real host holds hundreds of MB,
-// and a fork copies its page tables (a user namespace rules out vfork).
+// and a start that copied its page tables would cost in proportion.
 func BenchmarkConfinementOverhead(b *testing.B) {
 	needPrograms(b, "bash")
-	for _, heapMB := range []int{0, 512} {
+	for _, heapMB := range []int{0, 512, 2048} {
 		b.Run(fmt.Sprintf("heap=%dMB", heapMB), func(b *testing.B) {
-			heap := make([]byte, heapMB<<20)
-			for i := 0; i < len(heap); i += 4096 {
-				heap[i] = 1
-			}
-			alternateRunners(b, "plain", &executor.LocalRunner{Isolation: executor.IsolateOff},
-				"confined", &executor.LocalRunner{Isolation: executor.IsolateRequired})
-			runtime.KeepAlive(heap)
+			withHeap(heapMB, func() {
+				alternateRunners(b, "plain", &executor.LocalRunner{Isolation: executor.IsolateOff},
+					"confined", &executor.LocalRunner{Isolation: executor.IsolateRequired})
+			})
 		})
 	}
 }

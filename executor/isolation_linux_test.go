@@ -299,3 +299,39 @@ func TestLocalRunnerWithoutNamespaces(t *testing.T) {
 		t.Errorf("a program that cannot start made the runner warn about namespaces:\n%s", log.String())
 	}
 }
+
+// Without namespaces no PID namespace ends what the program leaves
+// behind: the process group the program leads must, after the program
+// ends and at the timeout.
+func TestLocalRunnerWithoutNamespacesKillsGrandchild(t *testing.T) {
+	needPrograms(t, "bash")
+	r := &executor.LocalRunner{WaitDelay: time.Hour}
+	executor.RefuseNamespaces(r)
+	// Without a view of its own, nobody (on a root host) must be able to
+	// walk to the work folders.
+	newWork := func() string {
+		dir := t.TempDir()
+		os.Chmod(filepath.Dir(dir), 0o755)
+		return filepath.Join(dir, "pid")
+	}
+	pidFile := newWork()
+	cmd := bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo '{"ok":true}'`, sleeper(pidFile), pidFile))
+	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	killPidIn(t, pidFile)
+	res, err := runWithin(t, r, deadline(t), cmd)
+	if err != nil || res.ExitCode != 0 {
+		t.Fatalf("got %+v, %v", res, err)
+	}
+	waitGone(t, pidFile)
+
+	pidFile = newWork()
+	cmd = bashCommand(t, fmt.Sprintf(`%s & while [ ! -s %q ]; do sleep 0.01; done; echo started; wait`, sleeper(pidFile), pidFile))
+	cmd.Confine = &executor.Confinement{Work: []string{filepath.Dir(pidFile)}}
+	cmd.Timeout = 2 * time.Second
+	killPidIn(t, pidFile)
+	res, err = runWithin(t, r, deadline(t), cmd)
+	if err != nil || !res.TimedOut {
+		t.Fatalf("got %+v, %v; want a timeout", res, err)
+	}
+	waitGone(t, pidFile)
+}

@@ -107,12 +107,12 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	stderr := newCapture(c.MaxStderr, true)
 	ioDone := p.start(stdout, stderr, c.Stdin)
 
-	_ = cmd.Wait() // the outcome is in ProcessState; an exit status is not an error here
+	_ = cmd.wait() // the outcome is in the state; an exit status is not an error here
 	res := Result{Duration: time.Since(start), ExitCode: -1}
-	if cmd.ProcessState != nil {
-		res.ExitCode = cmd.ProcessState.ExitCode()
+	if st := cmd.state(); st != nil {
+		res.ExitCode = st.ExitCode()
 	}
-	_ = killGroup(cmd) // whatever the program left behind in its group
+	_ = killGroup(cmd.process) // whatever the program left behind in its group
 	select {
 	case <-ioDone:
 	case <-time.After(r.waitDelay()):
@@ -134,35 +134,41 @@ func (r *LocalRunner) Run(ctx context.Context, c Command) (Result, error) {
 	return res, nil
 }
 
+// child is a started program, plain or confined.
+type child struct {
+	process *os.Process
+	wait    func() error // as [exec.Cmd.Wait]
+	state   func() *os.ProcessState
+}
+
 // start starts the program with the isolation r asks for. runCtx bounds the
-// program; ctx (the caller's) goes to the warning. done runs after Wait.
-func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command, p *pipes) (cmd *exec.Cmd, done func(), err error) {
-	setup := func(cmd *exec.Cmd) *exec.Cmd {
-		if cmd.SysProcAttr == nil {
-			cmd.SysProcAttr = &syscall.SysProcAttr{}
-		}
+// program (its whole process group); ctx (the caller's) goes to the
+// warning. done runs after the wait.
+func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command, p *pipes) (ch child, done func(), err error) {
+	nothing := func() {}
+	if r.Isolation == IsolateOff || !canIsolate && r.Isolation == IsolateAuto {
+		// The documented plain start: a process group of its own.
+		cmd := exec.CommandContext(runCtx, path, c.Args...)
+		cmd.SysProcAttr = &syscall.SysProcAttr{}
 		setProcessGroup(cmd.SysProcAttr)
-		cmd.Cancel = func() error { return killGroup(cmd) }
+		cmd.Cancel = func() error { return killGroup(cmd.Process) }
 		cmd.WaitDelay = r.waitDelay()
 		cmd.Stdout, cmd.Stderr = p.childOut, p.childErr
 		if p.childIn != nil { // else os/exec gives the child the null device
 			cmd.Stdin = p.childIn
 		}
-		return cmd
-	}
-	nothing := func() {}
-	if r.Isolation == IsolateOff || !canIsolate && r.Isolation == IsolateAuto {
-		// The documented plain start: a process group of its own.
-		cmd := setup(exec.CommandContext(runCtx, path, c.Args...))
 		cmd.Dir = c.Dir
 		cmd.Env = envList(c.Env)
-		return cmd, nothing, cmd.Start()
+		if err := cmd.Start(); err != nil {
+			return child{}, nil, err
+		}
+		return child{cmd.Process, cmd.Wait, func() *os.ProcessState { return cmd.ProcessState }}, nothing, nil
 	}
 	cc, err := r.confined(runCtx, path, c)
 	if err != nil {
-		return nil, nil, err
+		return child{}, nil, err
 	}
-	setup(cc.Cmd)
+	cc.Stdin, cc.Stdout, cc.Stderr = p.childIn, p.childOut, p.childErr
 	if r.refuseNamespaces {
 		confine.RefuseNamespaces(cc)
 	}
@@ -170,7 +176,7 @@ func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command,
 		if errors.Is(err, confine.ErrReduced) || errors.Is(err, confine.ErrUnsupported) {
 			err = fmt.Errorf("%w: %w", ErrNoIsolation, err)
 		}
-		return nil, nil, err
+		return child{}, nil, err
 	}
 	if len(cc.Reduced) > 0 && r.Logger != nil && !r.warned.Swap(true) {
 		r.Logger.LogAttrs(ctx, slog.LevelWarn, "executor: commands run with less confinement than asked",
@@ -178,7 +184,7 @@ func (r *LocalRunner) start(ctx, runCtx context.Context, path string, c Command,
 			slog.String("effect", "see the table of docs/security.md for what each mechanism guards"),
 			slog.String("remedy", "allow unprivileged user namespaces (sysctl kernel.unprivileged_userns_clone=1 or user.max_user_namespaces) and Landlock (lsm=landlock), or use the sandbox runner; see docs/security.md"))
 	}
-	return cc.Cmd, cc.Close, nil
+	return child{cc.Process, cc.Wait, func() *os.ProcessState { return cc.ProcessState }}, cc.Close, nil
 }
 
 // confined prepares c's program under its confinement.

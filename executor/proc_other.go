@@ -5,18 +5,17 @@ package executor
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"syscall"
 )
 
 func setProcessGroup(*syscall.SysProcAttr) {}
 
 // killGroup kills the direct child only.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
+func killGroup(p *os.Process) error {
+	if p == nil {
 		return nil
 	}
-	err := cmd.Process.Kill()
+	err := p.Kill()
 	if errors.Is(err, os.ErrProcessDone) {
 		return nil
 	}

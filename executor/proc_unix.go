@@ -4,7 +4,7 @@ package executor
 
 import (
 	"errors"
-	"os/exec"
+	"os"
 	"syscall"
 )
 
@@ -13,11 +13,11 @@ func setProcessGroup(attr *syscall.SysProcAttr) { attr.Setpgid = true }
 
 // killGroup sends SIGKILL to every process in the child's group. A group
 // that is already gone is not an error.
-func killGroup(cmd *exec.Cmd) error {
-	if cmd.Process == nil {
+func killGroup(p *os.Process) error {
+	if p == nil {
 		return nil
 	}
-	err := syscall.Kill(-cmd.Process.Pid, syscall.SIGKILL)
+	err := syscall.Kill(-p.Pid, syscall.SIGKILL)
 	if errors.Is(err, syscall.ESRCH) {
 		return nil
 	}

@@ -4,7 +4,6 @@ import (
 	"context"
 	"fmt"
 	"io"
-	"os/exec"
 	"time"
 )
 
@@ -18,7 +17,7 @@ type Process struct {
 	// Stdout is the program's standard output.
 	Stdout io.ReadCloser
 
-	cmd       *exec.Cmd
+	cmd       child
 	done      func()
 	stderr    <-chan struct{} // closed when standard error was copied out
 	stderrEnd func()          // closes the parent's end of standard error
@@ -75,8 +74,8 @@ func (r *LocalRunner) Start(ctx context.Context, c Command, stderr io.Writer) (*
 // Standard error has been copied to its writer when Wait returns (or
 // given up WaitDelay after, if something the program left holds it).
 func (p *Process) Wait() error {
-	err := p.cmd.Wait()
-	_ = killGroup(p.cmd)
+	err := p.cmd.wait()
+	_ = killGroup(p.cmd.process)
 	select {
 	case <-p.stderr:
 	case <-time.After(p.waitDelay):
@@ -88,4 +87,4 @@ func (p *Process) Wait() error {
 }
 
 // Kill kills the program and every process it started.
-func (p *Process) Kill() error { return killGroup(p.cmd) }
+func (p *Process) Kill() error { return killGroup(p.cmd.process) }

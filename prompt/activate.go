@@ -41,6 +41,13 @@ type ActivateOptions struct {
 	// MaxInlineChars caps each included reference (default 20,000
 	// characters); MaxInlineTotal caps them together (default 60,000).
 	MaxInlineChars, MaxInlineTotal int
+	// Arguments, when not empty, are what a person typed after the skill's
+	// name to invoke it, as Claude Code passes them: $ARGUMENTS in the body
+	// becomes the whole text, $ARGUMENTS[N] and $N the Nth word (from 0,
+	// split as a shell would, quotes removed; a word that is not there
+	// leaves the text as it is). A body where none of them was replaced
+	// gets "ARGUMENTS: <text>" at its end, so the arguments are never lost.
+	Arguments string
 }
 
 func (o *ActivateOptions) orDefault() ActivateOptions {
@@ -91,6 +98,9 @@ func Activate(s *skill.Skill, opts *ActivateOptions) (Activation, error) {
 	body, err := s.Body()
 	if err != nil {
 		return Activation{}, err
+	}
+	if o.Arguments != "" {
+		body = substituteArguments(body, o.Arguments)
 	}
 	p := planActivation(s, o)
 	inlined := inlineRefs(p.Inline, readRefs(s, p.Inline, o.MaxInlineChars), o.MaxInlineChars, o.MaxInlineTotal, t)

@@ -33,6 +33,10 @@ type ReadOptions struct {
 	// MaxFileBytes caps what read_skill_file returns (default 256 KiB); a
 	// longer file is cut, and the answer says so.
 	MaxFileBytes int64
+	// OnActivate, when set, is called with each skill read_skill loads for
+	// the model: a host's [github.com/skillkit-go/skillkit/toolpolicy.Policy.Activate], say, so that the
+	// skill's allowed-tools count from then on.
+	OnActivate func(*skill.Skill)
 }
 
 // DefaultMaxFileBytes is read_skill_file's default cap.
@@ -54,8 +58,9 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 		return Tool{}, errors.New("tools: read_skill needs at least one skill name")
 	}
 	var act prompt.ActivateOptions
+	var onActivate func(*skill.Skill)
 	if opts != nil {
-		act = opts.Activate
+		act, onActivate = opts.Activate, opts.OnActivate
 	}
 	schema := objectSchema([]property{
 		{"name", map[string]any{"type": "string", "enum": sortedCopy(names), "description": "The skill to load."}},
@@ -78,6 +83,9 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 			activation, err := prompt.Activate(s, &o)
 			if err != nil {
 				return Result{}, fmt.Errorf("read_skill %s: %w", s.Name, err)
+			}
+			if onActivate != nil {
+				onActivate(s)
 			}
 			structured, _ := json.Marshal(struct {
 				Name     string   `json:"name"`

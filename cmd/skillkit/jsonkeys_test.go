@@ -134,6 +134,8 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"read", "--json", "plain", "--task", "migrate", skills}, exitOK},
 		{[]string{"read", "--json", "plain", "--file", "references/a.md", skills}, exitOK},
 		{[]string{"read", "--json", "nosuch", skills}, exitFailure},
+		{[]string{"tool", "--json", "read_skill", `{"name":"notes","task":"migrate"}`, skills}, exitOK},
+		{[]string{"tool", "--json", "read_skill_file", `{"name":"notes","path":"nope.md"}`, skills}, exitFailure},
 		{[]string{"secrets", "--json", "--dir", skills, "list", "calc"}, exitOK},
 		{[]string{"secrets", "--dir", skills, "set", "calc", "CALC_TOKEN=x"}, exitOK},
 		{[]string{"run", "--json", "--dir", skills, "calc", "--input", `{"maxCount": 2, "style": {}}`}, exitOK},
@@ -164,7 +166,7 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		}
 		code, out, errOut := runCLIEnv(t, env, s.args...)
 		if code != s.code {
-			t.Errorf("%v: exit %d, want %d\n%s", s.args, code, s.code, errOut)
+			t.Errorf("%v: exit %d, want %d\n%s%s", s.args, code, s.code, errOut, out)
 		}
 		if !slices.Contains(s.args, "--json") {
 			continue

@@ -70,6 +70,7 @@ func commands() []*command {
 		doctorCommand(),
 		promptCommand(),
 		readCommand(),
+		toolCommand(),
 		runCommand(),
 		installCommand(),
 		depsCommand(),

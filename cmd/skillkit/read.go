@@ -7,11 +7,13 @@ import (
 	"fmt"
 	"slices"
 
+	"github.com/skillkit-go/skillkit/prompt"
 	"github.com/skillkit-go/skillkit/tools"
 )
 
 type readOptions struct {
 	loaderFlags
+	args string
 	task string
 	file string
 	json bool
@@ -20,12 +22,14 @@ type readOptions struct {
 func readCommand() *command {
 	return &command{
 		name:    "read",
-		args:    "NAME [--task T] [--file PATH] [--json] [DIR...]",
+		args:    "NAME [--task T] [--args A] [--file PATH] [--json] [DIR...]",
 		summary: "print what read_skill (or read_skill_file) returns to the model",
 		help: `
 Without --file: the skill's instructions as read_skill returns them, with the
 references it requires; --task is the task the model states, which includes the
-references of matching routes. With --file: the file as read_skill_file returns
+references of matching routes; --args is what a person types after the skill's
+name to invoke it ($ARGUMENTS, $ARGUMENTS[N] and $N in the body become the
+text and its words; a body without them gets "ARGUMENTS: A" at its end). With --file: the file as read_skill_file returns
 it (paths relative to the skill folder), with control characters escaped.
 --json prints the tool's whole result exactly ({"text","structured",
 "is_error"}). A NAME no skill has is named with the closest names; with
@@ -36,6 +40,7 @@ status 1 when the tool would answer the model with an error.
 			o := &readOptions{}
 			o.register(fs)
 			fs.StringVar(&o.task, "task", "", "the `TASK` the model states (read_skill's task argument)")
+			fs.StringVar(&o.args, "args", "", "the `ARGUMENTS` a person invokes the skill with")
 			fs.StringVar(&o.file, "file", "", "a file of the skill to read, as read_skill_file, at `PATH` in the skill folder")
 			fs.BoolVar(&o.json, "json", false, "print the tool's result as JSON")
 			return o
@@ -74,7 +79,7 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintln(c.stderr, safeText(fmt.Sprintf("skillkit read: no skill named %s%s; skillkit list shows them all", name, didYouMean(suggest(name, names)))))
 		return exitFailure
 	}
-	tool, err := tools.ReadSkill(l, names, nil)
+	tool, err := tools.ReadSkill(l, names, &tools.ReadOptions{Activate: prompt.ActivateOptions{Arguments: o.args}})
 	argv := map[string]string{"name": name}
 	if o.task != "" {
 		argv["task"] = o.task

@@ -19,7 +19,7 @@ func BenchmarkStart(b *testing.B) {
 			if err := c.Start(); err != nil {
 				b.Fatal(err)
 			}
-			if err := c.Cmd.Wait(); err != nil {
+			if err := c.Wait(); err != nil {
 				b.Fatal(err)
 			}
 			c.Close()

@@ -3,8 +3,10 @@ package confine
 import (
 	"bytes"
 	"context"
+	"encoding/json"
 	"errors"
 	"fmt"
+	"io"
 	"net"
 	"net/http"
 	"os"
@@ -12,6 +14,7 @@ import (
 	"path/filepath"
 	"strconv"
 	"strings"
+	"syscall"
 	"testing"
 
 	"github.com/skillkit-go/skillkit/internal/asuser"
@@ -36,12 +39,21 @@ func run(t *testing.T, spec Spec) (string, int) {
 	if withoutNamespaces {
 		RefuseNamespaces(c)
 	}
-	var out bytes.Buffer
-	c.Cmd.Stdout, c.Cmd.Stderr = &out, &out
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	c.Stdout, c.Stderr = w, w
 	if err := c.Start(); err != nil {
 		t.Fatalf("start: %v", err)
 	}
-	err = c.Cmd.Wait()
+	w.Close()
+	var out bytes.Buffer
+	copied := make(chan struct{})
+	go func() { out.ReadFrom(r); close(copied) }()
+	err = c.Wait()
+	<-copied
+	r.Close()
 	c.Close()
 	if len(c.Reduced) > 0 && !withoutNamespaces {
 		t.Errorf("confinement reduced on this kernel: %v", c.Reduced)
@@ -355,4 +367,118 @@ func TestWork(t *testing.T) {
 		}
 		return nil
 	})
+}
+
+// TestLimitsPerProgram: each program counts its own processes. A program
+// holding many does not keep another from starting its few, on a root host
+// too, where every program runs as nobody.
+func TestLimitsPerProgram(t *testing.T) {
+	asuser.Again(t)
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	busy, err := Prepare(context.Background(), Spec{Path: "/usr/bin/python3", Dir: dir, System: DefaultSystemPaths(),
+		Args: []string{"-c", `
+import os, sys, time
+for i in range(40):
+    if os.fork() == 0:
+        time.sleep(30)
+        os._exit(0)
+print("ready", flush=True)
+time.sleep(30)`}, Limits: Limits{Processes: 64}})
+	if err != nil {
+		t.Fatal(err)
+	}
+	r, w, err := os.Pipe()
+	if err != nil {
+		t.Fatal(err)
+	}
+	busy.Stdout = w
+	if err := busy.Start(); err != nil {
+		t.Fatal(err)
+	}
+	w.Close()
+	defer func() {
+		syscall.Kill(-busy.Process.Pid, syscall.SIGKILL)
+		busy.Wait()
+		busy.Close()
+	}()
+	line := make([]byte, 6)
+	if _, err := io.ReadFull(r, line); err != nil || string(line) != "ready\n" {
+		t.Fatalf("the busy program did not start its processes: %q, %v", line, err)
+	}
+	got := probe(t, Spec{Dir: dir, Limits: Limits{Processes: 16}}, map[string]string{"8-processes": forks(8)})
+	expect(t, got, true, "8-processes")
+}
+
+// TestZygoteNotDumpable: the zygote, through which every program's
+// environment passes, is not open to other processes of the host's user,
+// from its start and after a program started.
+func TestZygoteNotDumpable(t *testing.T) {
+	asuser.Again(t)
+	// A new zygote, asked something it refuses: no program has started.
+	zygote.Lock()
+	if zygote.conn != nil {
+		zygote.conn.Close()
+		zygote.conn = nil
+	}
+	zygote.Unlock()
+	if resp, err := askZygote(request{}, nil); err != nil || resp.Failed == "" {
+		t.Fatalf("a request without files: %+v, %v", resp, err)
+	}
+	checkZygote(t)
+	if out, code := run(t, Spec{Path: "/bin/true", Dir: "/"}); code != 0 {
+		t.Fatalf("start: %d %s", code, out)
+	}
+	checkZygote(t)
+}
+
+func checkZygote(t *testing.T) {
+	t.Helper()
+	entries, _ := os.ReadDir("/proc")
+	found := false
+	for _, e := range entries {
+		cmdline, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "cmdline"))
+		status, _ := os.ReadFile(filepath.Join("/proc", e.Name(), "status"))
+		if !strings.HasPrefix(string(cmdline), "skillkit-confine-zygote\x00") ||
+			!strings.Contains(string(status), fmt.Sprintf("\nPPid:\t%d\n", os.Getpid())) ||
+			strings.Contains(string(status), "\nState:\tZ") {
+			continue
+		}
+		found = true
+		var st unix.Stat_t
+		if err := unix.Stat(filepath.Join("/proc", e.Name(), "environ"), &st); err != nil {
+			t.Fatal(err)
+		}
+		if st.Uid != 0 {
+			t.Errorf("the zygote's environ belongs to %d: the zygote is dumpable", st.Uid)
+		}
+	}
+	if !found {
+		t.Fatal("no zygote among this process's children")
+	}
+}
+
+// TestFailedChildLeavesZygoteNotDumpable: a child that fails while the
+// memory it shares with the zygote is dumpable (writing its ID maps) leaves
+// it not dumpable.
+func TestFailedChildLeavesZygoteNotDumpable(t *testing.T) {
+	if err := unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0); err != nil {
+		t.Fatal(err)
+	}
+	defer unix.Prctl(unix.PR_SET_DUMPABLE, 1, 0, 0, 0)
+	null, err := os.Open(os.DevNull)
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer null.Close()
+	// A map of a user that is not this process's: the kernel refuses it.
+	raw, _ := json.Marshal(request{Spec: Spec{Path: "/bin/true", Dir: "/", Namespaces: true, UID: os.Geteuid() + 4242, GID: os.Getegid() + 4242}})
+	fd := int(null.Fd())
+	resp := launch(raw, []int{fd, fd, fd})
+	if !strings.HasPrefix(resp.Failed, "user namespace") {
+		t.Fatalf("launch = %+v, want the ID maps refused", resp)
+	}
+	if v, _ := unix.PrctlRetInt(unix.PR_GET_DUMPABLE, 0, 0, 0, 0); v != 0 {
+		t.Error("the failed child left the zygote dumpable")
+	}
 }

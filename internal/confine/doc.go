@@ -2,11 +2,15 @@
 // system's programs read-only, its own folder, the paths and network it
 // declared, a private scratch space, and nothing else of the host.
 //
-// On Linux the host starts a helper, a copy of its own executable
-// (/proc/self/exe) in new user, PID, mount, IPC and UTS namespaces (and a
-// network namespace unless the program may reach every host). The helper
-// builds the program's view of the machine, then replaces itself with the
-// program:
+// On Linux (amd64 and arm64) the host starts, once, a zygote: a copy of
+// its own executable (/proc/self/exe, recognised by an init function of
+// this package before the host's main) that holds a few megabytes whatever
+// the host holds. For each program the zygote works out the whole setup as
+// a list of system calls, then clones with CLONE_VM|CLONE_VFORK (no page
+// table is copied) into new user, PID, mount, IPC and UTS namespaces (and a
+// network namespace unless the program may reach every host), with the
+// host as the parent (CLONE_PARENT). The child walks the list and becomes
+// the program:
 //
 //   - a fresh /proc of its own PID namespace, with /proc/sys read-only;
 //   - an empty tmpfs over the places where users keep their data and their
@@ -25,11 +29,11 @@
 //   - on a root host, an unprivileged user ID (nobody) instead of root.
 //
 // Where the kernel refuses a mechanism the rest still applies and the
-// caller learns what was left out ([Started.Reduced]); with Spec.Strict
+// caller learns what was left out ([Cmd.Reduced]); with Spec.Strict
 // the start fails instead. On other systems [Prepare] fails with
 // [ErrUnsupported].
 //
-// The helper runs from an init function of this package, before the host
-// program's main: every program that imports it (through the executor) can
-// confine.
+// A start costs about what a plain exec costs, whatever the host's size.
+// Every program that imports this package (through the executor) can
+// confine: the zygote is that program started again.
 package confine

@@ -1,8 +1,9 @@
+//go:build linux && (amd64 || arm64)
+
 package confine
 
 import (
 	"context"
-	"encoding/json"
 	"errors"
 	"fmt"
 	"net"
@@ -10,7 +11,6 @@ import (
 	"os/exec"
 	"path/filepath"
 	"slices"
-	"strconv"
 	"strings"
 	"syscall"
 
@@ -21,216 +21,236 @@ import (
 // nobody, who owns nothing of the host's.
 const unprivilegedID = 65534
 
-// Cmd is a confined program, ready to start. The caller sets Cmd's
-// standard streams, Cancel and WaitDelay, may add to its SysProcAttr (a
-// process group), then calls Start and, after Cmd.Wait, Close.
+// Cmd is a confined program, ready to start. The caller sets its standard
+// streams, calls Start, then Wait, then Close. The program leads a process
+// group of its own, killed with it when the context given to [Prepare] ends.
 type Cmd struct {
-	// Cmd starts the helper, which becomes the program.
-	Cmd *exec.Cmd
+	// Stdin, Stdout and Stderr are the program's standard streams; nil is
+	// the null device.
+	Stdin, Stdout, Stderr *os.File
 	// Reduced lists, after Start, the mechanisms the kernel refused, each
 	// with its reason; empty when all applied.
 	Reduced []string
+	// Process is the program, after Start.
+	Process *os.Process
+	// ProcessState is how it ended, after Wait.
+	ProcessState *os.ProcessState
 
-	spec       Spec
-	lent       []lent // Work folders lent to nobody, to give back
-	scratch    string // the host folder that is the scratch space without namespaces
-	scratchErr error
-	hostCtl    *os.File
-	proxy      *proxy
-	fallback   func() *exec.Cmd
+	ctx     context.Context
+	spec    Spec
+	refuse  bool
+	lent    []lent // Work folders lent to nobody, to give back
+	scratch string // the host folder that is the scratch space without namespaces
+	proxy   *proxy
+	waited  chan struct{}
 }
 
 // Prepare builds the command that starts spec's program confined. ctx
-// bounds the helper and the program as with [exec.CommandContext].
+// bounds the program as with [exec.CommandContext].
 func Prepare(ctx context.Context, spec Spec) (*Cmd, error) {
 	if err := spec.check(); err != nil {
 		return nil, err
 	}
 	spec.Home, _ = os.UserHomeDir()
 	spec.Network.Proxy = !spec.Network.All && spec.Network.Allow != nil
-	c := &Cmd{spec: spec}
+	c := &Cmd{ctx: ctx, spec: spec, waited: make(chan struct{})}
 	if os.Geteuid() == 0 {
 		if err := c.lend(); err != nil {
 			c.Close()
 			return nil, err
 		}
 	}
-	c.Cmd = c.command(ctx, true)
-	c.fallback = func() *exec.Cmd { return c.command(ctx, false) }
 	return c, nil
 }
 
 // RefuseNamespaces makes the kernel refuse c's namespaces, as it does where
 // unprivileged user namespaces are disabled: clone(2) fails with EINVAL for
-// CLONE_NEWUSER with CLONE_FS. Tests take the fallback path with it.
-func RefuseNamespaces(c *Cmd) {
-	c.Cmd.SysProcAttr.Cloneflags |= syscall.CLONE_FS
-}
-
-func (c *Cmd) command(ctx context.Context, namespaces bool) *exec.Cmd {
-	s := c.spec
-	s.Namespaces = namespaces
-	attr := &syscall.SysProcAttr{}
-	if namespaces {
-		attr.Cloneflags = syscall.CLONE_NEWUSER | syscall.CLONE_NEWPID | syscall.CLONE_NEWNS |
-			syscall.CLONE_NEWIPC | syscall.CLONE_NEWUTS
-		if !s.Network.All {
-			attr.Cloneflags |= syscall.CLONE_NEWNET
-		}
-		// The helper needs these in its own namespaces only: mounts,
-		// loopback, and writing its own ID maps. It drops them all before
-		// the program starts.
-		attr.AmbientCaps = []uintptr{unix.CAP_SYS_ADMIN, unix.CAP_NET_ADMIN, unix.CAP_SETUID, unix.CAP_SETGID, unix.CAP_SETPCAP}
-		if os.Geteuid() == 0 {
-			// The helper starts as root of its namespace (it must reach
-			// the grants whatever their modes) and the program runs as
-			// nobody: root's files and /proc/sys stay root's.
-			s.UID, s.GID, s.RootHost = unprivilegedID, unprivilegedID, true
-			attr.UidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: s.UID, HostID: s.UID, Size: 1}}
-			attr.GidMappings = []syscall.SysProcIDMap{{ContainerID: 0, HostID: 0, Size: 1}, {ContainerID: s.GID, HostID: s.GID, Size: 1}}
-			attr.GidMappingsEnableSetgroups = true
-		} else {
-			// A process whose dumpable flag is off cannot have its maps
-			// written by its parent; the helper writes its own.
-			s.UID, s.GID, s.SelfMap = os.Geteuid(), os.Getegid(), true
-		}
-	} else if os.Geteuid() == 0 {
-		s.UID, s.GID = unprivilegedID, unprivilegedID
-		attr.Credential = &syscall.Credential{Uid: unprivilegedID, Gid: unprivilegedID, NoSetGroups: true}
-	}
-	if namespaces {
-		s.Env = withScratch(s.Env, ScratchDir, ScratchHome)
-	} else if dir, err := c.hostScratch(s.UID, s.GID); err == nil {
-		s.Write = append(s.Write, dir)
-		s.Env = withScratch(s.Env, dir, filepath.Join(dir, "home"))
-	} else {
-		c.scratchErr = err
-	}
-	raw, _ := json.Marshal(s) // a Spec always marshals
-	cmd := exec.CommandContext(ctx, "/proc/self/exe")
-	cmd.Args = []string{"skillkit-confine"}
-	// The helper lives a few milliseconds on one thread: no collector.
-	cmd.Env = []string{helperEnv + "=" + string(raw), "GOGC=off", "GOMAXPROCS=1"}
-	cmd.SysProcAttr = attr
-	return cmd
-}
+// namespaces with CLONE_FS. Tests take the fallback path with it.
+func RefuseNamespaces(c *Cmd) { c.refuse = true }
 
 // Start starts the program. Where the kernel refuses the namespaces, it
 // starts it without them (Landlock, seccomp and the limits still apply) and
 // says so in Reduced, unless the spec is Strict.
 func (c *Cmd) Start() error {
-	err := c.start()
-	var refused *cloneError
-	if err == nil || !errors.As(err, &refused) || !startRefused(refused.err) {
+	err := c.start(true)
+	var refused *refusedError
+	if err == nil || !errors.As(err, &refused) {
 		return err
 	}
 	if c.spec.Strict {
-		return fmt.Errorf("%w: namespaces: %w", ErrReduced, refused.err)
+		return fmt.Errorf("%w: namespaces: %w", ErrReduced, refused.errno)
 	}
-	attr := c.Cmd.SysProcAttr
-	next := c.fallback()
-	next.SysProcAttr.Setpgid, next.SysProcAttr.Pgid = attr.Setpgid, attr.Pgid
-	next.Stdin, next.Stdout, next.Stderr = c.Cmd.Stdin, c.Cmd.Stdout, c.Cmd.Stderr
-	next.Cancel, next.WaitDelay, next.Dir = c.Cmd.Cancel, c.Cmd.WaitDelay, c.Cmd.Dir
-	c.Cmd = next
-	if err := c.start(); err != nil {
+	if err := c.start(false); err != nil {
 		return err
 	}
-	c.Reduced = append([]string{"namespaces: " + refused.err.Error()}, c.Reduced...)
+	c.Reduced = append([]string{"namespaces: " + refused.errno.Error()}, c.Reduced...)
 	return nil
 }
 
-// cloneError is the kernel's refusal to start the helper at all, as
-// opposed to the helper's own report.
-type cloneError struct{ err error }
+// refusedError is the kernel's refusal of the namespaces.
+type refusedError struct{ errno syscall.Errno }
 
-func (e *cloneError) Error() string { return e.err.Error() }
-func (e *cloneError) Unwrap() error { return e.err }
+func (e *refusedError) Error() string { return "confine: namespaces: " + e.errno.Error() }
 
-// startRefused tells a kernel that refuses namespaces from other failures.
-func startRefused(err error) bool {
-	return errors.Is(err, syscall.EPERM) || errors.Is(err, syscall.EINVAL) ||
-		errors.Is(err, syscall.ENOSPC) || errors.Is(err, syscall.EUSERS) || errors.Is(err, syscall.EACCES)
-}
-
-func (c *Cmd) start() error {
-	if c.scratchErr != nil {
-		return fmt.Errorf("confine: scratch space: %w", c.scratchErr)
+func (c *Cmd) start(namespaces bool) error {
+	s := c.spec
+	s.Namespaces = namespaces
+	s.RootHost = os.Geteuid() == 0
+	if s.RootHost {
+		// The program runs as nobody: root's files and /proc/sys stay root's.
+		s.UID, s.GID = unprivilegedID, unprivilegedID
+	} else {
+		s.UID, s.GID = os.Geteuid(), os.Getegid()
 	}
-	fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
-	if err != nil {
-		return err
-	}
-	host, child := os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
-	defer child.Close()
-	c.Cmd.ExtraFiles = []*os.File{child}
-	if err := c.Cmd.Start(); err != nil {
-		host.Close()
-		return &cloneError{err}
-	}
-	child.Close()
-	c.hostCtl = host
-	return c.handshake()
-}
-
-// handshake reads the helper's messages until the program's exec closes
-// the socket: the proxy's listener, then "ok" (with what was reduced) or
-// "error ...".
-func (c *Cmd) handshake() error {
-	defer c.hostCtl.Close()
-	buf := make([]byte, 64<<10)
-	oob := make([]byte, unix.CmsgSpace(4))
-	for {
-		n, oobn, _, _, err := unix.Recvmsg(int(c.hostCtl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC)
-		if err != nil {
-			return fmt.Errorf("confine: read from the helper: %w", err)
-		}
-		if n == 0 {
-			return nil // the program started
-		}
-		msg := string(buf[:n])
-		switch {
-		case msg == "listener":
-			fd, err := receivedFD(oob[:oobn])
+	var ctlHost, ctlChild *os.File
+	if namespaces {
+		s.Env = withScratch(s.Env, ScratchDir, ScratchHome)
+		if s.Network.Proxy {
+			fds, err := unix.Socketpair(unix.AF_UNIX, unix.SOCK_SEQPACKET|unix.SOCK_CLOEXEC, 0)
 			if err != nil {
 				return err
 			}
-			f := os.NewFile(uintptr(fd), "proxy")
-			ln, err := net.FileListener(f)
-			f.Close()
+			ctlHost, ctlChild = os.NewFile(uintptr(fds[0]), "control"), os.NewFile(uintptr(fds[1]), "control")
+			defer ctlHost.Close()
+			defer ctlChild.Close()
+			s.Env = withProxy(s.Env, proxyPortInside)
+		}
+	} else {
+		dir, err := c.hostScratch(s.UID, s.GID)
+		if err != nil {
+			return fmt.Errorf("confine: scratch space: %w", err)
+		}
+		s.Write = append(s.Write, dir)
+		s.Env = withScratch(s.Env, dir, filepath.Join(dir, "home"))
+		if s.Network.Proxy {
+			// The program shares the host's network: the proxy listens there.
+			ln, err := net.Listen("tcp", "127.0.0.1:0")
 			if err != nil {
-				return fmt.Errorf("confine: the proxy's listener: %w", err)
+				return fmt.Errorf("confine: proxy listener: %w", err)
 			}
-			c.proxy = serveProxy(ln, c.spec.Network.Allow)
-		case strings.HasPrefix(msg, "ok"):
-			if rest := strings.TrimSpace(strings.TrimPrefix(msg, "ok")); rest != "" {
-				c.Reduced = append(c.Reduced, strings.Split(rest, "; ")...)
+			c.proxy = serveProxy(ln, s.Network.Allow)
+			s.ProxyPort = ln.Addr().(*net.TCPAddr).Port
+			s.Env = withProxy(s.Env, s.ProxyPort)
+		}
+	}
+	files := []*os.File{c.Stdin, c.Stdout, c.Stderr}
+	for i, f := range files {
+		if f == nil {
+			null, err := os.OpenFile(os.DevNull, os.O_RDWR, 0)
+			if err != nil {
+				return err
 			}
-		case strings.HasPrefix(msg, "exec "):
-			errno, _ := strconv.Atoi(strings.TrimPrefix(msg, "exec "))
-			_ = c.Cmd.Wait()
-			c.Close()
-			return &os.PathError{Op: "exec", Path: c.spec.Path, Err: syscall.Errno(errno)}
-		case strings.HasPrefix(msg, "error "):
-			_ = c.Cmd.Wait()
-			c.Close()
-			err := errors.New("confine: " + strings.TrimPrefix(msg, "error "))
-			if strings.Contains(msg, ErrReduced.Error()) {
-				err = fmt.Errorf("%w (%s)", ErrReduced, strings.TrimPrefix(msg, "error "))
-			}
+			defer null.Close()
+			files[i] = null
+		}
+	}
+	if ctlChild != nil {
+		files = append(files, ctlChild)
+	}
+	resp, err := askZygote(request{Spec: s, Refuse: c.refuse, Ctl: ctlChild != nil}, files)
+	if err != nil {
+		return err
+	}
+	if resp.Refused != 0 {
+		return &refusedError{syscall.Errno(resp.Refused)}
+	}
+	var proc *os.Process
+	if resp.PID > 0 {
+		if proc, err = os.FindProcess(resp.PID); err != nil {
+			return fmt.Errorf("confine: the program: %w", err)
+		}
+	}
+	if resp.Failed != "" {
+		if proc != nil {
+			_, _ = proc.Wait()
+		}
+		c.Close()
+		errno := syscall.Errno(resp.Errno)
+		switch {
+		case resp.Exec:
+			return &os.PathError{Op: "exec", Path: s.Path, Err: errno}
+		case resp.Strict:
+			return fmt.Errorf("%w: %s: %v", ErrReduced, resp.Failed, errno)
+		case resp.Errno != 0:
+			return fmt.Errorf("confine: %s: %w", resp.Failed, errno)
+		}
+		return errors.New("confine: " + resp.Failed)
+	}
+	c.Process = proc
+	c.Reduced = append(c.Reduced, resp.Reduced...)
+	if ctlHost != nil {
+		ln, err := receiveListener(ctlHost)
+		if err != nil {
+			c.kill()
 			return err
 		}
+		c.proxy = serveProxy(ln, s.Network.Allow)
+	}
+	go func() {
+		select {
+		case <-c.ctx.Done():
+			c.kill()
+		case <-c.waited:
+		}
+	}()
+	return nil
+}
+
+// kill ends the program and its process group.
+func (c *Cmd) kill() {
+	if c.Process != nil {
+		_ = syscall.Kill(-c.Process.Pid, syscall.SIGKILL)
+		_ = c.Process.Kill()
 	}
 }
 
-func receivedFD(oob []byte) (int, error) {
-	msgs, err := unix.ParseSocketControlMessage(oob)
-	if err != nil || len(msgs) != 1 {
-		return -1, fmt.Errorf("confine: the helper sent no listener")
+// Wait waits for the program to end and returns its exit error, as
+// [exec.Cmd.Wait] does.
+func (c *Cmd) Wait() error {
+	if c.Process == nil {
+		return errors.New("confine: not started")
 	}
-	fds, err := unix.ParseUnixRights(&msgs[0])
+	state, err := c.Process.Wait()
+	close(c.waited)
+	if err != nil {
+		return err
+	}
+	c.ProcessState = state
+	if !state.Success() {
+		return &exec.ExitError{ProcessState: state}
+	}
+	return nil
+}
+
+// receiveListener takes the proxy's listener the program's setup sent
+// before its exec.
+func receiveListener(ctl *os.File) (net.Listener, error) {
+	buf := make([]byte, 64)
+	oob := make([]byte, unix.CmsgSpace(4))
+	n, oobn, _, _, err := unix.Recvmsg(int(ctl.Fd()), buf, oob, unix.MSG_CMSG_CLOEXEC|unix.MSG_DONTWAIT)
+	if err != nil || string(buf[:n]) != "listener" {
+		return nil, fmt.Errorf("confine: the program's setup sent no listener (%v)", err)
+	}
+	fd, err := receivedFD(oob[:oobn])
+	if err != nil {
+		return nil, err
+	}
+	f := os.NewFile(uintptr(fd), "proxy")
+	defer f.Close()
+	ln, err := net.FileListener(f)
+	if err != nil {
+		return nil, fmt.Errorf("confine: the proxy's listener: %w", err)
+	}
+	return ln, nil
+}
+
+func receivedFD(oob []byte) (int, error) {
+	fds, err := parseRights(oob)
 	if err != nil || len(fds) != 1 {
-		return -1, fmt.Errorf("confine: the helper sent no listener")
+		for _, fd := range fds {
+			unix.Close(fd)
+		}
+		return -1, fmt.Errorf("confine: the program's setup sent no listener")
 	}
 	return fds[0], nil
 }

@@ -1,7 +1,10 @@
+//go:build linux && (amd64 || arm64)
+
 package confine
 
 import (
 	"fmt"
+	"os"
 	"path/filepath"
 	"unsafe"
 
@@ -46,19 +49,23 @@ type netPortAttr struct {
 	port    uint64
 }
 
-// landlock restricts the exec'ing thread to the grants: read-only system
-// folders and grants, the writable scratch and write grants, and, where the
+// landlock restricts the program to the grants: read-only system folders
+// and grants, the writable scratch and write grants, and, where the
 // kernel's ABI has them, TCP connections only to the proxy's port (when
-// there is no network namespace) and no
-// signals or abstract sockets outside the program's own domain.
-func (h *helper) landlock(proxyPort int) error {
-	s := &h.spec
+// there is no network namespace) and no signals or abstract sockets
+// outside the program's own domain. ruleset and pathFD are file numbers
+// the child may use.
+func (p *plan) landlock(s *Spec, ruleset, pathFD int) error {
 	abi := landlockABI()
 	if abi == 0 {
-		return h.reduce("Landlock", errNoLandlock)
+		if s.Strict {
+			return fmt.Errorf("%w: Landlock: %v", ErrReduced, errNoLandlock)
+		}
+		p.reduced = append(p.reduced, "Landlock: "+errNoLandlock.Error())
+		return nil
 	}
 	all := fsRights(abi)
-	attr := unix.LandlockRulesetAttr{Access_fs: all}
+	attr := &unix.LandlockRulesetAttr{Access_fs: all}
 	size := unsafe.Sizeof(uint64(0)) // ABI 1: file system rights only
 	// In its own network namespace the program reaches nothing but its
 	// loopback (and the proxy's listener there); without one, Landlock is
@@ -69,75 +76,62 @@ func (h *helper) landlock(proxyPort int) error {
 	}
 	if abi >= 6 {
 		attr.Scoped = unix.LANDLOCK_SCOPE_ABSTRACT_UNIX_SOCKET | unix.LANDLOCK_SCOPE_SIGNAL
-		size = unsafe.Sizeof(attr)
+		size = unsafe.Sizeof(*attr)
 	}
-	rfd, _, errno := unix.Syscall(unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(&attr)), size, 0)
-	if errno != 0 {
-		return h.reduce("Landlock", errno)
-	}
-	ruleset := int(rfd)
-	defer unix.Close(ruleset)
+	p.keep = append(p.keep, attr)
+	red := p.reduction("Landlock", s.Strict)
+	first := len(p.ops)
+	create := p.call("Landlock", unix.SYS_LANDLOCK_CREATE_RULESET, uintptr(unsafe.Pointer(attr)), size, 0)
+	create.out, create.reduce = 1, red
+	p.mechanism("Landlock", first, first)
+	p.moveTo("Landlock", ruleset)
 
-	allow := func(p string, rights uint64) error {
-		fd, err := unix.Open(p, unix.O_PATH|unix.O_CLOEXEC, 0)
+	allow := func(path string, rights uint64) {
+		fi, err := os.Stat(path)
 		if err != nil {
-			return nil // nothing there to grant
-		}
-		defer unix.Close(fd)
-		var st unix.Stat_t
-		if err := unix.Fstat(fd, &st); err != nil {
-			return err
+			return // nothing there to grant
 		}
 		rights &= all
-		if st.Mode&unix.S_IFMT != unix.S_IFDIR {
+		if !fi.IsDir() {
 			rights &= llFile
 		}
-		rule := unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(fd)}
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH,
-			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("landlock rule for %s: %w", p, errno)
-		}
-		return nil
+		what := "landlock rule for " + path
+		open := p.call(what, unix.SYS_OPENAT, atFDCWD, p.cstr(path), unix.O_PATH|unix.O_CLOEXEC, 0)
+		open.out, open.anyOK, open.skip = 1, true, 3
+		p.moveTo(what, pathFD)
+		rule := &unix.LandlockPathBeneathAttr{Allowed_access: rights, Parent_fd: int32(pathFD)}
+		p.keep = append(p.keep, rule)
+		p.call(what, unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), unix.LANDLOCK_RULE_PATH_BENEATH, uintptr(unsafe.Pointer(rule)), 0)
 	}
-	for _, p := range s.System {
-		if err := allow(p, llRead); err != nil {
-			return err
-		}
+	for _, path := range s.System {
+		allow(path, llRead)
 	}
-	for _, p := range []string{"/proc", "/sys", "/dev", s.Dir} {
-		if err := allow(p, llRead); err != nil {
-			return err
-		}
+	for _, path := range []string{"/proc", "/sys", "/dev", s.Dir} {
+		allow(path, llRead)
 	}
-	for _, p := range s.Read {
-		if err := allow(p, llRead); err != nil {
-			return err
-		}
+	for _, path := range s.Read {
+		allow(path, llRead)
 	}
 	for _, dev := range []string{"/dev/null", "/dev/zero", "/dev/full", "/dev/random", "/dev/urandom", "/dev/tty"} {
-		if err := allow(dev, all); err != nil {
-			return err
-		}
+		allow(dev, all)
 	}
 	writable := append(append([]string{}, s.Write...), s.Work...)
 	if s.Namespaces {
 		writable = append(writable, ScratchDir, "/var/tmp", "/dev/shm")
 	}
-	for _, p := range writable {
-		if err := allow(filepath.Clean(p), all); err != nil {
-			return err
-		}
+	for _, path := range writable {
+		allow(filepath.Clean(path), all)
 	}
-	if attr.Access_net != 0 && proxyPort != 0 {
-		rule := netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(proxyPort)}
-		if _, _, errno := unix.Syscall6(unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), llRuleNetPort,
-			uintptr(unsafe.Pointer(&rule)), 0, 0, 0); errno != 0 {
-			return fmt.Errorf("landlock rule for the proxy's port: %w", errno)
-		}
+	if attr.Access_net != 0 && s.ProxyPort != 0 {
+		rule := &netPortAttr{allowed: unix.LANDLOCK_ACCESS_NET_CONNECT_TCP, port: uint64(s.ProxyPort)}
+		p.keep = append(p.keep, rule)
+		p.call("landlock rule for the proxy's port", unix.SYS_LANDLOCK_ADD_RULE, uintptr(ruleset), llRuleNetPort, uintptr(unsafe.Pointer(rule)), 0)
 	}
-	// no_new_privs, which restrict_self asks for, is set by the caller.
-	if _, _, errno := unix.Syscall(unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0, 0); errno != 0 {
-		return h.reduce("Landlock", errno)
-	}
+	// no_new_privs, which restrict_self asks for, is set before.
+	restrict := p.call("Landlock", unix.SYS_LANDLOCK_RESTRICT_SELF, uintptr(ruleset), 0)
+	restrict.reduce = red
+	p.mechanism("Landlock", len(p.ops)-1, len(p.ops)-1)
+	// A kernel that refuses the ruleset skips every rule.
+	p.ops[first].skip = int32(len(p.ops) - first - 1)
 	return nil
 }

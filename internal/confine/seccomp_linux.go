@@ -2,12 +2,7 @@
 
 package confine
 
-import (
-	"fmt"
-	"unsafe"
-
-	"golang.org/x/sys/unix"
-)
+import "golang.org/x/sys/unix"
 
 // deniedSyscalls are the calls no skill needs and that widen what a
 // process can reach or attack: tracing and reading other processes, the
@@ -38,14 +33,14 @@ const (
 	sdArg1 = 24
 )
 
-// installSeccomp loads a filter on the exec'ing thread that makes the
+// seccompFilter is a filter that makes the
 // denied calls fail with EPERM, clone3 with ENOSYS (its flags are behind a
 // pointer; C libraries then use clone, whose flags the filter reads), and
 // clone with namespace flags fail. denyInet also refuses IP and packet
 // sockets (the program has no network namespace to lose its network in);
 // streamOnly refuses IP sockets other than TCP (with a proxy and no
 // namespace, Landlock guards TCP but not UDP).
-func installSeccomp(denyInet, streamOnly bool) error {
+func seccompFilter(denyInet, streamOnly bool) []unix.SockFilter {
 	const (
 		retAllow = unix.SECCOMP_RET_ALLOW
 		retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
@@ -99,9 +94,5 @@ func installSeccomp(denyInet, streamOnly bool) error {
 		ret(retEPERM)
 	}
 	ret(retAllow)
-	prog := unix.SockFprog{Len: uint16(len(p)), Filter: &p[0]}
-	if err := unix.Prctl(unix.PR_SET_SECCOMP, unix.SECCOMP_MODE_FILTER, uintptr(unsafe.Pointer(&prog)), 0, 0); err != nil {
-		return fmt.Errorf("load the filter: %w", err)
-	}
-	return nil
+	return p
 }

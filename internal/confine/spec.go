@@ -8,7 +8,7 @@ import (
 )
 
 // ErrUnsupported is wrapped by [Prepare] on systems without the kernel
-// mechanisms (everything but Linux).
+// mechanisms (everything but Linux on amd64 and arm64).
 var ErrUnsupported = errors.New("confine: confinement needs Linux")
 
 // ErrReduced is wrapped by the start error of a [Spec] with Strict set when
@@ -52,6 +52,8 @@ type Spec struct {
 	RootHost   bool   `json:"rootHost,omitempty"`
 	UID        int    `json:"uid"`
 	GID        int    `json:"gid"`
+	// ProxyPort is the host's proxy listener without a network namespace.
+	ProxyPort int `json:"proxyPort,omitempty"`
 }
 
 // Network is what a program may connect to.
