@@ -95,28 +95,32 @@ func dataLiteral(f *fileState, lower string, start, end int) bool {
 // literalAround returns the offsets of the quotes of the string literal of
 // s that holds offset i, or -1.
 func literalAround(s string, i int) (open, close int) {
-	open = -1
-	var quote byte
-	for k := 0; k < len(s); k++ {
-		c := s[k]
-		switch {
-		case quote != 0:
-			if c == '\\' {
-				k++
-			} else if c == quote {
-				if open >= 0 && open < i && k >= i {
-					return open, k
-				}
-				quote, open = 0, -1
-			}
-		case c == '"' || c == '\'' || c == '`':
-			if k > i {
-				return -1, -1
-			}
-			quote, open = c, k
-		case c == '#' && (k == 0 || s[k-1] == ' ') && k < i:
-			return -1, -1 // a comment: commentedOut's
+	prev, next := -1, len(s) // the bytes outside quotes around i
+	unquoted(s, "\"'`", func(k int, _ byte) bool {
+		if k > i {
+			next = k
+			return false
 		}
+		prev = k
+		return true
+	})
+	// Between prev and next lie only literals, one after another: walk
+	// them to the one that holds i.
+	for pos := prev + 1; pos < next && pos < i; {
+		q, end := s[pos], pos+1
+		for end < next && s[end] != q {
+			if s[end] == '\\' {
+				end++
+			}
+			end++
+		}
+		if end >= next {
+			return -1, -1 // not closed
+		}
+		if end >= i {
+			return pos, end
+		}
+		pos = end + 1
 	}
 	return -1, -1
 }
