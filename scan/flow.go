@@ -494,7 +494,7 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 			}
 		}
 	}
-	isDNS := dnsSink().MatchString(stmt)
+	isDNS := lookup(stmt)
 	if !isDNS && !netSink().MatchString(stmt) {
 		return
 	}
@@ -553,6 +553,19 @@ func (sc *skillScan) lowerDocumented() {
 	}
 }
 
+// lookup reports whether a statement looks up a name: dnsSink, except a
+// word such as "host" that is an option's value (jq --arg host "$H") or a
+// key, not a command.
+func lookup(stmt string) bool {
+	for _, m := range dnsSink().FindAllStringIndex(stmt, -1) {
+		before := strings.Fields(stmt[:m[0]+1])
+		if len(before) == 0 || !strings.HasPrefix(before[len(before)-1], "-") {
+			return true
+		}
+	}
+	return false
+}
+
 // payload is what a network statement sends, leaving out where a
 // credential authenticates the request (headers, basic auth) and, in a
 // shell pipeline, taking what earlier stages feed a command that uploads
@@ -561,7 +574,7 @@ func (sc *skillScan) payload(stmt string, vars map[string]value, cred bool) valu
 	stages := pipeStages(stmt)
 	var v value
 	for k, st := range stages {
-		if !netSink().MatchString(st) && !dnsSink().MatchString(st) {
+		if !netSink().MatchString(st) && !lookup(st) {
 			continue
 		}
 		v.add(evalExpr(authPart().ReplaceAllString(st, " "), vars, cred))
