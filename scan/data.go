@@ -13,8 +13,12 @@ import (
 // behind a comment. A literal on a line that also runs something, or one a
 // shell would expand, weighs in full.
 
-// dataName: a name that says a table holds patterns, not commands.
-var dataName = lazyRE(`deny|block|forbid|danger|unsafe|risky|\bbad|_bad|evil|malicious|pattern|regex|rule|signature|black_?list|suspicious|attack|threat|ioc|exploit|example|sample|fixture|test`)
+// dataName: a name that says a table holds patterns, not commands, by how
+// it begins (dangerousCommands, lower-cased), a word of it (BLOCKED_CMDS) or
+// how it ends (DENY_PATTERNS, rules); "latest" and "blockchain" are not.
+var dataName = lazyRE(`^(?:deny|denied|blocked|blocklist|block_|forbid|danger|unsafe|risky|bad_|evil|malicious|suspicious|attack|threat|ioc|exploit|example|sample|fixture|test)`,
+	`(?:^|_)(?:deny|blocked|forbidden|dangerous|unsafe|risky|bad|evil|malicious|suspicious)(?:_|$)`,
+	`(?:patterns?|rules?|signatures?|regex(?:es)?|regexps?|denylist|blocklist|blacklist|examples?|samples?|fixtures?|cases?|iocs?)$`)
 
 // tableOpen: a line that opens a named table (NAME = [, "name": {, NAME=( ...).
 var tableOpen = lazyRE(`([a-z_][a-z0-9_]*)["']?\s*(?::|=|:=)\s*(?:[a-z_.]+\s*)?(?:\(\s*)?[\[({]\s*$`)

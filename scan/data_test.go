@@ -50,3 +50,17 @@ func TestIsTestFile(t *testing.T) {
 		}
 	}
 }
+
+// TestDataName: names that say a table holds patterns, and names that only
+// contain such a word.
+func TestDataName(t *testing.T) {
+	for name, want := range map[string]bool{
+		"deny_patterns": true, "blocked_commands": true, "dangerouscommands": true, "rules": true, "test_cases": true,
+		"signatures": true, "my_bad_list": true, "ioc": true,
+		"latest": false, "blockchain_cmd": false, "steps": false, "cmd": false, "install_script": false, "schedule": false,
+	} {
+		if got := dataName().MatchString(name); got != want {
+			t.Errorf("dataName(%q) = %v, want %v", name, got, want)
+		}
+	}
+}
