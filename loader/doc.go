@@ -82,8 +82,8 @@
 // the kernel notifies a change (inotify, a watch per folder), and a rescan
 // then looks only at the folders notified, so while nothing changes it does
 // no work; what notifications cannot cover (sources not on disk, network and
-// FUSE file systems, folders past the watch limit) is polled on an interval;
-// see docs/decisions.md.
+// FUSE file systems) is polled on an interval, and folders past the watch
+// limit a slice per interval, each within a minute; see docs/decisions.md.
 //
 // What a rescan reuses costs memory (about a third of a loader's). A
 // program that scans once and exits sets Options.OneShot: the snapshot then

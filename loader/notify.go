@@ -4,9 +4,13 @@ import (
 	"cmp"
 	"context"
 	"errors"
+	"fmt"
 	"log/slog"
 	"path/filepath"
+	"slices"
+	"strings"
 	"sync"
+	"syscall"
 	"time"
 
 	"github.com/fsnotify/fsnotify"
@@ -35,8 +39,28 @@ type notifier struct {
 	dirty    map[dirRef]bool // named by a notification since the last round
 	lost     map[dirRef]bool // moved or removed: the watch is gone
 	all      bool            // notifications were lost: trust nothing
-	complete bool            // everything the snapshot read is watched
+	complete bool            // everything the snapshot read is watched or polled
+	// polled are the folders the kernel would not watch (its watch
+	// limit): each round checks the next slice of them, so that every one
+	// is checked within pollCycle.
+	polled []dirRef
+	cursor int
+	slice  int
+	// interval is Watch's: how often a round polls.
+	interval time.Duration
 }
+
+// pollCycle is how long the folders beyond the kernel's watch limit may go
+// unchecked: each round checks a slice of them, so that a change there is
+// seen within about this long while Watch stays idle otherwise.
+const pollCycle = 60 * time.Second
+
+// minPollSlice is the fewest polled folders a round checks.
+const minPollSlice = 256
+
+// watchLimit, when positive, is a watch limit of the tests' own, below the
+// kernel's: a watch beyond it fails as the kernel's limit does.
+var watchLimit int
 
 // dirRef is a folder of a source: its slash path within the source.
 type dirRef struct {
@@ -48,7 +72,7 @@ type dirRef struct {
 // used: when no source is on a file system that notifies (see notifies), or
 // when the kernel refuses one more inotify instance (logged; Watch then
 // polls).
-func (l *Loader) newNotifier(ctx context.Context) *notifier {
+func (l *Loader) newNotifier(ctx context.Context, interval time.Duration) *notifier {
 	roots := make([]string, len(l.sources))
 	some := false
 	for i, src := range l.sources {
@@ -65,7 +89,8 @@ func (l *Loader) newNotifier(ctx context.Context) *notifier {
 		return nil
 	}
 	n := &notifier{fsn: fsn, roots: roots, log: l.opts.logger(), done: make(chan struct{}), kick: make(chan struct{}, 1),
-		byRef: map[dirRef]string{}, byPath: map[string]dirRef{}, dirty: map[dirRef]bool{}, lost: map[dirRef]bool{}}
+		byRef: map[dirRef]string{}, byPath: map[string]dirRef{}, dirty: map[dirRef]bool{}, lost: map[dirRef]bool{},
+		interval: interval}
 	go n.events(ctx)
 	n.follow(ctx, l.Snapshot())
 	return n
@@ -139,7 +164,7 @@ func (n *notifier) wait(ctx context.Context, tick <-chan time.Time) error {
 	var kick chan struct{}
 	if n != nil {
 		kick = n.kick
-		if n.isComplete() {
+		if n.isComplete() && !n.polls() {
 			tick = nil
 		}
 	}
@@ -169,6 +194,13 @@ func (n *notifier) isComplete() bool {
 	return n.complete
 }
 
+// polls reports whether some folders are polled.
+func (n *notifier) polls() bool {
+	n.mu.Lock()
+	defer n.mu.Unlock()
+	return len(n.polled) > 0
+}
+
 // begin starts a round: it takes the folders notified since the last one
 // and returns what the round may trust. idle is true when nothing was
 // notified and everything is watched: the round has nothing to do.
@@ -180,7 +212,7 @@ func (n *notifier) begin() (nt *notified, idle bool) {
 		n.dirty = map[dirRef]bool{}
 		return nil, false
 	}
-	if len(n.dirty) == 0 && n.complete {
+	if len(n.dirty) == 0 && n.complete && len(n.polled) == 0 {
 		return nil, true
 	}
 	dirty := n.dirty
@@ -189,6 +221,12 @@ func (n *notifier) begin() (nt *notified, idle bool) {
 	if nt.only {
 		for ref := range dirty {
 			nt.dirs = append(nt.dirs, ref)
+		}
+		// The next slice of the folders the kernel would not watch, as
+		// if a notification had named them.
+		for i := 0; i < n.slice && i < len(n.polled); i++ {
+			nt.dirs = append(nt.dirs, n.polled[n.cursor])
+			n.cursor = (n.cursor + 1) % len(n.polled)
 		}
 	}
 	for i, root := range n.roots {
@@ -217,11 +255,17 @@ func (n *notifier) moved() bool {
 // reports whether it added a watch: a folder is watched only after it was
 // read, so each new watch marks its folder for the next round to check.
 //
+// Folders are watched shallowest first (source roots, then skill folders,
+// then what they hold), so that where the kernel's watch limit (the
+// user's inotify watches) runs out, the folders a new, removed or edited
+// skill changes are the ones watched. The folders beyond the limit, or
+// whose watch the kernel refuses otherwise, are polled: each round checks
+// a slice of them, every one within pollCycle.
+//
 // Two folders of snap that are one folder on disk (overlapping sources, a
 // source linked to a folder of another) are not watched: the kernel would
-// notify only one of their paths. A folder whose watch the kernel refuses
-// (the user's watch limit) is not either; such folders leave the notifier
-// incomplete, and Watch polls.
+// notify only one of their paths. They leave the notifier incomplete, and
+// Watch rescans what is not watched every interval.
 func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 	want := map[dirRef]uint64{} // → inode number, 0 when unknown
 	for i, root := range n.roots {
@@ -243,7 +287,6 @@ func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 		}
 	}
 	shared := sharedFolders(want)
-	unwatched := len(shared)
 
 	n.mu.Lock()
 	lost := n.lost
@@ -263,16 +306,28 @@ func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 		delete(n.byPath, p)
 		n.mu.Unlock()
 	}
-	refused := 0
-	var firstErr error
+	order := make([]dirRef, 0, len(want))
 	for ref := range want {
-		if _, ok := n.byRef[ref]; ok || shared[ref] {
+		if _, ok := n.byRef[ref]; !ok && !shared[ref] {
+			order = append(order, ref)
+		}
+	}
+	slices.SortFunc(order, func(a, b dirRef) int {
+		return cmp.Or(cmp.Compare(depth(a.dir), depth(b.dir)), cmp.Compare(a.source, b.source), cmp.Compare(a.dir, b.dir))
+	})
+	var polled []dirRef
+	var firstErr error
+	full := false // the kernel's watch limit is reached: no more tries
+	for _, ref := range order {
+		if full {
+			polled = append(polled, ref)
 			continue
 		}
 		p := filepath.Join(n.roots[ref.source], filepath.FromSlash(ref.dir))
-		if err := n.fsn.Add(p); err != nil {
-			refused++
+		if err := n.add(p); err != nil {
+			polled = append(polled, ref)
 			firstErr = cmp.Or(firstErr, err)
+			full = errors.Is(err, syscall.ENOSPC)
 			continue
 		}
 		added = true
@@ -281,17 +336,38 @@ func (n *notifier) follow(ctx context.Context, snap *Snapshot) (added bool) {
 		n.dirty[ref] = true
 		n.mu.Unlock()
 	}
-	if refused > 0 {
-		n.log.WarnContext(ctx, "loader: some folders are not watched for changes and are polled", "folders", refused, "error", firstErr)
+	slice := max(minPollSlice, int((int64(len(polled))*int64(n.interval)+int64(pollCycle)-1)/int64(pollCycle)))
+	if len(polled) > 0 {
+		n.log.WarnContext(ctx, "loader: some folders are not watched for changes; each is polled at least once a minute",
+			"folders", len(polled), "watched", len(n.byRef), "error", firstErr,
+			"remedy", "raise the inotify watch limit (sysctl fs.inotify.max_user_watches)")
 	}
-	complete := unwatched+refused == 0 && snap.exact
+	complete := len(shared) == 0 && snap.exact
 	for _, root := range n.roots {
 		complete = complete && root != ""
 	}
 	n.mu.Lock()
 	n.complete = complete
+	n.polled, n.slice = polled, slice
+	n.cursor = 0
 	n.mu.Unlock()
 	return added
+}
+
+// add watches p.
+func (n *notifier) add(p string) error {
+	if watchLimit > 0 && len(n.byRef) >= watchLimit {
+		return fmt.Errorf("inotify_add_watch %s: %w", p, syscall.ENOSPC)
+	}
+	return n.fsn.Add(p)
+}
+
+// depth is how many folders below its source root dir is.
+func depth(dir string) int {
+	if dir == "." || dir == "" {
+		return 0
+	}
+	return strings.Count(dir, "/") + 1
 }
 
 // sharedFolders returns the folders that share an inode number with

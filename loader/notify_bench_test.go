@@ -25,7 +25,7 @@ func BenchmarkWatchRound(b *testing.B) {
 			b.Fatal(err)
 		}
 		l.racy = 0 // the skills were just written; let their stamps prove them
-		nt := l.newNotifier(b.Context())
+		nt := l.newNotifier(b.Context(), DefaultWatchInterval)
 		if nt == nil {
 			b.Skip("no change notifications here")
 		}

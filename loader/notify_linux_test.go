@@ -30,7 +30,7 @@ func TestNoNotifierWithoutDisk(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if n := l.newNotifier(t.Context()); n != nil {
+	if n := l.newNotifier(t.Context(), DefaultWatchInterval); n != nil {
 		n.close()
 		t.Error("a notifier for a source that is not on disk")
 	}

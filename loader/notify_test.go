@@ -1,8 +1,13 @@
 package loader
 
 import (
+	"bytes"
+	"context"
+	"fmt"
+	"log/slog"
 	"os"
 	"path/filepath"
+	"strings"
 	"testing"
 	"time"
 
@@ -78,7 +83,7 @@ func TestNotifierRounds(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	n := l.newNotifier(t.Context())
+	n := l.newNotifier(t.Context(), DefaultWatchInterval)
 	if n == nil {
 		t.Skip("no change notifications here")
 	}
@@ -102,5 +107,72 @@ func TestNotifierRounds(t *testing.T) {
 	nt, idle := n.begin()
 	if idle || nt.trusted[0] == nil || nt.trusted[0]("a") || !nt.trusted[0](".") || !nt.only || len(nt.dirs) != 1 {
 		t.Fatalf("after a write in a: idle %v; want a round trusting the root, not a", idle)
+	}
+}
+
+// Beyond the watch limit, the shallowest folders are watched (the skill
+// folders before what they hold), the rest are polled a slice each round,
+// and a change in a polled folder is seen without a full rescan.
+func TestWatchBeyondTheLimit(t *testing.T) {
+	root := t.TempDir()
+	for i := range 20 {
+		dir := filepath.Join(root, fmt.Sprintf("s%02d", i))
+		writeTestSkill(t, dir, "A skill.")
+		if err := os.MkdirAll(filepath.Join(dir, "references"), 0o755); err != nil {
+			t.Fatal(err)
+		}
+	}
+	var logged bytes.Buffer
+	l, err := New(t.Context(), []Source{{Name: "s", Dir: root}}, nil, &Options{Logger: slog.New(slog.NewTextHandler(&logged, nil))})
+	if err != nil {
+		t.Fatal(err)
+	}
+	watchLimit = 25 // the root, the 20 skills, 4 of their reference folders
+	defer func() { watchLimit = 0 }()
+	n := l.newNotifier(t.Context(), 10*time.Millisecond)
+	if n == nil {
+		t.Skip("no change notifications here")
+	}
+	defer n.close()
+	for i := range 20 {
+		if _, ok := n.byRef[dirRef{0, fmt.Sprintf("s%02d", i)}]; !ok {
+			t.Errorf("skill folder s%02d is not watched; watched: %d", i, len(n.byRef))
+		}
+	}
+	if len(n.polled) != 16 || !n.complete {
+		t.Fatalf("polled %d folders (want 16), complete %v", len(n.polled), n.complete)
+	}
+	if !strings.Contains(logged.String(), "not watched for changes") || !strings.Contains(logged.String(), "max_user_watches") {
+		t.Errorf("the log does not say folders are polled, and how to avoid it:\n%s", logged.String())
+	}
+	// A reference added where no watch looks, once Watch has settled: the
+	// polled slice finds it.
+	polled := n.polled[len(n.polled)-1]
+	skill := filepath.Dir(filepath.FromSlash(polled.dir))
+	ctx, cancel := context.WithTimeout(t.Context(), 10*time.Second)
+	defer cancel()
+	seen := make(chan struct{})
+	go l.Watch(ctx, &WatchOptions{Interval: 10 * time.Millisecond}, func(ch Changes) {
+		for _, m := range ch.Modified {
+			if m == skill {
+				close(seen)
+				cancel()
+				return
+			}
+		}
+	})
+	time.Sleep(300 * time.Millisecond)
+	if err := os.WriteFile(filepath.Join(root, filepath.FromSlash(polled.dir), "new.md"), []byte("new"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	select {
+	case <-seen:
+	case <-ctx.Done():
+		t.Fatalf("the change in the polled folder %s was not seen", polled.dir)
+	}
+	// An idle round checks only its slice: the slice, not every folder.
+	nt, idle := n.begin()
+	if idle || !nt.only || len(nt.dirs) > n.slice {
+		t.Errorf("an idle round with polled folders: idle %v, only %v, %d folders (slice %d)", idle, nt != nil && nt.only, len(nt.dirs), n.slice)
 	}
 }

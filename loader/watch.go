@@ -39,8 +39,12 @@ type WatchOptions struct {
 // polled every interval, as a [Loader.Rescan]: sources that are not on disk
 // (os.DirFS is, embed.FS and fstest.MapFS are not), sources on network and
 // FUSE file systems (whose changes from other machines are not notified),
-// folders reached twice through symbolic links, folders beyond the user's
-// inotify watch limit, and source roots that do not exist yet. A lost
+// folders reached twice through symbolic links, and source roots that do
+// not exist yet. Where the user's inotify watch limit runs out, the
+// shallowest folders are watched (source roots, then skill folders, then
+// what they hold) and the rest are polled a slice each interval, each at
+// least once a minute, so that Watch stays nearly idle (said once in the
+// log, with the setting that raises the limit). A lost
 // notification (the kernel's queue overflowed) makes the next rescan check
 // everything. Elsewhere, and with WatchOptions.Poll, every round is a
 // Rescan, every interval.
@@ -54,7 +58,7 @@ func (l *Loader) Watch(ctx context.Context, opts *WatchOptions, changed func(Cha
 	}
 	var n *notifier
 	if opts == nil || !opts.Poll {
-		n = l.newNotifier(ctx)
+		n = l.newNotifier(ctx, interval)
 	}
 	if n != nil {
 		defer n.close()

@@ -2,7 +2,12 @@
 
 package confine
 
-import "golang.org/x/sys/unix"
+import (
+	"fmt"
+	"slices"
+
+	"golang.org/x/sys/unix"
+)
 
 // deniedSyscalls are the calls no skill needs and that widen what a
 // process can reach or attack: tracing and reading other processes, the
@@ -40,59 +45,149 @@ const (
 // sockets (the program has no network namespace to lose its network in);
 // streamOnly refuses IP sockets other than TCP (with a proxy and no
 // namespace, Landlock guards TCP but not UDP).
+//
+// The call number is found by a binary search, not a list of compares: the
+// kernel runs the filter over every call number when it loads it (to cache
+// the calls it always allows), and a list made that a tenth of a confined
+// start.
 func seccompFilter(denyInet, streamOnly bool) []unix.SockFilter {
 	const (
 		retAllow = unix.SECCOMP_RET_ALLOW
 		retEPERM = unix.SECCOMP_RET_ERRNO | uint32(unix.EPERM)
 		retNOSYS = unix.SECCOMP_RET_ERRNO | uint32(unix.ENOSYS)
 	)
-	var p []unix.SockFilter
-	stmt := func(code uint16, k uint32) { p = append(p, unix.SockFilter{Code: code, K: k}) }
-	jump := func(code uint16, k uint32, jt, jf uint8) {
-		p = append(p, unix.SockFilter{Code: code, K: k, Jt: jt, Jf: jf})
-	}
-	ld := func(off uint32) { stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, off) }
-	ret := func(v uint32) { stmt(unix.BPF_RET|unix.BPF_K, v) }
-	jeq := func(k uint32, jt, jf uint8) { jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, k, jt, jf) }
-
-	ld(sdArch)
-	jeq(auditArch, 1, 0)
-	ret(retEPERM) // another ABI's calls (32-bit compat) are refused outright
-	ld(sdNr)
+	var a bpfAsm
+	a.ld(sdArch)
+	a.jeq(auditArch, "nr", "deny") // another ABI's calls (32-bit compat) are refused outright
+	a.label("nr")
+	a.ld(sdNr)
 	if x32Bit != 0 {
-		jump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, x32Bit, 0, 1)
-		ret(retEPERM)
+		a.jump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, x32Bit, "deny", "search")
 	}
+	a.label("search")
+	special := map[uint32]string{unix.SYS_CLONE3: "nosys", unix.SYS_CLONE: "clone"}
 	for _, nr := range deniedSyscalls {
-		jeq(uint32(nr), 0, 1)
-		ret(retEPERM)
+		special[uint32(nr)] = "deny"
 	}
-	jeq(unix.SYS_CLONE3, 0, 1)
-	ret(retNOSYS)
-	jeq(unix.SYS_CLONE, 0, 4)
-	ld(sdArg0)
-	jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, namespaceFlags, 0, 1)
-	ret(retEPERM)
-	ret(retAllow)
-	switch {
-	case denyInet:
-		jeq(unix.SYS_SOCKET, 0, 5)
-		ld(sdArg0)
-		jeq(unix.AF_PACKET, 2, 0)
-		jeq(unix.AF_INET, 1, 0)
-		jeq(unix.AF_INET6, 0, 1)
-		ret(retEPERM)
-	case streamOnly:
-		jeq(unix.SYS_SOCKET, 0, 8)
-		ld(sdArg0)
-		jeq(unix.AF_PACKET, 5, 0)
-		jeq(unix.AF_INET, 1, 0)
-		jeq(unix.AF_INET6, 0, 4)
-		ld(sdArg1)
-		stmt(unix.BPF_ALU|unix.BPF_AND|unix.BPF_K, 0xf)
-		jeq(unix.SOCK_STREAM, 1, 0)
-		ret(retEPERM)
+	if denyInet || streamOnly {
+		special[unix.SYS_SOCKET] = "socket"
 	}
-	ret(retAllow)
-	return p
+	nrs := make([]uint32, 0, len(special))
+	for nr := range special {
+		nrs = append(nrs, nr)
+	}
+	slices.Sort(nrs)
+	a.search(nrs, special)
+
+	a.label("clone")
+	a.ld(sdArg0)
+	a.jump(unix.BPF_JMP|unix.BPF_JSET|unix.BPF_K, namespaceFlags, "deny", "allow")
+	if denyInet || streamOnly {
+		a.label("socket")
+		a.ld(sdArg0)
+		a.jeq(unix.AF_PACKET, "deny", "")
+		ip := "deny"
+		if streamOnly {
+			ip = "stream"
+		}
+		a.jeq(unix.AF_INET, ip, "")
+		a.jeq(unix.AF_INET6, ip, "allow")
+		if streamOnly {
+			a.label("stream")
+			a.ld(sdArg1)
+			a.stmt(unix.BPF_ALU|unix.BPF_AND|unix.BPF_K, 0xf)
+			a.jeq(unix.SOCK_STREAM, "allow", "deny")
+		}
+	}
+	a.label("nosys")
+	a.ret(retNOSYS)
+	a.label("deny")
+	a.ret(retEPERM)
+	a.label("allow")
+	a.ret(retAllow)
+	return a.assemble()
+}
+
+// bpfAsm writes a classic BPF program with named, forward jump targets.
+type bpfAsm struct {
+	code   []bpfInsn
+	labels map[string]int
+	n      int // labels made by search
+}
+
+type bpfInsn struct {
+	unix.SockFilter
+	jt, jf string // targets; "" is the next instruction
+	ja     string // an unconditional jump's target
+}
+
+func (a *bpfAsm) stmt(code uint16, k uint32) {
+	a.code = append(a.code, bpfInsn{SockFilter: unix.SockFilter{Code: code, K: k}})
+}
+func (a *bpfAsm) ld(off uint32) { a.stmt(unix.BPF_LD|unix.BPF_W|unix.BPF_ABS, off) }
+func (a *bpfAsm) ret(v uint32)  { a.stmt(unix.BPF_RET|unix.BPF_K, v) }
+func (a *bpfAsm) jump(code uint16, k uint32, jt, jf string) {
+	a.code = append(a.code, bpfInsn{SockFilter: unix.SockFilter{Code: code, K: k}, jt: jt, jf: jf})
+}
+func (a *bpfAsm) jeq(k uint32, jt, jf string) {
+	a.jump(unix.BPF_JMP|unix.BPF_JEQ|unix.BPF_K, k, jt, jf)
+}
+func (a *bpfAsm) goTo(target string) {
+	a.code = append(a.code, bpfInsn{SockFilter: unix.SockFilter{Code: unix.BPF_JMP | unix.BPF_JA}, ja: target})
+}
+
+func (a *bpfAsm) label(name string) {
+	if a.labels == nil {
+		a.labels = map[string]int{}
+	}
+	a.labels[name] = len(a.code)
+}
+
+// search sends the call number in the accumulator to its target in
+// special, and every other number to "allow".
+func (a *bpfAsm) search(nrs []uint32, special map[uint32]string) {
+	if len(nrs) <= 3 {
+		for _, nr := range nrs {
+			a.jeq(nr, special[nr], "")
+		}
+		a.goTo("allow")
+		return
+	}
+	mid := len(nrs) / 2
+	a.n++
+	upper := fmt.Sprintf("search-%d", a.n)
+	a.jump(unix.BPF_JMP|unix.BPF_JGE|unix.BPF_K, nrs[mid], upper, "")
+	a.search(nrs[:mid], special)
+	a.label(upper)
+	a.search(nrs[mid:], special)
+}
+
+// assemble resolves the targets into offsets. A target behind its jump,
+// or one too far for a conditional jump, is a mistake of this file: it
+// panics.
+func (a *bpfAsm) assemble() []unix.SockFilter {
+	offset := func(i int, target string) uint32 {
+		if target == "" {
+			return 0
+		}
+		to, ok := a.labels[target]
+		if !ok || to <= i {
+			panic("seccomp filter: bad jump target " + target)
+		}
+		return uint32(to - i - 1)
+	}
+	out := make([]unix.SockFilter, len(a.code))
+	for i, in := range a.code {
+		out[i] = in.SockFilter
+		if in.ja != "" {
+			out[i].K = offset(i, in.ja)
+			continue
+		}
+		jt, jf := offset(i, in.jt), offset(i, in.jf)
+		if jt > 255 || jf > 255 {
+			panic("seccomp filter: a jump too far")
+		}
+		out[i].Jt, out[i].Jf = uint8(jt), uint8(jf)
+	}
+	return out
 }
