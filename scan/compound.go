@@ -29,12 +29,16 @@ func (sc *skillScan) finish() {
 		case kindScript, kindConfig, kindSkillFile:
 			sc.exfiltration(f)
 		}
+		if f.kind == kindScript {
+			sc.undeclaredHosts(f)
+		}
 		if f.kind == kindSkillFile {
 			sc.checkName(f)
 			sc.fakePrerequisite(f)
 			sc.parsedFields(f)
 		}
 	}
+	sc.lowerDocumented()
 	sc.concealedAction()
 	sc.dependencyConfusion()
 }
@@ -65,11 +69,22 @@ func (sc *skillScan) dependencyConfusion() {
 // exfiltration: a file that reads credentials, the whole environment or
 // secrets and also talks to the network.
 func (sc *skillScan) exfiltration(f *fileState) {
-	net := f.first(netIDs...)
+	var net *hit
+	for _, id := range netIDs {
+		// The first send of the most telling kind; one a table holds as
+		// data sends nothing.
+		if i := slices.IndexFunc(f.hits, func(h *hit) bool { return h.id == id && !h.data }); i >= 0 {
+			net = f.hits[i]
+			break
+		}
+	}
 	if net == nil {
 		return
 	}
 	for _, h := range f.hits {
+		if h.data {
+			continue
+		}
 		if h.id == ruleCredentialRead && h.final > 0 || h.id == ruleCredentialPath && (h.ctx == CtxScript || h.ctx == CtxConfig) {
 			sc.add(Finding{Rule: ruleExfilCredentials, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
 				Message: fmt.Sprintf("reads a credential store and sends data over the network (line %d)", net.line)})
@@ -78,8 +93,18 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	for _, h := range f.hits {
 		if h.id == ruleEnvDump && h.sev >= Medium && h.final > 0 {
-			sc.add(Finding{Rule: ruleExfilEnv, Severity: Critical, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
-				Message: fmt.Sprintf("reads the whole environment and sends data over the network (line %d)", net.line)})
+			// Reading the whole environment is common (a config loader, a
+			// child's environment); critical when the send is on the same
+			// line or the flow detector followed the environment or a secret
+			// into a request in this file, high when only the file joins them.
+			sev, how := Critical, ""
+			if net.line != h.line && !slices.ContainsFunc(sc.findings, func(fd Finding) bool {
+				return fd.File == f.path && fd.Rule == ruleSecretFlow && fd.Severity == Critical
+			}) {
+				sev, how = High, "; nothing shows the environment reaching the request"
+			}
+			sc.add(Finding{Rule: ruleExfilEnv, Severity: sev, File: f.path, Line: h.line, Context: h.ctx, Match: h.match,
+				Message: fmt.Sprintf("reads the whole environment and sends data over the network (line %d)%s", net.line, how)})
 			break
 		}
 	}
@@ -99,7 +124,7 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	fd := Finding{Rule: ruleSecretExfil, File: f.path, Line: net.line, Context: net.ctx, Match: net.match}
 	switch {
-	case slices.ContainsFunc(f.hosts, suspiciousHost) || f.first(ruleExfilService, ruleDNSExfil) != nil:
+	case slices.ContainsFunc(f.hosts, suspiciousHost) || f.first(ruleDNSExfil) != nil || slices.ContainsFunc(f.hits, collector):
 		fd.Severity = Critical
 		fd.Message = fmt.Sprintf("reads secrets (%s) and talks to an IP address, a collection service or a DNS name built at run time", names(f.env))
 	case f.kind == kindSkillFile:
@@ -121,6 +146,12 @@ func (sc *skillScan) exfiltration(f *fileState) {
 	}
 	sc.add(fd)
 }
+
+// collector: a hit on a paste, file-drop, tunnel or request-capture
+// service. A chat bot or webhook (Telegram, Discord) is what notifiers post
+// to with the user's own token, so its medium hit is not one: a secret that
+// reaches it in a payload is the flow detector's to report.
+func collector(h *hit) bool { return h.id == ruleExfilService && h.sev > Medium }
 
 func names(env []string) string {
 	up := make([]string, len(env))
@@ -215,4 +246,44 @@ func (sc *skillScan) parsedFields(f *fileState) {
 			sc.hiddenLine(&line{text: v, lower: lowerASCII(v), num: n, ctx: CtxFrontmatter, file: f, sc: sc})
 		}
 	}
+}
+
+// ruleUndeclaredHost: a script sends to a host its skill's
+// permissions.network does not list.
+const ruleUndeclaredHost = "undeclared-host"
+
+// undeclaredHosts compares what a script does with what its skill declares:
+// in a skill whose skill.config.yaml lists the hosts it may reach, a script
+// that sends to another is high. Confinement would refuse the connection,
+// so it is not a leak by itself; but a skill that does something other than
+// it says deserves a reader, and where it runs unconfined nothing refuses.
+func (sc *skillScan) undeclaredHosts(f *fileState) {
+	if sc.s == nil || sc.s.Config == nil || sc.s.Config.Permissions.Network.All || len(sc.s.Config.Permissions.Network.Hosts) == 0 {
+		return
+	}
+	var hosts []string
+	var first *hit
+	for _, h := range f.hits {
+		if !slices.Contains(netIDs, h.id) {
+			continue
+		}
+		for i, host := range f.hostLines {
+			if h.line < host[0] || h.line > host[1] {
+				continue
+			}
+			name := f.hosts[i]
+			if classifyURL("https", name, "") == destLocal || sc.allowedHost(name) || slices.Contains(hosts, name) {
+				continue
+			}
+			hosts = append(hosts, name)
+			if first == nil {
+				first = h
+			}
+		}
+	}
+	if first == nil {
+		return
+	}
+	sc.add(Finding{Rule: ruleUndeclaredHost, Severity: High, File: f.path, Line: first.line, Context: first.ctx, Match: first.match,
+		Message: fmt.Sprintf("talks to hosts permissions.network does not list (%s): the script does not do what the skill declares", strings.Join(hosts, ", "))})
 }

@@ -42,7 +42,7 @@ func TestDocListsEveryRule(t *testing.T) {
 	}
 	ids := []string{ruleEncodedBlob, ruleExecutable, ruleArchive, ruleUnicodeTag, ruleUnicodeSmuggling, ruleUnicodeBidi,
 		ruleUnicodeInvisible, ruleControlChar, ruleDepTyposquat, ruleDepURL, ruleDepConfusion, ruleInstallHook, ruleSymlinkEscape,
-		ruleReadError, ruleScanLimit, ruleSecretFlow, ruleSecretHarvest, ruleNameTyposquat, ruleUnreviewable, ruleHiddenEndpoint, ruleHiddenEndpoint, ruleExfilCredentials, ruleExfilEnv, ruleSecretExfil, ruleFakePrerequisite, ruleConcealedAction}
+		ruleReadError, ruleScanLimit, ruleSecretFlow, ruleSecretHarvest, ruleNameTyposquat, ruleUnreviewable, ruleHiddenEndpoint, ruleHiddenEndpoint, ruleExfilCredentials, ruleExfilEnv, ruleSecretExfil, ruleFakePrerequisite, ruleConcealedAction, ruleUndeclaredHost}
 	for _, r := range defaultRules().rules {
 		if !r.signal {
 			ids = append(ids, r.id)

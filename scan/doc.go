@@ -162,15 +162,18 @@
 // Combinations, made from what the rules saw in one file or in the skill:
 //
 //	exfil-credentials     critical  a script or SKILL.md that reads a credential store and talks to the network
-//	exfil-env             critical  one that reads the whole environment and talks to the network
+//	exfil-env             critical  one that reads the whole environment and talks to the network on the same line, or where a flow was
+//	                                followed; high when only the file joins them
 //	secret-exfil          medium    a script that reads secret-looking variables the skill does not declare and sends to hosts its documents do not name
-//	                                (a correlation: secret-flow reports the flow); low when the variables are declared; critical to an IP, a
-//	                                collection service or a computed DNS name
+//	                                (a correlation: secret-flow reports the flow); low when the variables are declared; critical to an IP, a paste,
+//	                                tunnel or capture service (not a chat bot or webhook) or a computed DNS name
 //	secret-flow           critical  a secret, credential file or the whole environment followed through variables, string building and
 //	                                encoding into a request's payload or a DNS name (see Flows); less for declared secrets and own hosts
 //	secret-harvest        high      secrets of two or more services gathered and serialized into one payload (json.dumps, JSON.stringify)
 //	hidden-endpoint       high      a request to an address decoded at run time
 //	fake-prerequisite     critical  SKILL.md presents a download-and-run or an encoded command as a setup step ("Prerequisites", "paste into Terminal")
+//	undeclared-host       high      a script, in a skill whose skill.config.yaml lists the hosts it may reach (permissions.network), that sends
+//	                                to another host: what it does is not what it declares
 //	concealed-action      critical  an instruction to hide something from the user, in a skill that does something risky; high when both are medium
 //
 // A script that reads its own declared variable and sends it to a host its
@@ -189,13 +192,22 @@
 // (headers, basic auth) is not its payload, since that is what a key is
 // for, and in a shell pipeline what earlier stages feed a command that
 // uploads its input is. The weight depends on the context: a secret the
-// skill declares (env in skill.config.yaml or the frontmatter) sent to its
-// own service (a host allowed by permissions.network, named in the
-// description, or the vendor the variable is named after, as
-// OPENAI_API_KEY and api.openai.com) is no finding; its own service
-// without the declaration is medium; a declared secret to another host is
-// high; anything else, a credential file, the whole environment and any
-// DNS name are critical. In other documents a flow weighs one step less.
+// skill declares (env in skill.config.yaml or the frontmatter, OpenClaw's
+// requires.env and primaryEnv) sent to its own service (a host allowed by
+// permissions.network, named in the description, or the vendor the
+// variable is named after, as OPENAI_API_KEY and api.openai.com) is no
+// finding; its own service without the declaration is medium; a declared
+// secret to another host is high; to an address the unit never sets (the
+// environment's, a config file's) medium when declared and high when not;
+// to a host the prose of the skill's documents names (not their code)
+// high; to an IP address or a collection service, and a credential file,
+// the whole environment and any DNS name, critical, as is anything else.
+// In other documents a flow weighs one step less.
+//
+// A command in a script's string literal that the line keeps as data (a
+// deny-list, a rule table, a regular expression, a test's input) weighs at
+// most medium, unless the line also runs something or a shell would
+// substitute it.
 //
 // # Limits
 //

@@ -86,6 +86,7 @@ type hit struct {
 	start, end int // in the line
 	msg        string
 	quoted     bool
+	data       bool // in a string literal a script keeps as data (dataLiteral)
 	line       int
 	match      string
 }

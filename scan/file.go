@@ -43,6 +43,11 @@ type skillScan struct {
 	// case; docHosts the hosts its documents name.
 	declared map[string]bool
 	docHosts map[string]bool
+	// proseHosts are the hosts named in the prose of its documents and its
+	// frontmatter (not in their code); documented the secret flows to
+	// weigh against them when every file is read.
+	proseHosts map[string]bool
+	documented []documentedFlow
 	// runs names the files config runs (entrypoint, setup scripts).
 	runs    map[string]bool
 	decoded int // decoded bytes scanned so far
@@ -54,7 +59,10 @@ type fileState struct {
 	kind  fileKind
 	hits  []*hit
 	hosts []string // hosts of the URLs in the file
-	env   []string // secret-looking environment variables the file reads
+	// hostLines are the first and last physical lines of the logical line
+	// each of hosts is on.
+	hostLines [][2]int
+	env       []string // secret-looking environment variables the file reads
 	// descLine is the line of SKILL.md's description key.
 	descLine int
 	// examples: a SKILL.md of a skill about security that presents its
@@ -62,6 +70,10 @@ type fileState struct {
 	examples bool
 	// minified: a bundle of machine-written code no person reads.
 	minified bool
+	// table is the name of the table (a list, a map) the script's current
+	// line is in, tableDepth how many brackets it has open.
+	table      string
+	tableDepth int
 }
 
 // first returns the file's first hit of the first id that has one: ids go
@@ -78,7 +90,8 @@ func (f *fileState) first(ids ...string) *hit {
 }
 
 func newSkillScan(s *skill.Skill, o Options) *skillScan {
-	sc := &skillScan{s: s, o: o, rules: defaultRules(), declared: map[string]bool{}, docHosts: map[string]bool{}, runs: map[string]bool{}}
+	sc := &skillScan{s: s, o: o, rules: defaultRules(), declared: map[string]bool{}, docHosts: map[string]bool{}, proseHosts: map[string]bool{},
+		runs: map[string]bool{}}
 	if s == nil {
 		return sc
 	}
@@ -90,6 +103,13 @@ func newSkillScan(s *skill.Skill, o Options) *skillScan {
 	}
 	for _, e := range s.Frontmatter.Env {
 		sc.declared[strings.ToLower(e.Name)] = true
+	}
+	// OpenClaw declares what a skill needs set in metadata.openclaw.requires.env
+	// and names its main key in primaryEnv: declarations all the same.
+	for _, name := range append(slices.Clone(s.Frontmatter.Requires.Env), s.Frontmatter.PrimaryEnv) {
+		if name != "" {
+			sc.declared[strings.ToLower(name)] = true
+		}
 	}
 	if c := s.Config; c != nil {
 		for _, p := range []string{c.Entrypoint, c.Setup.Posix, c.Setup.Win32} {
@@ -161,6 +181,10 @@ func (sc *skillScan) record(l *line, h *hit) {
 	if h.kind == kindCommand && commentedOut(l.text, h.start) && h.final > Medium {
 		// A command behind a comment marker does not run: it documents.
 		h.final = Medium
+	}
+	if (h.kind == kindCommand || h.kind == kindAccess) && h.final > Medium && l.ctx == CtxScript && l.decoded == "" &&
+		dataLiteral(l.file, l.lower, h.start, h.end) {
+		h.final, h.data = Medium, true // see dataLiteral
 	}
 	if l.file.minified && h.final > High {
 		// A bundle holds libraries' code: a pattern in it is a lead for the
@@ -306,13 +330,23 @@ func splitLines(text string) (lines, lower []string) {
 // scanLine runs the rules on a line, collects its hosts, and unwraps the
 // encodings it holds.
 func (sc *skillScan) scanLine(l *line) {
+	if l.ctx == CtxScript && l.decoded == "" {
+		trackTable(l.file, l.lower)
+	}
 	l.run(sc.rules)
 	if strings.Contains(l.lower, "://") {
-		for _, m := range urlHost().FindAllStringSubmatch(l.lower, -1) {
-			host := strings.Trim(m[2], "[].")
+		for _, m := range urlHost().FindAllStringSubmatchIndex(l.lower, -1) {
+			host := strings.Trim(l.lower[m[4]:m[5]], "[].")
 			l.file.hosts = append(l.file.hosts, host)
+			l.file.hostLines = append(l.file.hostLines, [2]int{l.num, l.lineAt(len(l.lower))})
 			switch l.ctx {
-			case CtxFrontmatter, CtxInstructions, CtxCode, CtxDocs, CtxDocCode:
+			case CtxFrontmatter, CtxInstructions, CtxDocs:
+				// A command in an inline code span is code, not prose.
+				if !slices.ContainsFunc(l.code, func(c [2]int) bool { return m[0] >= c[0] && m[0] < c[1] }) {
+					sc.proseHosts[host] = true
+				}
+				sc.docHosts[host] = true
+			case CtxCode, CtxDocCode:
 				sc.docHosts[host] = true
 			}
 		}

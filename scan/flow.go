@@ -104,7 +104,8 @@ var (
 		`\bremove-item\s+(?:-path\s+)?\$([a-z_][a-z0-9_]*)\b[^\n]*-recurse`)
 	// notSecretName: a variable that names or locates something (an id, a
 	// URL, a path) rather than holding a secret: SESSION_ID, AUTH_URL.
-	notSecretName = lazyRE(`(?:_ids?|_url|_uri|_name|_path|_dir|_file|_host|_port|_region|_endpoint|_version|_type|_mode|_domain|_user(?:name)?)$`)
+	// The shell's PWD is a folder and MAX_TOKENS a count of words.
+	notSecretName = lazyRE(`(?:_ids?|_url|_uri|_name|_path|_dir|_file|_host|_port|_region|_endpoint|_version|_type|_mode|_domain|_user(?:name)?|tokens)$|^(?:old)?pwd$`)
 	// presenceCheck: asking whether a variable is set.
 	presenceCheck = lazyRE(`\bbool\(\s*os\.(?:getenv|environ\.get)\([^)]*\)\s*\)|!!\s*process\.env\.[a-z0-9_]+|["'][a-z0-9_]+["']\s+(?:not\s+)?in\s+(?:os\.environ|process\.env)\b`)
 	// stdinUpload: a network command that sends what it reads on its input.
@@ -384,6 +385,9 @@ func evalExpr(s string, vars map[string]value, cred bool) value {
 	}
 	for _, m := range secretRef().FindAllString(s, -1) {
 		name := strings.TrimLeft(m, "$({")
+		if notSecretName().MatchString(name) {
+			continue
+		}
 		if !slices.Contains(v.secrets, name) {
 			v.t |= tSecret
 			v.secrets = append(v.secrets, name)
@@ -490,7 +494,7 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 			}
 		}
 	}
-	isDNS := dnsSink().MatchString(stmt)
+	isDNS := lookup(stmt)
 	if !isDNS && !netSink().MatchString(stmt) {
 		return
 	}
@@ -517,7 +521,49 @@ func (sc *skillScan) flowSinks(f *fileState, stmt string, v value, vars map[stri
 	if isDNS {
 		where = "in a DNS name, which carries it past firewalls to whoever runs the domain"
 	}
+	n := len(sc.findings)
 	report(ruleSecretFlow, sev, fmt.Sprintf("sends %s %s", what, where))
+	if len(sc.findings) > n && sev == Critical && payload.t&(tCred|tEnvAll) == 0 && !isDNS && len(hosts) > 0 &&
+		!slices.ContainsFunc(hosts, suspiciousHost) {
+		// Secrets to named hosts that are not the skill's own by its
+		// declarations: whether its documents' prose presents them as its
+		// service is known only when every file is read (finish).
+		sc.documented = append(sc.documented, documentedFlow{finding: len(sc.findings) - 1, hosts: hosts})
+	}
+}
+
+// documentedFlow is a secret-flow finding that weighs one step less when
+// every host it sends to is named in the prose of the skill's documents.
+type documentedFlow struct {
+	finding int // index in the scan's findings
+	hosts   []string
+}
+
+// lowerDocumented lowers the secret flows to hosts the skill's prose names
+// (its description, homepage, the text of its documents around the code) to
+// high: a client sending its key to the service it documents. It stays a
+// caution, since an attack can name its collector in prose too.
+func (sc *skillScan) lowerDocumented() {
+	for _, d := range sc.documented {
+		if !slices.ContainsFunc(d.hosts, func(h string) bool { return !sc.proseHosts[h] }) {
+			f := &sc.findings[d.finding]
+			f.Severity = min(f.Severity, High)
+			f.Message += ", to a host its documents name"
+		}
+	}
+}
+
+// lookup reports whether a statement looks up a name: dnsSink, except a
+// word such as "host" that is an option's value (jq --arg host "$H") or a
+// key, not a command.
+func lookup(stmt string) bool {
+	for _, m := range dnsSink().FindAllStringIndex(stmt, -1) {
+		before := strings.Fields(stmt[:m[0]+1])
+		if len(before) == 0 || !strings.HasPrefix(before[len(before)-1], "-") {
+			return true
+		}
+	}
+	return false
 }
 
 // payload is what a network statement sends, leaving out where a
@@ -528,7 +574,7 @@ func (sc *skillScan) payload(stmt string, vars map[string]value, cred bool) valu
 	stages := pipeStages(stmt)
 	var v value
 	for k, st := range stages {
-		if !netSink().MatchString(st) && !dnsSink().MatchString(st) {
+		if !netSink().MatchString(st) && !lookup(st) {
 			continue
 		}
 		v.add(evalExpr(authPart().ReplaceAllString(st, " "), vars, cred))
@@ -602,7 +648,16 @@ func (sc *skillScan) weighFlow(p value, hosts []string, dns bool) (string, Sever
 		return what, 0
 	case own:
 		return what, Medium
-	case declared && len(hosts) > 0:
+	case slices.ContainsFunc(hosts, suspiciousHost):
+		return what, Critical // an IP address or a collection service is nobody's API
+	case len(hosts) == 0 && declared:
+		// The address comes from a variable the unit does not set (the
+		// environment, a config file, an argument): the skill's own
+		// configured service, as far as anything shows.
+		return what + " to an address set outside this code", Medium
+	case len(hosts) == 0:
+		return what + " to an address set outside this code", High
+	case declared:
 		return what, High
 	}
 	return what, Critical
@@ -615,17 +670,8 @@ func (sc *skillScan) ownHost(host string, secrets []string) bool {
 	if classifyURL("https", host, "") == destLocal {
 		return true
 	}
-	if sc.s != nil && sc.s.Config != nil {
-		n := sc.s.Config.Permissions.Network
-		if n.All {
-			return true
-		}
-		for _, h := range n.Hosts {
-			h = strings.TrimSuffix(strings.Split(h, ":")[0], ".")
-			if h == host || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
-				return true
-			}
-		}
+	if sc.allowedHost(host) {
+		return true
 	}
 	label := registrableLabel(host)
 	if len(label) < 4 {
@@ -635,7 +681,29 @@ func (sc *skillScan) ownHost(host string, secrets []string) bool {
 		return true
 	}
 	for _, s := range secrets {
-		if strings.HasPrefix(strings.ReplaceAll(s, "_", ""), label) {
+		// OPENAI_API_KEY and api.openai.com; GOOGLE_CLIENT_SECRET and
+		// oauth2.googleapis.com (the vendor's name begins the label).
+		vendor, _, _ := strings.Cut(strings.TrimLeft(s, "_"), "_")
+		if strings.HasPrefix(strings.ReplaceAll(s, "_", ""), label) || len(vendor) >= 4 && strings.HasPrefix(label, vendor) {
+			return true
+		}
+	}
+	return false
+}
+
+// allowedHost reports whether permissions.network in skill.config.yaml
+// allows host.
+func (sc *skillScan) allowedHost(host string) bool {
+	if sc.s == nil || sc.s.Config == nil {
+		return false
+	}
+	n := sc.s.Config.Permissions.Network
+	if n.All {
+		return true
+	}
+	for _, h := range n.Hosts {
+		h = strings.TrimSuffix(strings.Split(h, ":")[0], ".")
+		if h == host || strings.HasPrefix(h, "*.") && strings.HasSuffix(host, h[1:]) {
 			return true
 		}
 	}

@@ -67,14 +67,20 @@ type fileScan struct {
 func (sc *skillScan) forFile(budget int) *skillScan {
 	o := sc.o
 	o.MaxDecodedBytes = budget
-	return &skillScan{s: sc.s, o: o, rules: sc.rules, attackDocs: sc.attackDocs, declared: sc.declared, runs: sc.runs, docHosts: map[string]bool{}}
+	return &skillScan{s: sc.s, o: o, rules: sc.rules, attackDocs: sc.attackDocs, declared: sc.declared, runs: sc.runs, docHosts: map[string]bool{},
+		proseHosts: map[string]bool{}}
 }
 
 // merge adds the scan of one file to sc.
 func (sc *skillScan) merge(f *skillScan) {
+	for _, d := range f.documented {
+		d.finding += len(sc.findings)
+		sc.documented = append(sc.documented, d)
+	}
 	sc.findings = append(sc.findings, f.findings...)
 	sc.files = append(sc.files, f.files...)
 	maps.Copy(sc.docHosts, f.docHosts)
+	maps.Copy(sc.proseHosts, f.proseHosts)
 	sc.decoded += f.decoded
 }
 
