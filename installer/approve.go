@@ -88,6 +88,10 @@ func (in *Installer) Approve(ctx context.Context, name string, opts *ApproveOpti
 	}
 	candidate := *rec
 	candidate.Fingerprint = fp
+	if fp != rec.Fingerprint {
+		// The publisher signed the files fetched, not these.
+		candidate.Signer = nil
+	}
 	admit, err := in.dir.Admit(ctx, s, candidate)
 	if err != nil {
 		return nil, err
@@ -109,7 +113,7 @@ func (in *Installer) Approve(ctx context.Context, name string, opts *ApproveOpti
 			if !found {
 				return fmt.Errorf("%w: %s was uninstalled meanwhile", ErrNotInstalled, name)
 			}
-			r.Fingerprint, r.UpdatedAt = fp, time.Now().UTC()
+			r.Fingerprint, r.UpdatedAt, r.Signer = fp, time.Now().UTC(), candidate.Signer
 			return nil
 		})
 		if err != nil {

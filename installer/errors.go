@@ -66,6 +66,13 @@ var (
 	// ErrNoPackages: Sync on a skills folder that shares no package store
 	// (skillkit.Options.Packages).
 	ErrNoPackages = errors.New("installer: the skills folder shares no package store")
+	// ErrBadSignature: the git commit or tag fetched carries a signature
+	// that does not verify (tampered with, or not over that object). It is
+	// always refused; the error names the object.
+	ErrBadSignature = errors.New("installer: the publisher's signature does not verify")
+	// ErrUnsigned: the source is among Options.RequireSigned and what was
+	// fetched is not signed by a publisher of Options.Publishers.
+	ErrUnsigned = errors.New("installer: no signature of a trusted publisher")
 	// ErrGit: git failed; the error is a [*GitError].
 	ErrGit = errors.New("installer: git failed")
 )
@@ -103,11 +110,14 @@ type ScanError struct {
 	// Widened lists what an update asks for beyond what the installed
 	// version was granted.
 	Widened []string `json:"widened,omitempty"`
+	// Republished says how the publisher's signature of an update differs
+	// from the installed version's.
+	Republished string `json:"republished,omitempty"`
 }
 
 // Error names the skill, the decision and the worst findings.
 func (e *ScanError) Error() string {
-	a := skillsdir.Admission{Report: e.Report, Trust: e.Trust, Decision: e.Decision, Permissions: e.Permissions, Widened: e.Widened}
+	a := skillsdir.Admission{Report: e.Report, Trust: e.Trust, Decision: e.Decision, Permissions: e.Permissions, Widened: e.Widened, Republished: e.Republished}
 	return fmt.Sprintf("%v: %s: %s", e.sentinel(), e.Record.Name, a.Why())
 }
 

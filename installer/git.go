@@ -10,6 +10,8 @@ import (
 
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/gitcmd"
+	"github.com/skillkit-go/skillkit/provenance"
+	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -109,4 +111,57 @@ func (in *Installer) lsRemote(ctx context.Context, g gitSource, home string) (st
 		what = "the ref " + g.ref
 	}
 	return "", fmt.Errorf("%w: git ls-remote %s: %s not found", ErrGit, g.url, what)
+}
+
+// signature checks the publisher's signature of commit, checked out in the
+// clone at dir, and, when g's ref is an annotated tag pointing to it, of
+// the tag: git gives the raw objects (git cat-file), package provenance
+// checks them against Options.Publishers. A signature that does not verify
+// is an error wrapping ErrBadSignature. Of two signatures, a verified one
+// is recorded; else the commit's, unless only the tag is signed.
+func (in *Installer) signature(ctx context.Context, g gitSource, dir, home, commit string) (*registry.Signer, error) {
+	raw, err := in.runGit(ctx, "cat-file", g.url, dir, home, "cat-file", "commit", commit)
+	if err != nil {
+		return nil, err
+	}
+	sig := in.opt.signers.VerifyCommit(raw)
+	if sig.State == provenance.Broken {
+		return nil, fmt.Errorf("%w: commit %s of %s: %s", ErrBadSignature, commit, g.url, sig.Reason)
+	}
+	out := signerOf(sig, "commit "+commit)
+	if g.ref == "" {
+		return out, nil
+	}
+	tag, err := in.annotatedTag(ctx, g, dir, home, commit)
+	if err != nil || tag == nil {
+		return out, err
+	}
+	tsig := in.opt.signers.VerifyTag(tag)
+	if tsig.State == provenance.Broken {
+		return nil, fmt.Errorf("%w: tag %s of %s: %s", ErrBadSignature, g.ref, g.url, tsig.Reason)
+	}
+	if tsig.State == provenance.Verified && sig.State != provenance.Verified || sig.State == provenance.Unsigned && tsig.State != provenance.Unsigned {
+		out = signerOf(tsig, "tag "+g.ref)
+	}
+	return out, nil
+}
+
+// annotatedTag returns the raw tag object refs/tags/<g.ref> names in the
+// clone at dir when it is an annotated tag of commit; nil otherwise (a
+// branch, a lightweight tag, a tag of another commit).
+func (in *Installer) annotatedTag(ctx context.Context, g gitSource, dir, home, commit string) ([]byte, error) {
+	out, err := in.runGit(ctx, "for-each-ref", g.url, dir, home, "for-each-ref", "--format=%(objecttype) %(objectname) %(*objectname)", "--", "refs/tags/"+g.ref)
+	if err != nil {
+		return nil, err
+	}
+	f := strings.Fields(string(out))
+	if len(f) != 3 || f[0] != "tag" || f[2] != commit || !gitcmd.IsCommitID(f[1]) {
+		return nil, nil
+	}
+	return in.runGit(ctx, "cat-file", g.url, dir, home, "cat-file", "tag", f[1])
+}
+
+// signerOf is what the record keeps of a signature over object.
+func signerOf(sig provenance.Signature, object string) *registry.Signer {
+	return &registry.Signer{State: string(sig.State), Principals: sig.Principals, Key: sig.Key, Object: object}
 }

@@ -276,7 +276,7 @@ func (c *candidate) admitted(confirmed bool, fingerprint string) error {
 	}
 	if c.admit.Decision == scan.Block || c.admit.Decision == scan.Ask && !confirmed {
 		return &ScanError{Record: c.rec, Trust: c.admit.Trust, Decision: c.admit.Decision, Report: c.admit.Report,
-			Permissions: c.admit.Permissions, Widened: c.admit.Widened}
+			Permissions: c.admit.Permissions, Widened: c.admit.Widened, Republished: c.admit.Republished}
 	}
 	return nil
 }
@@ -314,6 +314,9 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		if skillsdir.IsRefusal(check, err) {
 			err = rejected(err)
 		}
+		return nil, err
+	}
+	if err := in.requireSigned(c.rec); err != nil {
 		return nil, err
 	}
 	if err := t.Fault("fetch"); err != nil {
@@ -376,6 +379,19 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	return c, nil
 }
 
+// requireSigned refuses rec, as fetched, when its origin is among
+// Options.RequireSigned and no listed publisher signed it.
+func (in *Installer) requireSigned(rec registry.Record) error {
+	if rec.Signer.Verified() || scan.TrustOf(&rec, in.opt.required) != scan.TrustTrusted {
+		return nil
+	}
+	state := "it is not a git commit"
+	if rec.Signer != nil {
+		state = rec.Signer.Object + " is " + rec.Signer.State
+	}
+	return fmt.Errorf("%w: %s must be signed by a publisher the host lists (its publishers file); %s", ErrUnsigned, rec.URL, state)
+}
+
 // installedPermissions are the permissions of the skill installed under
 // name, if there is one: what its last approval granted.
 func (in *Installer) installedPermissions(name string) (skill.Permissions, bool) {
@@ -403,11 +419,11 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	tree := t.StagingOS(skillsdir.TreeName)
 	switch plan.kind {
 	case registry.SourceGit:
-		srcDir, commit, treeID, err := in.fetchGit(ctx, t, plan.git)
+		srcDir, commit, treeID, signer, err := in.fetchGit(ctx, t, plan.git)
 		if err != nil {
 			return archive.Report{}, err
 		}
-		rec.Commit, rec.Tree = commit, treeID
+		rec.Commit, rec.Tree, rec.Signer = commit, treeID, signer
 		return archive.CopyDir(ctx, srcDir, tree, in.dir.Limits())
 	case registry.SourceZip:
 		if plan.zip.ZipFile != "" {
@@ -425,27 +441,32 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	return archive.CopyFS(ctx, fsys, tree, in.dir.Limits())
 }
 
-// fetchGit clones g into t's staging folder, drops .git and returns the
-// folder holding the skill, the commit and the folder's tree.
-func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource) (dir, commit, tree string, err error) {
+// fetchGit clones g into t's staging folder, checks its signature, drops
+// .git and returns the folder holding the skill, the commit, the folder's
+// tree and the signature.
+func (in *Installer) fetchGit(ctx context.Context, t *skillsdir.Txn, g gitSource) (dir, commit, tree string, signer *registry.Signer, err error) {
 	root := in.dir.Root()
 	if err := root.Mkdir(t.Staging(homeName), skillsdir.DirPerm); err != nil {
-		return "", "", "", fmt.Errorf("installer: %w", err)
+		return "", "", "", nil, fmt.Errorf("installer: %w", err)
 	}
-	if commit, err = in.clone(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName)); err != nil {
-		return "", "", "", err
+	clone, home := t.StagingOS(cloneName), t.StagingOS(homeName)
+	if commit, err = in.clone(ctx, g, clone, home); err != nil {
+		return "", "", "", nil, err
+	}
+	if signer, err = in.signature(ctx, g, clone, home, commit); err != nil {
+		return "", "", "", nil, err
 	}
 	p := path.Join(t.Staging(cloneName), g.subdir)
 	if err := realFolder(root, t.Staging(cloneName), g.subdir, "the repository"); err != nil {
-		return "", "", "", err
+		return "", "", "", nil, err
 	}
-	if tree, err = in.revParse(ctx, g, t.StagingOS(cloneName), t.StagingOS(homeName), treeOf("HEAD", g.subdir)); err != nil {
-		return "", "", "", err
+	if tree, err = in.revParse(ctx, g, clone, home, treeOf("HEAD", g.subdir)); err != nil {
+		return "", "", "", nil, err
 	}
 	if err := root.RemoveAll(t.Staging(cloneName, ".git")); err != nil {
-		return "", "", "", fmt.Errorf("installer: removing .git: %w", err)
+		return "", "", "", nil, fmt.Errorf("installer: removing .git: %w", err)
 	}
-	return in.dir.OSPath(p), commit, tree, nil
+	return in.dir.OSPath(p), commit, tree, signer, nil
 }
 
 // Staging folders of a git fetch, inside the transaction's staging folder.

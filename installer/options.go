@@ -7,6 +7,7 @@ import (
 	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/gitcmd"
+	"github.com/skillkit-go/skillkit/provenance"
 	"github.com/skillkit-go/skillkit/registry"
 )
 
@@ -60,6 +61,21 @@ type Options struct {
 	// Update, UpdateAll and CheckUpdates. Nil: such skills cannot be
 	// updated ([ErrNotUpdatable]) nor checked. skillkit.Kit sets it.
 	Remote func(rec registry.Record) (Remote, error)
+	// Publishers are the keys of the publishers the host trusts (git's
+	// allowed-signers format, provenance.ParseAllowedSigners). A git
+	// install or update checks the signature of the commit it fetched, and
+	// of the annotated tag when the ref is one: signed by a listed
+	// publisher, the skill is trusted (scan.TrustTrusted) whatever its
+	// origin; signed by another key, unsigned, or signed in a format not
+	// checked, it keeps its origin's trust. A signature that does not
+	// verify is always refused ([ErrBadSignature]), Publishers nil
+	// included. The answer is recorded (registry.Record.Signer).
+	Publishers *provenance.Signers
+	// RequireSigned are origins, matched as scan.TrustOf matches trusted
+	// ones, whose skills install and update only when signed by a
+	// publisher in Publishers; anything else from them is refused
+	// ([ErrUnsigned]).
+	RequireSigned []string
 }
 
 // Limits bound what one skill may hold, in an archive or a folder: an
@@ -81,6 +97,8 @@ type resolved struct {
 	github    *GitHubClient
 	checkConc int
 	remote    func(registry.Record) (Remote, error)
+	signers   *provenance.Signers
+	required  []string
 }
 
 func (o *Options) resolve() resolved {
@@ -94,6 +112,8 @@ func (o *Options) resolve() resolved {
 		github:    o.GitHub,
 		checkConc: o.CheckConcurrency,
 		remote:    o.Remote,
+		signers:   o.Publishers,
+		required:  o.RequireSigned,
 	}
 	if r.git.Path == "" {
 		r.git.Path = "git"

@@ -111,6 +111,7 @@ func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions
 	if present && !changed && c.rec.Fingerprint == rec.Fingerprint && (opts.Fingerprint == "" || opts.Fingerprint == rec.Fingerprint) {
 		return in.unchanged(ctx, rec, c.rec, rep)
 	}
+	c.admit.Resigned(rec.Signer, c.rec.Signer)
 	if err := c.admitted(opts.Confirmed, opts.Fingerprint); err != nil {
 		return nil, err
 	}
@@ -119,11 +120,11 @@ func (in *Installer) update(ctx context.Context, name string, opts UpdateOptions
 
 // unchanged answers an update whose fetched files are the installed ones:
 // nothing is swapped; the record notes the commit and tree the files were
-// fetched at, so the next update and CheckUpdates compare with them.
+// fetched at, and their signature, so the next update and CheckUpdates compare with them.
 func (in *Installer) unchanged(ctx context.Context, rec, fetched registry.Record, rep *skillsdir.Reporter) (*Result, error) {
 	prev := rec
-	if fetched.Commit != rec.Commit || fetched.Tree != rec.Tree {
-		rec.Commit, rec.Tree = fetched.Commit, fetched.Tree
+	if fetched.Commit != rec.Commit || fetched.Tree != rec.Tree || !fetched.Signer.Equal(rec.Signer) {
+		rec.Commit, rec.Tree, rec.Signer = fetched.Commit, fetched.Tree, fetched.Signer
 		if err := in.dir.Registry().Put(ctx, rec); err != nil {
 			return nil, fmt.Errorf("installer: recording commit %.12s of %s: %w", rec.Commit, rec.Name, err)
 		}

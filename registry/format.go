@@ -34,6 +34,7 @@ type lockEntry struct {
 	Enabled     *bool       `json:"enabled,omitempty"` // absent (files other tools wrote): enabled
 	Pinned      bool        `json:"pinned,omitempty"`
 	InstallID   string      `json:"installId,omitempty"`
+	Signer      *Signer     `json:"signer,omitempty"`
 }
 
 // originFile is .skillhub/origins/<name>.json.
@@ -182,6 +183,7 @@ func split(rec Record) (lockEntry, originFile) {
 			Enabled:     &enabled,
 			Pinned:      rec.Pinned,
 			InstallID:   rec.InstallID,
+			Signer:      rec.Signer,
 		}, originFile{
 			Version:     formatVersion,
 			Source:      rec.Source,
@@ -207,6 +209,7 @@ func join(name string, e lockEntry, o *originFile) Record {
 		Enabled:     e.Enabled == nil || *e.Enabled,
 		Pinned:      e.Pinned,
 		InstallID:   e.InstallID,
+		Signer:      e.Signer,
 	}
 	if o != nil {
 		rec.Source, rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree = o.Source, o.URL, o.Branch, o.CommitHash, o.Subdir, o.Tree

@@ -4,6 +4,7 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"slices"
 	"time"
 
 	"github.com/skillkit-go/skillkit/internal/installid"
@@ -52,6 +53,36 @@ type Record struct {
 	// same name does not receive them. Empty for installs made before
 	// install ids existed and for skills with no install (hand-placed).
 	InstallID string `json:"install_id,omitempty"`
+	// Signer is what the signature of the installed git commit or tag
+	// said when it was fetched; nil for other sources and for records made
+	// before signatures were checked.
+	Signer *Signer `json:"signer,omitempty"`
+}
+
+// Signer is the publisher's signature of what was installed, as checked
+// against the host's allowed signers at install or update time.
+type Signer struct {
+	// State is the check's answer: "unsigned", "verified",
+	// "unknown-signer" or "unsupported" (a broken signature is never
+	// installed).
+	State string `json:"state"`
+	// Principals are the allowed signers' names for the key (verified).
+	Principals []string `json:"principals,omitempty"`
+	// Key is the signing key's fingerprint (SHA256:...).
+	Key string `json:"key,omitempty"`
+	// Object is what was verified: "commit <id>" or "tag <name>".
+	Object string `json:"object,omitempty"`
+}
+
+// Verified reports whether s is a signature by a listed publisher.
+func (s *Signer) Verified() bool { return s != nil && s.State == "verified" }
+
+// Equal reports whether two signers (either may be nil) hold the same values.
+func (s *Signer) Equal(o *Signer) bool {
+	if s == nil || o == nil {
+		return s == o
+	}
+	return s.State == o.State && s.Key == o.Key && s.Object == o.Object && slices.Equal(s.Principals, o.Principals)
 }
 
 // NewInstallID returns a fresh random install id (128 bits, 26 characters
@@ -138,7 +169,10 @@ func (r Record) Equal(o Record) bool {
 	if !r.InstalledAt.Equal(o.InstalledAt) || !r.UpdatedAt.Equal(o.UpdatedAt) {
 		return false
 	}
-	r.InstalledAt, r.UpdatedAt = o.InstalledAt, o.UpdatedAt
+	if !r.Signer.Equal(o.Signer) {
+		return false
+	}
+	r.InstalledAt, r.UpdatedAt, r.Signer = o.InstalledAt, o.UpdatedAt, o.Signer
 	return r == o
 }
 

@@ -23,11 +23,17 @@ type Admission struct {
 	// Widened lists, for an update, what Permissions grant that the
 	// installed version's did not (see [Admission.Widen]).
 	Widened []string
+	// Republished says, for an update, how the publisher's signature
+	// changed from the installed version's (see [Admission.Resigned]); ""
+	// when it did not.
+	Republished string
 }
 
 // Admit scans s, staged to become the skill rec describes, and applies the
 // folder's trust policy to the verdict and the trust of rec's source
-// (scan.TrustOf with the trusted origins): allow, ask or block. With
+// (scan.TrustOf with the trusted origins; a community source whose commit
+// or tag rec.Signer says a listed publisher signed, checked by the installer
+// just now, is trusted): allow, ask or block. With
 // Options.AllowDangerous a block becomes an ask, so a person can still let a
 // skill in; nothing else — no Force — changes a decision. Every decision is
 // an audit line. The error is the scan's (a context that ends, a folder
@@ -39,6 +45,9 @@ func (d *Dir) Admit(ctx context.Context, s *skill.Skill, rec registry.Record) (A
 		return Admission{}, fmt.Errorf("skillkit: scanning %s: %w", rec.Name, err)
 	}
 	a := Admission{Report: rep, Trust: scan.TrustOf(&rec, d.trusted)}
+	if a.Trust == scan.TrustCommunity && rec.Signer.Verified() {
+		a.Trust = scan.TrustTrusted
+	}
 	if s.Config != nil {
 		a.Permissions = s.Config.Permissions
 	}
@@ -74,6 +83,33 @@ func (a *Admission) Grant(old *skill.Permissions) {
 	}
 }
 
+// Resigned decides on the publisher, after Admit, for an update: old is the
+// signature recorded for the installed version, next the fetched one's. An
+// installed version signed by a key (listed or not) whose update is signed
+// by another key, or not signed at all, needs a person's yes, whatever the
+// scan says: a changed publisher is how a hijacked repository looks.
+func (a *Admission) Resigned(old, next *registry.Signer) {
+	if old == nil || old.Key == "" || next != nil && next.Key == old.Key {
+		return
+	}
+	now := "no signature"
+	if next != nil && next.Key != "" {
+		now = "the key " + next.Key + " (" + next.State + ")"
+	}
+	a.Republished = fmt.Sprintf("the installed version was signed by %s, this one has %s", describeSigner(old), now)
+	if a.Decision == scan.Allow {
+		a.Decision = scan.Ask
+	}
+}
+
+// describeSigner names a signer: its principals, else its key.
+func describeSigner(s *registry.Signer) string {
+	if len(s.Principals) > 0 {
+		return strings.Join(s.Principals, ", ") + " (" + s.Key + ")"
+	}
+	return "the key " + s.Key
+}
+
 // Rules names the rules of the worst findings, at most n.
 func (a Admission) Rules(n int) []string {
 	var out []string
@@ -93,6 +129,9 @@ func (a Admission) Why() string {
 	fmt.Fprintf(&b, "the scan rates it %s (%s source)", a.Report.Verdict, a.Trust)
 	if len(a.Widened) > 0 {
 		fmt.Fprintf(&b, "; it asks to reach %s", strings.Join(a.Widened, ", "))
+	}
+	if a.Republished != "" {
+		fmt.Fprintf(&b, "; %s", a.Republished)
 	}
 	for i, f := range a.Report.Worst() {
 		if i == 3 {
