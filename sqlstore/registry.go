@@ -4,6 +4,7 @@ import (
 	"cmp"
 	"context"
 	"database/sql"
+	"encoding/json"
 	"errors"
 	"fmt"
 	"slices"
@@ -28,7 +29,7 @@ var (
 	_ registry.CompareAndSwapper = (*Registry)(nil)
 )
 
-const registryColumns = "name, version, source, url, ref, commit_hash, subdir, tree, fingerprint, installed_at, updated_at, enabled, pinned, install_id"
+const registryColumns = "name, version, source, url, ref, commit_hash, subdir, tree, fingerprint, installed_at, updated_at, enabled, pinned, install_id, signer"
 
 // insertRecord returns the INSERT of one row of registryColumns.
 func insertRecord() string {
@@ -39,7 +40,16 @@ func insertRecord() string {
 // args returns rec's values in the order of registryColumns.
 func (r *Registry) args(rec registry.Record) []any {
 	return []any{rec.Name, rec.Version, string(rec.Source), rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree, rec.Fingerprint,
-		r.db.timeArg(rec.InstalledAt), r.db.timeArg(rec.UpdatedAt), rec.Enabled, rec.Pinned, rec.InstallID}
+		r.db.timeArg(rec.InstalledAt), r.db.timeArg(rec.UpdatedAt), rec.Enabled, rec.Pinned, rec.InstallID, signerText(rec.Signer)}
+}
+
+// signerText is the signer column's value: rec.Signer as JSON, "" for none.
+func signerText(s *registry.Signer) string {
+	if s == nil {
+		return ""
+	}
+	b, _ := json.Marshal(s) // strings and a slice of strings always marshal
+	return string(b)
 }
 
 // scanRecord reads a row of registryColumns and revision.
@@ -48,9 +58,16 @@ func scanRecord(row interface{ Scan(...any) error }) (registry.Record, int64, er
 	var source string
 	var installed, updated scannedTime
 	var revision int64
+	var signer string
 	err := row.Scan(&rec.Name, &rec.Version, &source, &rec.URL, &rec.Ref, &rec.Commit, &rec.Subdir, &rec.Tree, &rec.Fingerprint,
-		&installed, &updated, &rec.Enabled, &rec.Pinned, &rec.InstallID, &revision)
+		&installed, &updated, &rec.Enabled, &rec.Pinned, &rec.InstallID, &signer, &revision)
 	rec.Source, rec.InstalledAt, rec.UpdatedAt = registry.Source(source), installed.t, updated.t
+	if err == nil && signer != "" {
+		rec.Signer = &registry.Signer{}
+		if jerr := json.Unmarshal([]byte(signer), rec.Signer); jerr != nil {
+			err = fmt.Errorf("%w: the signer of %s: %w", registry.ErrCorrupt, rec.Name, jerr)
+		}
+	}
 	return rec, revision, err
 }
 
@@ -116,7 +133,7 @@ func (r *Registry) Put(ctx context.Context, rec registry.Record) error {
 	_, err := r.db.exec(ctx, insertRecord()+" "+
 		"ON CONFLICT (name) DO UPDATE SET version = excluded.version, source = excluded.source, url = excluded.url, ref = excluded.ref, "+
 		"commit_hash = excluded.commit_hash, subdir = excluded.subdir, tree = excluded.tree, fingerprint = excluded.fingerprint, installed_at = excluded.installed_at, "+
-		"updated_at = excluded.updated_at, enabled = excluded.enabled, pinned = excluded.pinned, install_id = excluded.install_id, "+
+		"updated_at = excluded.updated_at, enabled = excluded.enabled, pinned = excluded.pinned, install_id = excluded.install_id, signer = excluded.signer, "+
 		"revision = skillkit_registry.revision + 1", r.args(rec)...)
 	return pkgerr.Wrap("sqlstore", err, "writing the record of %s", rec.Name)
 }
@@ -168,7 +185,7 @@ func (r *Registry) CompareAndSwap(ctx context.Context, old *registry.Record, rec
 	}
 	args := append(r.args(rec)[1:], rec.Name, revision)
 	n, err := r.db.exec(ctx, "UPDATE skillkit_registry SET version = ?, source = ?, url = ?, ref = ?, commit_hash = ?, subdir = ?, tree = ?, "+
-		"fingerprint = ?, installed_at = ?, updated_at = ?, enabled = ?, pinned = ?, install_id = ?, revision = revision + 1 "+
+		"fingerprint = ?, installed_at = ?, updated_at = ?, enabled = ?, pinned = ?, install_id = ?, signer = ?, revision = revision + 1 "+
 		"WHERE name = ? AND revision = ?", args...)
 	if err != nil {
 		return pkgerr.Wrap("sqlstore", err, "writing the record of %s", rec.Name)

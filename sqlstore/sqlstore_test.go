@@ -124,7 +124,7 @@ func TestMigrationRunsOnce(t *testing.T) {
 		openTogether()
 		// As if the database had been made by a version before the fleet
 		// tables: the second migration and those after it run once.
-		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_usage", "DELETE FROM skillkit_schema_migrations WHERE version >= 2"}
+		drop := []string{"DROP TABLE skillkit_packages", "DROP TABLE skillkit_replicas", "DROP TABLE skillkit_usage", "ALTER TABLE skillkit_registry DROP COLUMN signer", "DELETE FROM skillkit_schema_migrations WHERE version >= 2"}
 		if b.Dialect == sqlstore.PostgreSQL {
 			drop = append(drop, "DROP FUNCTION skillkit_registry_notify CASCADE")
 		}

@@ -390,12 +390,13 @@ func full(name string) registry.Record {
 		URL: "https://github.com/example/skills", Ref: "main", Commit: "abc123", Subdir: "skills/" + name, Tree: "def456",
 		Fingerprint: "sha256:00ff", InstalledAt: at, UpdatedAt: at.Add(time.Hour),
 		Enabled: true, Pinned: true, InstallID: "TESTINSTALLID234567ABCDEFG",
+		Signer: &registry.Signer{State: "verified", Principals: []string{"alice@example.com", "release@example.com"}, Key: "SHA256:AAAA", Object: "commit abc123"},
 	}
 }
 
 func disabled(name string) registry.Record {
 	rec := full(name)
-	rec.Enabled, rec.Pinned, rec.Source, rec.InstallID = false, false, registry.SourceAgent, ""
+	rec.Enabled, rec.Pinned, rec.Source, rec.InstallID, rec.Signer = false, false, registry.SourceAgent, "", nil
 	return rec
 }
 
