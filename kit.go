@@ -22,6 +22,7 @@ import (
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/loader"
 	"github.com/skillkit-go/skillkit/mcpskills"
+	"github.com/skillkit-go/skillkit/provenance"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/secrets"
@@ -135,6 +136,14 @@ type Options struct {
 	// a missing file lists none. It must lie outside Dir and every source
 	// folder, where skills and their writers could add to it. Empty: none.
 	MCPServersFile string
+	// PublishersFile names the host's allowed-signers file (git's format,
+	// provenance.ParseAllowedSigners): the keys of the publishers whose
+	// signed commits and tags make a git skill trusted
+	// (installer.Options.Publishers, which it sets; give one of the two).
+	// It is read when the Kit opens, and must lie outside Dir and every
+	// source folder. Empty: no publishers (signatures are still checked,
+	// and a broken one refused).
+	PublishersFile string
 	// Installer tunes installs and updates (allowed git hosts, file://
 	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
 	// client).
@@ -243,6 +252,10 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if err := opts.checkServersFile(abs); err != nil {
 		return nil, err
 	}
+	publishers, err := opts.publishers(abs)
+	if err != nil {
+		return nil, err
+	}
 	if !opts.HostDumpable {
 		if err := executor.ProtectHost(); err != nil && !errors.Is(err, errors.ErrUnsupported) {
 			return nil, err
@@ -276,7 +289,11 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 		approved = placedRecords{Store: k.registry, dir: k.dir}
 	}
 	k.approvals = &registry.Verifier{Store: approved, ManifestDir: filepath.Join(abs, registry.HubDir, ApprovedDir)}
-	k.installer = installer.New(k.dir, installerOptions(&opts))
+	iopts := installerOptions(&opts)
+	if publishers != nil {
+		iopts.Publishers = publishers
+	}
+	k.installer = installer.New(k.dir, iopts)
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
 	if opts.ScanOnOpen || opts.Watch > 0 {
@@ -328,14 +345,19 @@ func installerOptions(o *Options) *installer.Options {
 
 // checkServersFile refuses an MCPServersFile inside the skills folder or
 // a source folder, where a skill, an agent or an archive could write it.
-// Links are followed as far as they exist.
 func (o *Options) checkServersFile(dir string) error {
-	if o.MCPServersFile == "" {
+	return o.checkOutside(dir, "MCPServersFile", o.MCPServersFile, "the list of allowed servers")
+}
+
+// checkOutside refuses a file (Options.field) inside the skills folder or
+// a source folder. Links are followed as far as they exist.
+func (o *Options) checkOutside(dir, field, name, what string) error {
+	if name == "" {
 		return nil
 	}
-	file, err := filepath.Abs(o.MCPServersFile)
+	file, err := filepath.Abs(name)
 	if err != nil {
-		return fmt.Errorf("skillkit: Options.MCPServersFile: %w", err)
+		return fmt.Errorf("skillkit: Options.%s: %w", field, err)
 	}
 	file = resolveExisting(file)
 	for _, src := range o.sources(dir) {
@@ -348,11 +370,34 @@ func (o *Options) checkServersFile(dir string) error {
 		}
 		for _, r := range []string{root, resolveExisting(root)} {
 			if rel, err := filepath.Rel(r, file); err == nil && rel != ".." && !strings.HasPrefix(rel, ".."+string(filepath.Separator)) {
-				return fmt.Errorf("skillkit: Options.MCPServersFile %s lies inside the skills folder %s: keep the list of allowed servers where skills cannot write", o.MCPServersFile, src.Dir)
+				return fmt.Errorf("skillkit: Options.%s %s lies inside the skills folder %s: keep %s where skills cannot write", field, name, src.Dir, what)
 			}
 		}
 	}
 	return nil
+}
+
+// publishers reads PublishersFile, after checking it lies outside every
+// skills folder; nil when there is none.
+func (o *Options) publishers(dir string) (*provenance.Signers, error) {
+	if o.PublishersFile == "" {
+		return nil, nil
+	}
+	if err := o.checkOutside(dir, "PublishersFile", o.PublishersFile, "the publishers' keys"); err != nil {
+		return nil, err
+	}
+	if o.Installer != nil && o.Installer.Publishers != nil {
+		return nil, errors.New("skillkit: both Options.PublishersFile and Options.Installer.Publishers are set; give one")
+	}
+	data, err := os.ReadFile(o.PublishersFile)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: Options.PublishersFile: %w", err)
+	}
+	s, err := provenance.ParseAllowedSigners(data)
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: Options.PublishersFile %s: %w", o.PublishersFile, err)
+	}
+	return s, nil
 }
 
 // resolveExisting resolves the links of the longest part of path that

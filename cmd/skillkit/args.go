@@ -14,7 +14,7 @@ import (
 // every command; --dir, --db and --json to those that define them.
 func globalFlag(name string) (takesValue, known bool) {
 	switch name {
-	case "dir", "db":
+	case "dir", "db", "publishers":
 		return true, true
 	case "json", "quiet", "verbose":
 		return false, true
@@ -24,7 +24,7 @@ func globalFlag(name string) (takesValue, known bool) {
 
 // globalFlagNames are the flags splitGlobal knows, for suggestions.
 func globalFlagNames() []string {
-	return []string{"dir", "db", "json", "quiet", "verbose", "version", "help"}
+	return []string{"dir", "db", "publishers", "json", "quiet", "verbose", "version", "help"}
 }
 
 // splitGlobal takes the global flags off the front of args, before the

@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -68,6 +69,7 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 		Getenv:         c.getenv,
 		Logger:         c.logger,
 		MCPServersFile: c.mcpServersFile(),
+		PublishersFile: cmp.Or(c.publishers, c.getenv("SKILLKIT_PUBLISHERS")),
 		Installer: &installer.Options{
 			AllowedHosts:  f.hosts(),
 			AllowFileURLs: f.allowFile,

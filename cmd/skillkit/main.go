@@ -56,6 +56,9 @@ type cli struct {
 	// command opened.
 	db      string
 	closers []func()
+	// publishers is the --publishers flag: the allowed-signers file of the
+	// publishers the host trusts (else $SKILLKIT_PUBLISHERS).
+	publishers string
 	// fleet holds --fleet-key, --fleet-trust and --fleet-unsigned (db.go).
 	fleet fleetFlags
 }
@@ -162,6 +165,9 @@ func run(ctx context.Context, args []string, c *cli) int {
 		opts = cmd.flags(fs)
 	}
 	addDBFlag(fs, &c.db)
+	if fs.Lookup("dir") != nil {
+		fs.StringVar(&c.publishers, "publishers", "", "the allowed-signers `FILE` of the publishers whose signed commits and tags are trusted (default $SKILLKIT_PUBLISHERS)")
+	}
 	c.fleet.register(fs)
 	defer c.closeAll()
 	rest, err := parseArgs(fs, append(global, args[1:]...))
@@ -228,6 +234,10 @@ Global flags, before or after the command:
   --dir DIR    the skills folder (default $SKILLKIT_DIR, else ./skills),
                for the commands that have one
   --db URL     with --dir: a database the replicas share (default $SKILLKIT_DB)
+  --publishers FILE
+               with --dir: the allowed-signers file of the publishers whose
+               signed git commits and tags are trusted (default
+               $SKILLKIT_PUBLISHERS); it must lie outside the skills folder
   --json       print JSON, for the commands that print data
   --quiet      print only errors and the data asked for
   --verbose    also print debug lines on stderr (as SKILLKIT_LOG=debug)
