@@ -274,6 +274,7 @@ func printInstalled(line func(label, value string), in *installedView) {
 	line("url", r.URL)
 	line("ref", r.Ref)
 	line("commit", r.Commit)
+	line("signer", describeSigner(r.Signer))
 	line("subfolder", r.Subdir)
 	line("version", r.Version)
 	if !r.InstalledAt.IsZero() {
@@ -290,6 +291,24 @@ func printInstalled(line func(label, value string), in *installedView) {
 	}
 	line("enabled", map[bool]string{true: "yes", false: "no (disabled: hidden from agents)"}[r.Enabled])
 	line("pinned", map[bool]string{true: "yes (updates skip it)", false: "no"}[r.Pinned])
+}
+
+// describeSigner says who signed what was installed: "" when no signature
+// was checked.
+func describeSigner(s *registry.Signer) string {
+	if s == nil {
+		return ""
+	}
+	var who string
+	switch {
+	case s.Verified():
+		who = "verified, " + strings.Join(s.Principals, ", ") + " (" + s.Key + ")"
+	case s.Key != "":
+		who = s.State + ", key " + s.Key + " is not among the publishers"
+	default:
+		who = s.State
+	}
+	return safeText(who + ": " + s.Object)
 }
 
 // fields calls emit for every set field of a struct, labelled by its JSON

@@ -251,6 +251,9 @@ func longColumns(s *skill.Skill, in *installedView) (state, commit, origin strin
 	if r.Ref != "" {
 		origin += " @" + r.Ref
 	}
+	if r.Signer.Verified() {
+		origin += ", signed by " + strings.Join(r.Signer.Principals, ", ")
+	}
 	return strings.Join(states, ","), short(r.Commit), safeText(origin)
 }
 
