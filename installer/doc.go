@@ -77,13 +77,18 @@
 //     .venv, node_modules, __pycache__, __MACOSX, .DS_Store. A single top
 //     folder holding SKILL.md is unwrapped. Archive data never creates a
 //     link. Refusals wrap [ErrRejected] (and [ErrLimit] for limits).
+//     A git source's commit (and annotated tag ref) is checked against
+//     Options.Publishers before .git is dropped: a signature that does not
+//     verify is [ErrBadSignature]; an origin among Options.RequireSigned
+//     needs a listed publisher's ([ErrUnsigned]).
 //  2. check: the tree holds SKILL.md at its root and passed the limits.
 //  3. validate: SKILL.md loads in lenient mode (skill.Load), its frontmatter
 //     has a name, and the name follows the naming rules; else
 //     [ErrInvalidSkill]. The skill's folder will be that name.
 //  4. fingerprint: registry.Fingerprint of the staged tree.
 //  5. scan: the scan package rates the staged skill and the skills
-//     folder's trust policy decides for the trust of its source: allow,
+//     folder's trust policy decides for the trust of its source (trusted
+//     when a listed publisher signed it): allow,
 //     ask (a [*ScanError] wrapping [ErrNeedsConfirmation] unless
 //     InstallOptions.Confirmed) or block ([ErrScanRejected]; Force never
 //     changes it).
