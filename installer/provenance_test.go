@@ -243,3 +243,31 @@ func TestUpdateByAnotherPublisherAsksAgain(t *testing.T) {
 		t.Fatalf("the confirmed update: %+v, %v", res, err)
 	}
 }
+
+// TestApprovedEditLosesItsSigner: the publisher signed the files fetched;
+// approving an edit of them is a community skill's approval, and the
+// record no longer names the signer.
+func TestApprovedEditLosesItsSigner(t *testing.T) {
+	alice, alicePub := publisherKey(t, "alice")
+	r := newRepo(t)
+	r.Write(map[string]string{"SKILL.md": skillMD("piped", pipedInstaller)})
+	signedCommit(r, alice, "v1")
+	in, dir := newTestInstaller(t, &Options{Publishers: publishers(t, "alice@example.com "+alicePub)})
+	if _, err := in.Install(t.Context(), Source{Git: r.URL()}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "piped", "notes.md"), []byte("edited\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	var se *ScanError
+	if _, err := in.Approve(t.Context(), "piped", nil); !errors.As(err, &se) || se.Trust != scan.TrustCommunity {
+		t.Fatalf("approving an edit: %v, want a community skill's question", err)
+	}
+	if _, err := in.Approve(t.Context(), "piped", &ApproveOptions{Confirmed: true}); err != nil {
+		t.Fatal(err)
+	}
+	rec, err := in.dir.Record(t.Context(), "piped")
+	if err != nil || rec == nil || rec.Signer != nil {
+		t.Fatalf("record after the approval: %+v, %v", rec, err)
+	}
+}
