@@ -3,7 +3,6 @@ package installer
 import (
 	"errors"
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
@@ -13,26 +12,7 @@ import (
 	"github.com/skillkit-go/skillkit/scan"
 )
 
-// publisherKey makes an ed25519 key with ssh-keygen and returns its private
-// key file and its public key line.
-func publisherKey(t *testing.T, name string) (file, pub string) {
-	t.Helper()
-	if _, err := exec.LookPath("ssh-keygen"); err != nil {
-		if os.Getenv("CI") != "" {
-			t.Fatal("ssh-keygen is not installed; CI must install it")
-		}
-		t.Skip("needs ssh-keygen to sign:", err)
-	}
-	file = filepath.Join(t.TempDir(), name)
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", file).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v %s", err, out)
-	}
-	data, err := os.ReadFile(file + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return file, strings.TrimSpace(string(data))
-}
+var publisherKey = fixture.SSHKey
 
 // signedCommit commits everything in r, signed by the key file ("" for an
 // unsigned commit).

@@ -7,22 +7,9 @@ import (
 	"path/filepath"
 	"strings"
 	"testing"
-)
 
-// keyPair makes an ed25519 key with ssh-keygen and returns its private
-// key file and its public key line.
-func keyPair(t *testing.T, dir, name string) (string, string) {
-	t.Helper()
-	path := filepath.Join(dir, name)
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-C", name, "-f", path).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v %s", err, out)
-	}
-	pub, err := os.ReadFile(path + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	return path, strings.TrimSpace(string(pub))
-}
+	"github.com/skillkit-go/skillkit/internal/fixture"
+)
 
 // repo makes a git repository with one commit signed by key (none when
 // key is ""), and a tag signed by it.
@@ -73,9 +60,9 @@ func (r repo) object(kind, id string) []byte {
 func TestVerifyCommit(t *testing.T) {
 	r := newRepo(t)
 	keys := t.TempDir()
-	alice, alicePub := keyPair(t, keys, "alice")
-	_, bobPub := keyPair(t, keys, "bob")
-	mallory, _ := keyPair(t, keys, "mallory")
+	alice, alicePub := fixture.SSHKey(t, "alice")
+	_, bobPub := fixture.SSHKey(t, "bob")
+	mallory, _ := fixture.SSHKey(t, "mallory")
 	signers, err := ParseAllowedSigners([]byte("# publishers\nalice@example.com,release@example.com namespaces=\"git\" " + alicePub + "\n\nbob@example.com " + bobPub + "\n"))
 	if err != nil {
 		t.Fatal(err)
@@ -150,8 +137,7 @@ func tamperSignature(t *testing.T, raw []byte) []byte {
 
 func TestVerifyTag(t *testing.T) {
 	r := newRepo(t)
-	keys := t.TempDir()
-	alice, alicePub := keyPair(t, keys, "alice")
+	alice, alicePub := fixture.SSHKey(t, "alice")
 	r.commit("a", "")
 	r.git("-c", "gpg.format=ssh", "-c", "user.signingkey="+alice, "tag", "-s", "-m", "v1", "v1")
 	r.git("tag", "-a", "-m", "v2", "v2")
@@ -208,7 +194,7 @@ func FuzzVerifyCommit(f *testing.F) {
 func TestOtherNamespace(t *testing.T) {
 	r := newRepo(t)
 	keys := t.TempDir()
-	alice, alicePub := keyPair(t, keys, "alice")
+	alice, alicePub := fixture.SSHKey(t, "alice")
 	payload := r.object("commit", r.commit("a", ""))
 	file := filepath.Join(keys, "payload")
 	os.WriteFile(file, payload, 0o644)

@@ -2,10 +2,11 @@ package main
 
 import (
 	"os"
-	"os/exec"
 	"path/filepath"
 	"strings"
 	"testing"
+
+	"github.com/skillkit-go/skillkit/internal/fixture"
 )
 
 // signedRepo makes a repository holding the skill notes in one commit
@@ -13,37 +14,12 @@ import (
 // line for the key.
 func signedRepo(t *testing.T) (url, signers string) {
 	t.Helper()
-	for _, tool := range []string{"git", "ssh-keygen"} {
-		if _, err := exec.LookPath(tool); err != nil {
-			if os.Getenv("CI") != "" {
-				t.Fatalf("%s is not installed", tool)
-			}
-			t.Skip(tool, "is not installed")
-		}
-	}
-	key := filepath.Join(t.TempDir(), "alice")
-	if out, err := exec.Command("ssh-keygen", "-q", "-t", "ed25519", "-N", "", "-f", key).CombinedOutput(); err != nil {
-		t.Fatalf("ssh-keygen: %v %s", err, out)
-	}
-	pub, err := os.ReadFile(key + ".pub")
-	if err != nil {
-		t.Fatal(err)
-	}
-	dir := t.TempDir()
-	if err := os.WriteFile(filepath.Join(dir, "SKILL.md"), []byte(md("notes", "Take notes.")), 0o644); err != nil {
-		t.Fatal(err)
-	}
-	for _, args := range [][]string{{"init", "-q", "-b", "main"}, {"add", "-A"},
-		{"-c", "gpg.format=ssh", "-c", "user.signingkey=" + key, "commit", "-q", "-S", "-m", "v1"}} {
-		cmd := exec.Command("git", args...)
-		cmd.Dir = dir
-		cmd.Env = []string{"PATH=" + os.Getenv("PATH"), "HOME=" + dir, "GIT_CONFIG_NOSYSTEM=1", "GIT_CONFIG_GLOBAL=" + os.DevNull,
-			"GIT_AUTHOR_NAME=t", "GIT_AUTHOR_EMAIL=t@e", "GIT_COMMITTER_NAME=t", "GIT_COMMITTER_EMAIL=t@e"}
-		if out, err := cmd.CombinedOutput(); err != nil {
-			t.Fatalf("git %v: %v\n%s", args, err, out)
-		}
-	}
-	return "file://" + filepath.ToSlash(dir), "alice@example.com " + strings.TrimSpace(string(pub)) + "\n"
+	key, pub := fixture.SSHKey(t, "alice")
+	r := fixture.NewRepo(t)
+	r.Write(map[string]string{"SKILL.md": md("notes", "Take notes.")})
+	r.Git("add", "-A")
+	r.Git("-c", "gpg.format=ssh", "-c", "user.signingkey="+key, "commit", "-q", "-S", "-m", "v1")
+	return r.URL(), "alice@example.com " + pub + "\n"
 }
 
 // --publishers (or $SKILLKIT_PUBLISHERS) names the publishers; inspect and
