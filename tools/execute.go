@@ -4,8 +4,6 @@ import (
 	"context"
 	"encoding/json"
 	"errors"
-	"slices"
-	"strings"
 
 	"github.com/skillkit-go/skillkit/executor"
 )
@@ -28,8 +26,9 @@ func ExecuteSkill(ex *executor.Executor, names []string) (Tool, error) {
 	if ex == nil {
 		return Tool{}, errors.New("tools: execute_skill needs an executor")
 	}
+	accepted := newNameSet(names)
 	schema := objectSchema([]property{
-		{"name", map[string]any{"type": "string", "enum": sortedCopy(names), "description": "The compute-entry skill to run."}},
+		{"name", accepted.property("The compute-entry skill to run.")},
 		{"input", map[string]any{"type": "object", "description": "The skill's input as a JSON object; <available_skills> lists each skill's input fields."}},
 	}, "name", "input")
 	type args struct {
@@ -40,8 +39,8 @@ func ExecuteSkill(ex *executor.Executor, names []string) (Tool, error) {
 		"Run a compute-entry skill with a JSON input and get its JSON output. Only skills of type compute-entry can be run.",
 		schema, false,
 		func(ctx context.Context, a args) (Result, error) {
-			if !slices.Contains(names, a.Name) {
-				return Errorf("unknown compute-entry skill %q; the ones you can run are: %s", a.Name, strings.Join(sortedCopy(names), ", ")), nil
+			if !accepted.has(a.Name) {
+				return accepted.unknown("compute-entry skill", a.Name), nil
 			}
 			out, err := ex.Execute(ctx, a.Name, a.Input)
 			if err != nil {

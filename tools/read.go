@@ -62,8 +62,9 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 	if opts != nil {
 		act, onActivate = opts.Activate, opts.OnActivate
 	}
+	accepted := newNameSet(names)
 	schema := objectSchema([]property{
-		{"name", map[string]any{"type": "string", "enum": sortedCopy(names), "description": "The skill to load."}},
+		{"name", accepted.property("The skill to load.")},
 		{"task", map[string]any{"type": "string", "description": "What you are about to do with the skill, in a few words. References the skill routes to this task are included in the answer."}},
 	}, "name")
 	type args struct {
@@ -74,7 +75,7 @@ func ReadSkill(skills Lookup, names []string, opts *ReadOptions) (Tool, error) {
 		"Load a skill's full instructions by name, with the list of files it says you must read first. Call it before you use a skill from <available_skills>.",
 		schema, true,
 		func(ctx context.Context, a args) (Result, error) {
-			s, res, ok := find(skills, names, a.Name)
+			s, res, ok := find(skills, accepted, a.Name)
 			if !ok {
 				return res, nil
 			}
@@ -114,8 +115,9 @@ func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, erro
 		return Tool{}, errors.New("tools: read_skill_file needs at least one skill name")
 	}
 	limit := opts.maxFileBytes()
+	accepted := newNameSet(names)
 	schema := objectSchema([]property{
-		{"name", map[string]any{"type": "string", "enum": sortedCopy(names), "description": "The skill the file belongs to."}},
+		{"name", accepted.property("The skill the file belongs to.")},
 		{"path", map[string]any{"type": "string", "minLength": 1, "maxLength": maxPathLength, "description": "The file's path relative to the skill folder, as read_skill lists it, e.g. references/guide.md."}},
 	}, "name", "path")
 	type args struct {
@@ -126,7 +128,7 @@ func ReadSkillFile(skills Lookup, names []string, opts *ReadOptions) (Tool, erro
 		"Read one file of a skill (a reference, template or script) by its path relative to the skill folder.",
 		schema, true,
 		func(ctx context.Context, a args) (Result, error) {
-			s, res, ok := find(skills, names, a.Name)
+			s, res, ok := find(skills, accepted, a.Name)
 			if !ok {
 				return res, nil
 			}
@@ -139,9 +141,9 @@ const (
 )
 
 // find resolves a name the agent may read.
-func find(skills Lookup, names []string, name string) (*skill.Skill, Result, bool) {
-	if !slices.Contains(names, name) {
-		return nil, Errorf("unknown skill %q; the skills you can read are: %s", name, strings.Join(sortedCopy(names), ", ")), false
+func find(skills Lookup, names nameSet, name string) (*skill.Skill, Result, bool) {
+	if !names.has(name) {
+		return nil, names.unknown("skill", name), false
 	}
 	s, ok := skills.Get(name)
 	if !ok {

@@ -96,8 +96,15 @@ func runRead(ctx context.Context, c *cli, opts any, args []string) int {
 	if err != nil {
 		return c.fail("read", err)
 	}
+	return printToolResult(c, res, o.json)
+}
+
+// printToolResult prints what a tool answers the model: its whole result
+// as JSON, or its text (on standard error when it is an error). The exit
+// status is 1 for an error answer.
+func printToolResult(c *cli, res tools.Result, asJSON bool) int {
 	switch {
-	case o.json:
+	case asJSON:
 		if writeJSON(c, res) != nil {
 			return exitFailure
 		}

@@ -84,18 +84,5 @@ func runTool(ctx context.Context, c *cli, opts any, args []string) int {
 	if err != nil {
 		return c.fail("tool", err)
 	}
-	switch {
-	case o.json:
-		if writeJSON(c, res) != nil {
-			return exitFailure
-		}
-	case res.IsError:
-		fmt.Fprintln(c.stderr, safeText(res.Text))
-	default:
-		fmt.Fprintln(c.stdout, safeText(res.Text))
-	}
-	if res.IsError {
-		return exitFailure
-	}
-	return exitOK
+	return printToolResult(c, res, o.json)
 }
