@@ -14,6 +14,7 @@ func FuzzDecodeLock(f *testing.F) {
 	f.Add([]byte(`{"version":1,"skills":{"pdf":{"version":"1.0.0","fingerprint":"sha256:ab","installedAt":"2026-04-13T10:00:00Z"}}}`))
 	f.Add([]byte(`{"version":1,"x":[1,2],"skills":{"a":{"version":2,"enabled":false,"pinned":true,"label":"A"}}}`))
 	f.Add([]byte(`{"skills":{"a":null}}`))
+	f.Add([]byte(`{"version":1,"skills":{"a":{"signer":{"state":"verified","principals":["p@e"],"key":"SHA256:x","object":"commit ab"}}}}`))
 	f.Add([]byte(`{"version":"1"}`))
 	f.Add([]byte(``))
 	f.Fuzz(func(t *testing.T, data []byte) {
@@ -39,7 +40,7 @@ func FuzzDecodeLock(f *testing.F) {
 			}
 			rec := join(name, e, nil)
 			e2, _ := split(rec)
-			if e2.Fingerprint != e.Fingerprint || string(e2.Version) != string(e.Version) || e2.Pinned != e.Pinned {
+			if e2.Fingerprint != e.Fingerprint || string(e2.Version) != string(e.Version) || e2.Pinned != e.Pinned || !e2.Signer.Equal(e.Signer) {
 				t.Fatalf("record round trip: %+v -> %+v", e, e2)
 			}
 		}
