@@ -23,7 +23,7 @@
 // skills folder's .skillhub/: lock.json and one origin file per skill, in
 // the camelCase layout other tools write there too, plus skillkit's fields:
 //
-//	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned","installId"}}}
+//	.skillhub/lock.json          {"version":1,"skills":{"<name>":{"version","fingerprint","installedAt","updatedAt","enabled","pinned","installId","signer"}}}
 //	.skillhub/origins/<name>.json {"version":1,"source","url","branch","commitHash","installedAt","subdir"}
 //
 // lock.json says what is installed: a record exists when lock.json has an
