@@ -57,6 +57,14 @@ func TestPublishersFlag(t *testing.T) {
 	if code == exitOK || !strings.Contains(errOut, "inside the skills folder") {
 		t.Fatalf("a publishers file in the skills folder: exit %d, %s", code, errOut)
 	}
+	bad := filepath.Join(t.TempDir(), "bad")
+	if err := os.WriteFile(bad, []byte("# keys\nalice@example.com\n"), 0o644); err != nil {
+		t.Fatal(err)
+	}
+	code, _, errOut = runCLI(t, "update", "--dir", skills, "--allow-file-urls", "--publishers", bad, "notes")
+	if code == exitOK || !strings.Contains(errOut, "line 2") {
+		t.Fatalf("a publishers file that does not parse: exit %d, %s", code, errOut)
+	}
 	code, _, errOut = runCLI(t, "update", "--dir", skills, "--allow-file-urls", "--publishers", file, "notes")
 	if code != exitOK {
 		t.Fatalf("update with --publishers: exit %d, %s", code, errOut)
