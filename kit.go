@@ -614,6 +614,12 @@ func (k *Kit) remember(ctx context.Context, name string) {
 	}
 }
 
+// otherSource reports whether s comes from a source other than the skills
+// folder (a builtin, a user folder).
+func (k *Kit) otherSource(s *skill.Skill) bool {
+	return s.Source != k.opts.sources(k.dir.Path())[0].Name
+}
+
 // ErrNoSuchSkill: SaveSecrets found no skill of that name to seal values
 // for.
 var ErrNoSuchSkill = errors.New("skillkit: no such skill")
@@ -635,11 +641,16 @@ func (k *Kit) SaveSecrets(ctx context.Context, name string, values map[string]st
 	if err != nil {
 		return err
 	}
+	// Another source's skill (a builtin, a user folder) has no install to
+	// check; the skills folder's own, seen in a snapshot taken before it was
+	// uninstalled, is not another source's.
 	other := false
 	if !inDir {
-		if _, other, err = k.Skill(ctx, name); err != nil {
+		s, found, err := k.Skill(ctx, name)
+		if err != nil {
 			return err
 		}
+		other = found && k.otherSource(s)
 	}
 	unlock, err := k.dir.Hold(ctx, name)
 	if err != nil {
@@ -916,7 +927,10 @@ func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	if lerr != nil {
 		return lerr
 	}
-	if _, known := l.Get(name); !known {
+	// Only another source's skill gets a record of its own: the skills
+	// folder's, seen in a snapshot taken before it was uninstalled, stays
+	// uninstalled.
+	if s, known := l.Get(name); !known || !k.otherSource(s) {
 		return err
 	}
 	if oerr := k.installer.SetEnabledOther(ctx, name, enabled); !errors.Is(oerr, installer.ErrExists) {

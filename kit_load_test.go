@@ -11,6 +11,7 @@ import (
 	"strconv"
 	"strings"
 	"testing"
+	"time"
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -45,7 +46,8 @@ func TestLoadWorkerHelper(t *testing.T) {
 	for i := range 30 {
 		name := loadNames[rng.IntN(len(loadNames))]
 		var err error
-		switch rng.IntN(4) {
+		op := rng.IntN(4)
+		switch op {
 		case 0:
 			src := filepath.Join(sourceRoot, fmt.Sprintf("v%d", 1+rng.IntN(2)), name)
 			_, err = kit.Install(ctx, installer.Source{Dir: src}, &installer.InstallOptions{Force: true})
@@ -56,6 +58,7 @@ func TestLoadWorkerHelper(t *testing.T) {
 		case 3:
 			err = kit.SetEnabled(ctx, name, rng.IntN(2) == 0)
 		}
+		fmt.Printf("%s seed%d op%d %s %d: %v\n", time.Now().Format("15:04:05.000000"), seed, i, name, op, err)
 		// Another process uninstalled the skill first: the one answer a
 		// race may give.
 		if err != nil && !errors.Is(err, installer.ErrNotInstalled) && !errors.Is(err, skillkit.ErrNoSuchSkill) {
@@ -118,7 +121,7 @@ func TestProcessesOnOneFolderAgree(t *testing.T) {
 		recorded = append(recorded, rec.Name)
 		md, err := os.ReadFile(filepath.Join(dir, rec.Name, "SKILL.md"))
 		if err != nil {
-			t.Errorf("%s is recorded but its folder is not there: %v", rec.Name, err)
+			t.Errorf("%s is recorded (%+v) but its folder is not there: %v", rec.Name, rec, err)
 			continue
 		}
 		origin := filepath.Base(filepath.Dir(rec.URL))
@@ -164,4 +167,51 @@ func TestProcessesOnOneFolderAgree(t *testing.T) {
 		t.Errorf("doctor after the load: %v", bad)
 	}
 	t.Logf("after %d workers: installed %v, secrets for %v", workers, recorded, withSecrets)
+	if t.Failed() {
+		for w := range workers {
+			t.Logf("worker %d:\n%s", w, outs[w].String())
+		}
+	}
+}
+
+// A Kit whose snapshot still shows a skill that another Kit (another
+// process) uninstalled does not bring it back: a flag change and a secret
+// save fail and write nothing.
+func TestStaleSnapshotDoesNotResurrect(t *testing.T) {
+	ctx := t.Context()
+	dir := filepath.Join(t.TempDir(), "skills")
+	first, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer first.Close()
+	if _, err := first.Install(ctx, installer.Source{Dir: greetSkill(t, "greet", "hello")}, nil); err != nil {
+		t.Fatal(err)
+	}
+	// The first Kit scans: its snapshot holds greet from now on.
+	if l, err := first.Loader(ctx); err != nil {
+		t.Fatal(err)
+	} else if _, ok := l.Get("greet"); !ok {
+		t.Fatal("the first Kit's snapshot lacks greet")
+	}
+	second, err := skillkit.Open(ctx, skillkit.Options{Dir: dir, Keyring: testKeyring(t)})
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer second.Close()
+	if err := second.Uninstall(ctx, "greet", nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := first.SetEnabled(ctx, "greet", false); !errors.Is(err, installer.ErrNotInstalled) {
+		t.Errorf("SetEnabled on the stale Kit: %v", err)
+	}
+	if err := first.SaveSecrets(ctx, "greet", map[string]string{"GREET_TOKEN": "x"}); !errors.Is(err, skillkit.ErrNoSuchSkill) {
+		t.Errorf("SaveSecrets on the stale Kit: %v", err)
+	}
+	if recs, _ := second.Registry().List(ctx); len(recs) != 0 {
+		t.Errorf("records after the uninstall: %+v", recs)
+	}
+	if names, _ := secrets.NewFSStore(dir).Skills(ctx); len(names) != 0 {
+		t.Errorf("secrets after the uninstall: %v", names)
+	}
 }
