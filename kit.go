@@ -614,10 +614,12 @@ func (k *Kit) remember(ctx context.Context, name string) {
 	}
 }
 
-// otherSource reports whether s comes from a source other than the skills
-// folder (a builtin, a user folder).
+// otherSource reports whether s is a skill the installer does not manage:
+// another source's (a builtin, a user folder), or one deeper in the skills
+// folder than its top level. A top-level folder of the skills folder is the
+// installer's even when a snapshot still shows it after an uninstall.
 func (k *Kit) otherSource(s *skill.Skill) bool {
-	return s.Source != k.opts.sources(k.dir.Path())[0].Name
+	return s.Source != k.opts.sources(k.dir.Path())[0].Name || s.Dir != s.Name
 }
 
 // ErrNoSuchSkill: SaveSecrets found no skill of that name to seal values
@@ -927,9 +929,9 @@ func (k *Kit) SetEnabled(ctx context.Context, name string, enabled bool) error {
 	if lerr != nil {
 		return lerr
 	}
-	// Only another source's skill gets a record of its own: the skills
-	// folder's, seen in a snapshot taken before it was uninstalled, stays
-	// uninstalled.
+	// Only a skill the installer does not manage gets a record of its own:
+	// the installer's, seen in a snapshot taken before it was uninstalled,
+	// stays uninstalled.
 	if s, known := l.Get(name); !known || !k.otherSource(s) {
 		return err
 	}
