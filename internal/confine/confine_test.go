@@ -511,3 +511,46 @@ func TestFailedChildLeavesZygoteNotDumpable(t *testing.T) {
 		t.Error("the failed child left the zygote dumpable")
 	}
 }
+
+// TestEachProgramItsOwnNetwork: two programs without a network do not
+// share one: what one listens on, the other cannot reach, and each has
+// its own loopback. Several rounds, one after the other.
+func TestEachProgramItsOwnNetwork(t *testing.T) {
+	asuser.Again(t)
+	dir := t.TempDir()
+	os.Chmod(dir, 0o755)
+	for round := range 4 {
+		listener, err := Prepare(context.Background(), Spec{Path: "/usr/bin/python3", Dir: dir, System: DefaultSystemPaths(),
+			Args: []string{"-c", `
+import socket, sys, time
+s = socket.socket(); s.bind(("127.0.0.1", 4444)); s.listen(1)
+print("listening", flush=True)
+time.sleep(20)`}})
+		if err != nil {
+			t.Fatal(err)
+		}
+		r, w, err := os.Pipe()
+		if err != nil {
+			t.Fatal(err)
+		}
+		listener.Stdout = w
+		if err := listener.Start(); err != nil {
+			t.Fatal(err)
+		}
+		w.Close()
+		line := make([]byte, 10)
+		if _, err := io.ReadFull(r, line); err != nil || string(line) != "listening\n" {
+			t.Fatalf("round %d: the listener did not start: %q %v", round, line, err)
+		}
+		got := probe(t, Spec{Dir: dir}, map[string]string{
+			"other-program": "exec 3<>/dev/tcp/127.0.0.1/4444",
+			"own-loopback":  "python3 -c 'import socket; s=socket.socket(); s.bind((\"127.0.0.1\", 4444)); s.listen(1); c=socket.create_connection((\"127.0.0.1\", 4444))'",
+		})
+		expect(t, got, false, "other-program")
+		expect(t, got, true, "own-loopback")
+		syscall.Kill(-listener.Process.Pid, syscall.SIGKILL)
+		listener.Wait()
+		listener.Close()
+		r.Close()
+	}
+}
