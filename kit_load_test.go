@@ -58,6 +58,8 @@ func TestLoadWorkerHelper(t *testing.T) {
 		case 3:
 			err = kit.SetEnabled(ctx, name, rng.IntN(2) == 0)
 		}
+		// The trace of every operation: the parent shows it when the
+		// folder does not agree, to find the interleaving that broke it.
 		fmt.Printf("%s seed%d op%d %s %d: %v\n", time.Now().Format("15:04:05.000000"), seed, i, name, op, err)
 		// Another process uninstalled the skill first: the one answer a
 		// race may give.

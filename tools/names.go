@@ -44,19 +44,19 @@ func (ns nameSet) unknown(kind, name string) Result {
 	if len(ns.sorted) <= MaxNameEnum {
 		return Errorf("unknown %s %q; the ones you can use are: %s", kind, name, strings.Join(ns.sorted, ", "))
 	}
-	var close []string
+	var similar []string
 	lower := strings.ToLower(name)
 	for _, n := range ns.sorted {
-		if len(close) == 10 {
+		if len(similar) == 10 {
 			break
 		}
 		if lower != "" && (strings.Contains(n, lower) || strings.Contains(lower, n)) {
-			close = append(close, n)
+			similar = append(similar, n)
 		}
 	}
 	msg := fmt.Sprintf("unknown %s %q among %d; call search_skills with what you need to find its name", kind, name, len(ns.sorted))
-	if len(close) > 0 {
-		msg += "; names like it: " + strings.Join(close, ", ")
+	if len(similar) > 0 {
+		msg += "; names like it: " + strings.Join(similar, ", ")
 	}
 	return Errorf("%s", msg)
 }

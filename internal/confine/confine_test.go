@@ -52,6 +52,9 @@ func run(t *testing.T, spec Spec) (string, int) {
 	copied := make(chan struct{})
 	go func() { out.ReadFrom(r); close(copied) }()
 	err = c.Wait()
+	if c.Wait() == nil {
+		t.Error("a second Wait did not fail")
+	}
 	<-copied
 	r.Close()
 	c.Close()

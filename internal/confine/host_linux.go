@@ -210,6 +210,9 @@ func (c *Cmd) Wait() error {
 	if c.Process == nil {
 		return errors.New("confine: not started")
 	}
+	if c.ProcessState != nil {
+		return errors.New("confine: Wait was already called")
+	}
 	state, err := c.Process.Wait()
 	close(c.waited)
 	if err != nil {
