@@ -79,6 +79,10 @@ type Options struct {
 	// and Doctor reports the replicas that lag. It needs Registry. Nil: a
 	// single host.
 	Packages registry.PackageStore
+	// History bounds how many versions of each skill the skills folder
+	// keeps for [Kit.Rollback] (see [installer.Retention]); nil: the last
+	// 10 and those younger than 30 days, within 64 MiB per skill.
+	History *installer.Retention
 	// FleetKey signs, on a replica (Packages), every install's and
 	// uninstall's statement in the package store, so that other replicas
 	// that trust its public key place and remove what it did
@@ -279,7 +283,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	k.dir, err = skillsdir.Open(abs, k.registry, &skillsdir.Options{
 		Purge: k.vault.DeleteSkill, Logger: opts.Logger, Limits: opts.Limits, Keep: deps.Keep,
 		Policy: opts.Policy, Trusted: opts.TrustedOrigins, AllowDangerous: opts.AllowDangerous, Packages: opts.Packages,
-		FleetKey: opts.FleetKey, FleetTrust: opts.FleetTrust, FleetUnsigned: opts.FleetUnsigned,
+		FleetKey: opts.FleetKey, FleetTrust: opts.FleetTrust, FleetUnsigned: opts.FleetUnsigned, History: opts.History,
 	})
 	if err != nil {
 		return nil, err

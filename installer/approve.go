@@ -6,6 +6,7 @@ import (
 	"time"
 
 	"github.com/skillkit-go/skillkit/internal/osfs"
+	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/skill"
@@ -119,6 +120,10 @@ func (in *Installer) Approve(ctx context.Context, name string, opts *ApproveOpti
 		if err != nil {
 			return nil, err
 		}
+	}
+	// The approved files become a version of the skill's history.
+	if err := in.dir.RecordHeld(ctx, name, skillsdir.OpApprove, &candidate); err != nil {
+		in.dir.Warn(ctx, "skillkit: the history of %s could not record the approval: %v", name, err)
 	}
 	in.dir.Audit(ctx, "skill approved", candidate)
 	return a, nil

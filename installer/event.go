@@ -32,5 +32,6 @@ const (
 	OpInstall   = skillsdir.OpInstall
 	OpUpdate    = skillsdir.OpUpdate
 	OpUninstall = skillsdir.OpUninstall
-	OpSync      = skillsdir.OpSync // a replica placing or removing a skill as the shared registry says
+	OpSync      = skillsdir.OpSync     // a replica placing or removing a skill as the shared registry says
+	OpRollback  = skillsdir.OpRollback // a version from the skill's history restored (Rollback)
 )

@@ -1,6 +1,7 @@
 package installer
 
 import (
+	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -213,6 +214,17 @@ type fetchPlan struct {
 	remote Remote          // kind SourceWellKnown or SourceMCP
 	origin registry.Record // Source, URL, Ref and Subdir; Commit is known after the fetch
 	what   string          // for progress: "cloning URL", "extracting FILE", ...
+	// packaged: kind SourceZip, an archive skillkit packed (a shared
+	// package, a kept version) holding the skill at its top, whatever
+	// origin.Subdir the record keeps.
+	packaged bool
+}
+
+// packagePlan is the plan of installing an archive skillkit packed of
+// files that came from origin.
+func packagePlan(data []byte, origin registry.Record, what string) fetchPlan {
+	return fetchPlan{kind: registry.SourceZip, packaged: true, zip: Source{Zip: bytes.NewReader(data), ZipSize: int64(len(data))},
+		origin: origin, what: what}
 }
 
 // planFetch checks src and decides how to fetch it. It touches neither
@@ -429,7 +441,11 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		if plan.zip.ZipFile != "" {
 			return archive.ExtractZipFileFolder(ctx, plan.zip.ZipFile, plan.origin.Subdir, tree, in.dir.Limits())
 		}
-		return archive.ExtractZipFolder(ctx, plan.zip.Zip, plan.zip.ZipSize, plan.origin.Subdir, tree, in.dir.Limits())
+		folder := plan.origin.Subdir
+		if plan.packaged {
+			folder = ""
+		}
+		return archive.ExtractZipFolder(ctx, plan.zip.Zip, plan.zip.ZipSize, folder, tree, in.dir.Limits())
 	case registry.SourceLocal:
 		return in.fetchDir(ctx, plan.dir, plan.origin.Subdir, tree, rec)
 	}

@@ -1,7 +1,6 @@
 package installer
 
 import (
-	"bytes"
 	"context"
 	"errors"
 	"fmt"
@@ -325,13 +324,8 @@ func (in *Installer) place(ctx context.Context, rec registry.Record, rep *skills
 	if err != nil {
 		return nil, err
 	}
-	plan := fetchPlan{
-		kind:   registry.SourceZip,
-		zip:    Source{Zip: bytes.NewReader(data), ZipSize: int64(len(data))},
-		origin: registry.Record{Source: rec.Source, URL: rec.URL, Ref: rec.Ref, Commit: rec.Commit, Subdir: rec.Subdir, Tree: rec.Tree},
-		what:   "extracting the package " + rec.Fingerprint,
-	}
-	t, c, err := in.staged(ctx, plan, rep)
+	origin := registry.Record{Source: rec.Source, URL: rec.URL, Ref: rec.Ref, Commit: rec.Commit, Subdir: rec.Subdir, Tree: rec.Tree}
+	t, c, err := in.staged(ctx, packagePlan(data, origin, "extracting the package "+rec.Fingerprint), rep)
 	if err != nil {
 		return nil, err
 	}

@@ -78,6 +78,9 @@ type Options struct {
 	// FleetUnsigned, with no FleetTrust, lets Sync place and remove
 	// skills on the shared database's word alone.
 	FleetUnsigned bool
+	// History bounds how many versions of each skill the folder keeps
+	// (see [Retention]); nil: the defaults.
+	History *Retention
 }
 
 // Dir is one skills folder and the transactions on it. Every package that
@@ -101,6 +104,7 @@ type Dir struct {
 	fleetKey       ed25519.PrivateKey
 	fleetTrust     []ed25519.PublicKey
 	fleetUnsigned  bool
+	retention      Retention // what each skill's history keeps
 	names          nameLocks
 	// Fault, set by tests, is called at each named point of a transaction;
 	// an error fails the transaction there, and ErrSimulatedCrash stops it
@@ -131,11 +135,11 @@ func Open(dir string, reg registry.Store, opts *Options) (*Dir, error) {
 	if reg == nil {
 		reg = registry.NewFSStore(abs)
 	}
-	d := &Dir{path: abs, root: root, reg: reg, policy: scan.DefaultPolicy()}
+	d := &Dir{path: abs, root: root, reg: reg, policy: scan.DefaultPolicy(), retention: (*Retention)(nil).resolve()}
 	if opts != nil {
 		d.purge, d.log, d.limits, d.keep = opts.Purge, opts.Logger, opts.Limits, opts.Keep
 		d.trusted, d.allowDangerous = slices.Clone(opts.Trusted), opts.AllowDangerous
-		d.packages = opts.Packages
+		d.packages, d.retention = opts.Packages, opts.History.resolve()
 		d.fleetKey, d.fleetTrust, d.fleetUnsigned = opts.FleetKey, slices.Clone(opts.FleetTrust), opts.FleetUnsigned
 		if opts.FleetKey != nil {
 			d.fleetTrust = append(d.fleetTrust, opts.FleetKey.Public().(ed25519.PublicKey))

@@ -39,11 +39,12 @@ const (
 	OpInstall   Op = "install"
 	OpUpdate    Op = "update"
 	OpUninstall Op = "uninstall"
-	OpDeps      Op = "deps"   // InstallDeps: a host forwards these as skill_deps_progress
-	OpCreate    Op = "create" // an agent's new skill
-	OpEdit      Op = "edit"   // an agent's change to a skill
-	OpDelete    Op = "delete" // an agent removing a skill
-	OpSync      Op = "sync"   // a replica placing or removing a skill as the shared registry says
+	OpDeps      Op = "deps"     // InstallDeps: a host forwards these as skill_deps_progress
+	OpCreate    Op = "create"   // an agent's new skill
+	OpEdit      Op = "edit"     // an agent's change to a skill
+	OpDelete    Op = "delete"   // an agent removing a skill
+	OpSync      Op = "sync"     // a replica placing or removing a skill as the shared registry says
+	OpRollback  Op = "rollback" // a version from the skill's history restored
 )
 
 // Event is one step of an operation, for a host to show: it forwards the

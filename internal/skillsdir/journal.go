@@ -31,6 +31,10 @@ type journal struct {
 	// swap ("": none) when the folder shares packages; nil in journals
 	// written before swaps changed the note ahead of the rename.
 	PlacedBefore *string `json:"placedBefore,omitempty"`
+	// History are the versions the operation records in the skill's
+	// history once it commits (their files already kept); nil in journals
+	// written before skills had a history.
+	History []Version `json:"history,omitempty"`
 }
 
 // swapSteps says how far a swap went, for its undo.
@@ -346,6 +350,7 @@ func (d *Dir) settleInstall(ctx context.Context, t *Txn, j *journal) error {
 	if err := d.MarkPlacedInstall(j.Name, fp, j.Record.InstallID); err != nil {
 		return err
 	}
+	d.recordHistory(ctx, t, j, fp)
 	if j.Op == string(OpSync) {
 		return nil
 	}
@@ -379,10 +384,26 @@ func (d *Dir) settleUninstall(ctx context.Context, t *Txn, j *journal) error {
 			return err
 		}
 	}
+	if !present {
+		d.recordHistory(ctx, t, j, "")
+	}
 	if j.Purge && d.purge != nil && !present {
 		return d.purge(ctx, j.Name)
 	}
 	return nil
+}
+
+// recordHistory adds the versions of j's operation, committed, to the
+// skill's history, once; live is the fingerprint of the files in place
+// ("": none, or not known). A failure is logged: the operation happened,
+// and its files stay kept until a later operation prunes them.
+func (d *Dir) recordHistory(ctx context.Context, t *Txn, j *journal, live string) {
+	if len(j.History) == 0 {
+		return
+	}
+	if err := d.appendVersions(ctx, j.Name, t.id, j.History, live); err != nil {
+		d.Warn(ctx, "skillkit: the history of %s could not record the %s: %v", j.Name, j.Op, err)
+	}
 }
 
 // swapState reports whether the operation's trash entry and the skill

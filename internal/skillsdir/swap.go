@@ -87,7 +87,14 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 	}
 	rep.Step(StepSwap, 85, "%s %s", msg, name)
 
-	j := &journal{Op: string(op), Name: name, Record: &rec, Previous: prev, HadOld: present}
+	// The files replaced (when the history does not end with them) and
+	// the new ones are kept before anything moves; the history names them
+	// once the swap commits.
+	history, err := d.swapVersions(ctx, t, rec, prev, present, rep.Op())
+	if err != nil {
+		return nil, err
+	}
+	j := &journal{Op: string(op), Name: name, Record: &rec, Previous: prev, HadOld: present, History: history}
 	if d.packages != nil {
 		before, err := d.rawNote(name)
 		if err != nil {
@@ -150,6 +157,7 @@ func (d *Dir) swap(ctx context.Context, t *Txn, rec registry.Record, check Check
 		d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
 		t.keep = true
 	} else {
+		d.recordHistory(ctx, t, j, history[len(history)-1].Fingerprint)
 		d.takeOver(ctx, t, name, keep)
 		if err := d.root.RemoveAll(t.Trash()); err != nil {
 			d.Warn(ctx, "leaving the old version of %s in the trash for the next operation: %v", name, err)
@@ -193,6 +201,12 @@ func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, 
 	defer t.End()
 	rep.Step(StepRemove, 20, "removing %s", name)
 	j := &journal{Op: string(OpUninstall), Name: name, Previous: prev, HadOld: present, Purge: purge}
+	if present {
+		// The files removed are kept, so that they can be restored.
+		if j.History, err = d.removeVersion(ctx, name, prev, rep.Op()); err != nil {
+			return nil, err
+		}
+	}
 	if err := d.writeJournal(t, j); err != nil {
 		return nil, err
 	}
@@ -245,6 +259,7 @@ func (d *Dir) Remove(ctx context.Context, name string, purge bool, check Check, 
 		t.keep = true
 		return prev, nil
 	}
+	d.recordHistory(ctx, t, j, "")
 	rep.Step(StepRemove, 70, "removed %s", name)
 	if purge {
 		if err := d.purge(ctx, name); err != nil {
@@ -349,6 +364,8 @@ func auditMessage(op Op) string {
 		return "skill deleted by an agent"
 	case OpSync:
 		return "skill synced"
+	case OpRollback:
+		return "skill rolled back"
 	}
 	return "skill installed"
 }
