@@ -105,8 +105,10 @@ func (in *Installer) rollback(ctx context.Context, name, which string, o Rollbac
 	if err != nil {
 		return nil, err
 	}
-	if v.Current {
-		return nil, fmt.Errorf("%w: version %d of %s is the one installed", ErrNoVersion, v.Seq, name)
+	for _, cur := range vs {
+		if cur.Current && cur.Fingerprint == v.Fingerprint {
+			return nil, fmt.Errorf("%w: version %d of %s is the one installed", ErrNoVersion, v.Seq, name)
+		}
 	}
 	data, err := in.dir.VersionArchive(ctx, name, v.Fingerprint)
 	if err != nil {

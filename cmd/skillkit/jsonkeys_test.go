@@ -155,11 +155,13 @@ func TestJSONKeysAreSnakeCase(t *testing.T) {
 		{[]string{"update", "--json", "--dir", skills, "--allow-file-urls", "notes"}, exitOK},
 		{[]string{"uninstall", "--json", "--dir", skills, "plain"}, exitOK},
 		{[]string{"approve", "--json", "--dir", skills, "calc"}, exitOK},
+		{[]string{"history", "--json", "--dir", skills, "notes"}, exitOK},
+		{[]string{"rollback", "--json", "--dir", skills, "notes"}, exitOK},
 	}
 	seen := map[string]bool{}
 	ran := map[string]bool{}
-	for i, s := range steps {
-		if i == len(steps)-5 {
+	for _, s := range steps {
+		if s.args[0] == "outdated" {
 			// Something new upstream, and a local edit: the update finds both.
 			commit(map[string]string{"skills/notes/SKILL.md": md("notes", "v2")})
 			if err := os.WriteFile(filepath.Join(skills, "calc", "SKILL.md"), []byte("---\nname: calc\ndescription: Edited.\n---\nRun it.\n"), 0o644); err != nil {

@@ -92,6 +92,8 @@ func commands() []*command {
 		uninstallCommand(),
 		approveCommand(),
 		updateCommand(),
+		historyCommand(),
+		rollbackCommand(),
 		syncCommand(),
 		outdatedCommand(),
 		pinCommand(),
