@@ -330,3 +330,52 @@ func TestRetentionPrunesOldVersions(t *testing.T) {
 		t.Fatalf("archives %v", got)
 	}
 }
+
+// In a fleet the shared package store is the history: a replica that
+// synced two versions rolls back to the first from the store's archive
+// (it keeps none of its own), and the other replica follows.
+func TestRollbackOnAReplica(t *testing.T) {
+	ctx := t.Context()
+	f := newFleet()
+	a, adir := f.replica(t, nil)
+	b, bdir := f.replica(t, nil)
+	r := newRepo(t)
+	r.Write(map[string]string{"skills/tool/SKILL.md": skillMD("tool", "v1")})
+	r.Commit("v1")
+	first, err := a.Install(ctx, Source{Git: r.URL(), Subdir: "skills/tool"}, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, mustSync(t, b, nil), "tool installed")
+	r.Write(map[string]string{"skills/tool/SKILL.md": skillMD("tool", "v2")})
+	r.Commit("v2")
+	if _, err := a.Update(ctx, "tool", nil); err != nil {
+		t.Fatal(err)
+	}
+	wantActions(t, mustSync(t, b, nil), "tool updated")
+
+	vs := history(t, b, "tool")
+	if !slices.Equal(ops(vs), []string{"sync sync", "sync sync"}) || vs[0].Fingerprint != first.Record.Fingerprint || vs[0].Bytes != 0 {
+		t.Fatalf("B's history %+v", vs)
+	}
+	if zips, _ := filepath.Glob(filepath.Join(bdir, filepath.FromSlash(skillsdir.HistoryDir), "tool", "*.zip")); len(zips) != 0 {
+		t.Fatalf("B keeps archives of its own: %v", zips)
+	}
+	res, err := b.Rollback(skillsdir.WithActor(ctx, "alice"), "tool", "", nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if res.Record.Fingerprint != first.Record.Fingerprint || res.Record.Subdir != "skills/tool" || res.Record.InstallID != first.Record.InstallID {
+		t.Fatalf("B's rollback recorded %+v", res.Record)
+	}
+	if vs := history(t, b, "tool"); vs[len(vs)-1].Op != "rollback" || vs[len(vs)-1].Actor != "alice" {
+		t.Fatalf("B's history %q", ops(vs))
+	}
+	wantActions(t, mustSync(t, a, nil), "tool updated")
+	if got := fingerprintDir(t, filepath.Join(adir, "tool")); got != first.Record.Fingerprint {
+		t.Fatalf("A holds %s after syncing the rollback", got)
+	}
+	if vs := history(t, a, "tool"); !slices.Equal(ops(vs), []string{"install person", "update person", "sync sync"}) {
+		t.Fatalf("A's history %q", ops(vs))
+	}
+}
