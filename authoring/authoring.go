@@ -390,6 +390,7 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	if rec.Source == registry.SourceAgent {
 		rec.Version, rec.Fingerprint = s.Frontmatter.Version, fp
 	}
+	t.SetFingerprint(fp)
 	rep.Step(StepFingerprint, 65, "%s", fp)
 	if err := skillsdir.SyncTree(w.dir.OSPath(tree)); err != nil {
 		return nil, fmt.Errorf("authoring: syncing the staged skill: %w", err)

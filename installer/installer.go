@@ -374,6 +374,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		return nil, err
 	}
 	c.rec.Fingerprint = sum
+	t.SetFingerprint(sum)
 	if err := t.Fault("fingerprint"); err != nil {
 		return nil, err
 	}

@@ -52,7 +52,9 @@ func history(t *testing.T, in *Installer, name string) []Version {
 
 // Every change of the files is a version: an install, an update, the
 // files a person edited (found when an update with Force replaced them),
-// an approval of edits, an uninstall; each version's files are kept once.
+// an approval of edits, an uninstall. Each version's files are kept once,
+// when they leave the folder (or are approved): files edited in place
+// before that are kept as found, and the version they were is not.
 func TestHistoryRecordsEveryChange(t *testing.T) {
 	ctx := t.Context()
 	in, dir := newTestInstaller(t, nil)
@@ -83,15 +85,19 @@ func TestHistoryRecordsEveryChange(t *testing.T) {
 		t.Fatalf("history %q, want %q", ops(vs), want)
 	}
 	fps := []string{fp1, fp2, a.Fingerprint, edited, third, third}
+	kept := []bool{true, false, true, true, true, true} // version 2 was edited in place
 	for i, v := range vs {
-		if v.Seq != i+1 || v.Fingerprint != fps[i] || v.Current || v.Source != registry.SourceLocal || v.URL != src || v.Time.IsZero() {
-			t.Errorf("version %d: %+v, want fingerprint %s", i+1, v, fps[i])
+		if v.Seq != i+1 || v.Fingerprint != fps[i] || v.Current || v.Kept != kept[i] || v.Source != registry.SourceLocal || v.URL != src || v.Time.IsZero() {
+			t.Errorf("version %d: %+v, want fingerprint %s, kept %v", i+1, v, fps[i], kept[i])
 		}
 	}
-	// One archive per fingerprint: five different file sets.
+	// One archive per fingerprint kept: four different file sets.
 	zips, _ := filepath.Glob(filepath.Join(dir, filepath.FromSlash(skillsdir.HistoryDir), "notes", "*.zip"))
-	if len(zips) != 5 {
-		t.Fatalf("archives %v, want 5", zips)
+	if len(zips) != 4 {
+		t.Fatalf("archives %v, want 4", zips)
+	}
+	if _, err := in.Rollback(ctx, "notes", "2", nil); !errors.Is(err, ErrNoVersion) {
+		t.Fatalf("rollback to a version edited in place: %v", err)
 	}
 	// The uninstalled skill comes back, at the version removed.
 	res, err := in.Rollback(ctx, "notes", "", nil)
@@ -307,10 +313,9 @@ func TestRetentionPrunesOldVersions(t *testing.T) {
 		slices.Sort(out)
 		return out
 	}
-	want := []string{fps[3], fps[4]}
-	slices.Sort(want)
-	if got := archives(); !slices.Equal(got, want) {
-		t.Fatalf("archives %v, want %v", got, want)
+	// Version 5 is installed: the folder holds its files, no archive.
+	if got := archives(); !slices.Equal(got, []string{fps[3]}) {
+		t.Fatalf("archives %v, want %v", got, fps[3])
 	}
 
 	// A budget of one byte keeps only what is protected: the installed

@@ -78,14 +78,21 @@ type Version struct {
 	// Signer is what the publisher's signature said when the files were
 	// fetched.
 	Signer *registry.Signer `json:"signer,omitempty"`
-	// Bytes is the size of the version's archive in this folder; 0 when
-	// the shared package store holds it.
+	// Bytes is the size of the version's archive in this folder: 0 while
+	// the version is installed (the folder holds its files) or when the
+	// shared package store holds them. Set by [Dir.History]; never stored.
 	Bytes int64 `json:"bytes"`
 	// Txn is the operation that recorded it (recovery records it once).
 	Txn string `json:"txn,omitempty"`
 	// Current is set by [Dir.History] on the version the skill's folder
 	// holds now; never stored.
 	Current bool `json:"current"`
+	// Kept says the version's files can be restored: the folder holds them
+	// (the current version), the history does, or the shared package
+	// store. A version whose files were edited by hand in the folder
+	// before another change replaced them is not kept: the edited files
+	// are, as the version found then. Set by [Dir.History].
+	Kept bool `json:"kept"`
 }
 
 // Origin is the record of where v's files came from, for installing them
@@ -182,7 +189,7 @@ func parseHistoryLog(data []byte) (*historyLog, error) {
 		if err := registry.ValidateFingerprint(v.Fingerprint); err != nil {
 			return nil, fmt.Errorf("skillkit: the history log: version %d: %w", v.Seq, err)
 		}
-		if v.Seq <= last || v.Bytes < 0 {
+		if v.Seq <= last {
 			return nil, fmt.Errorf("skillkit: the history log: version %d is out of order", v.Seq)
 		}
 		last = v.Seq
@@ -236,7 +243,7 @@ func (d *Dir) readBounded(p string, n int64) ([]byte, error) {
 // writeHistory replaces the log of skill name.
 func (d *Dir) writeHistory(name string, l *historyLog) error {
 	for i := range l.Versions {
-		l.Versions[i].Current = false
+		l.Versions[i].Current, l.Versions[i].Kept, l.Versions[i].Bytes = false, false, 0
 	}
 	data, err := json.MarshalIndent(l, "", "  ")
 	if err != nil {
@@ -254,111 +261,115 @@ func (d *Dir) writeHistory(name string, l *historyLog) error {
 // keepFiles makes sure the files of tree (a slash path in the skills
 // folder), of fingerprint fp, are kept as a version of skill name: in the
 // shared package store when it holds them, else as history/<name>/<hex>.zip.
-// It returns the bytes the archive takes in the folder.
-func (d *Dir) keepFiles(ctx context.Context, name, tree, fp string) (int64, error) {
+func (d *Dir) keepFiles(ctx context.Context, name, tree, fp string) error {
 	p := historyPath(name, archiveName(fp))
-	if info, err := d.root.Stat(p); err == nil {
-		return info.Size(), nil
+	if _, err := d.root.Stat(p); err == nil {
+		return nil
 	}
 	if stored, err := d.Stored(ctx, fp); err != nil || stored {
-		return 0, err
+		return err
 	}
 	var buf bytes.Buffer
 	if err := archive.Pack(ctx, &buf, d.OSPath(tree)); err != nil {
-		return 0, fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
+		return fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
 	}
 	if max := d.limits.Effective().MaxArchiveBytes; int64(buf.Len()) > max {
-		return 0, fmt.Errorf("skillkit: the version %s of %s packs into %d bytes, over the archive limit of %d, so it could not be restored", fp, name, buf.Len(), max)
+		return fmt.Errorf("skillkit: the version %s of %s packs into %d bytes, over the archive limit of %d, so it could not be restored", fp, name, buf.Len(), max)
 	}
 	if err := d.root.MkdirAll(historyPath(name), DirPerm); err != nil {
-		return 0, fmt.Errorf("skillkit: %w", err)
+		return fmt.Errorf("skillkit: %w", err)
 	}
 	if err := atomicfile.WriteFile(d.root, p, buf.Bytes(), 0o644); err != nil {
-		return 0, fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
+		return fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
 	}
-	return int64(buf.Len()), nil
+	return nil
 }
 
-// versionOf is a version of skill name's files at tree: fingerprinted and
-// kept (see keepFiles), made by op with ctx's actor, from rec's origin
-// (nil: none known).
-func (d *Dir) versionOf(ctx context.Context, name, tree, op string, actor string, rec *registry.Record) (Version, error) {
-	fp, err := registry.Fingerprint(ctx, osfs.Dir(d.OSPath(tree)), ".")
+// keepLeaving keeps the files in skill name's folder, about to be
+// replaced or removed (or approved), and returns their fingerprint. A version's files are
+// packed only when they leave the folder: while a version is installed,
+// the folder holds it, and an install costs no archive.
+func (d *Dir) keepLeaving(ctx context.Context, name string) (string, error) {
+	fp, err := d.Fingerprint(ctx, name)
 	if err != nil {
-		return Version{}, fmt.Errorf("skillkit: fingerprinting %s: %w", name, err)
+		return "", fmt.Errorf("skillkit: fingerprinting %s: %w", name, err)
 	}
-	n, err := d.keepFiles(ctx, name, tree, fp)
-	if err != nil {
-		return Version{}, err
-	}
-	v := Version{Time: time.Now().UTC(), Op: op, Actor: actor, Fingerprint: fp, Bytes: n}
+	return fp, d.keepFiles(ctx, name, name, fp)
+}
+
+// newVersion is a version of fingerprint fp, made now by op with actor,
+// from rec's origin (nil: none known).
+func newVersion(fp, op, actor string, rec *registry.Record) Version {
+	v := Version{Time: time.Now().UTC(), Op: op, Actor: actor, Fingerprint: fp}
 	if rec != nil {
 		v.Source, v.URL, v.Ref, v.Commit, v.Subdir, v.Tree, v.Signer = rec.Source, rec.URL, rec.Ref, rec.Commit, rec.Subdir, rec.Tree, rec.Signer
 	}
-	return v, nil
+	return v
 }
 
-// foundVersion is the version of the files in skill name's folder, about
-// to be replaced or removed, when the history does not end with them: a
-// hand edit, or files from before the folder kept history. Its origin is
-// the record's (prev). ok is false when the history ends with them.
-func (d *Dir) foundVersion(ctx context.Context, name string, prev *registry.Record) (v Version, ok bool, err error) {
+// endsWith reports whether the history of skill name ends with a version
+// of fingerprint fp.
+func (d *Dir) endsWith(name, fp string) (bool, error) {
 	l, err := d.readHistory(name)
 	if err != nil {
-		return Version{}, false, err
+		return false, err
 	}
-	fp, err := d.Fingerprint(ctx, name)
-	if err != nil {
-		return Version{}, false, fmt.Errorf("skillkit: fingerprinting %s: %w", name, err)
-	}
-	if n := len(l.Versions); n > 0 && l.Versions[n-1].Fingerprint == fp {
-		return Version{}, false, nil
-	}
-	v, err = d.versionOf(ctx, name, name, OpFound, ActorUnknown, prev)
-	return v, err == nil, err
+	n := len(l.Versions)
+	return n > 0 && l.Versions[n-1].Fingerprint == fp, nil
 }
 
 // swapVersions are the versions a swap of t's staged tree in as rec
 // records (in the journal, then in the history once committed): the files
-// it replaces when the history does not hold them, then the new ones.
+// it replaces, kept, as a version of their own (op found, the record's
+// origin) when the history does not end with them — edited by hand, or
+// installed before the folder kept history — then the new ones.
 func (d *Dir) swapVersions(ctx context.Context, t *Txn, rec registry.Record, prev *registry.Record, present bool, op Op) ([]Version, error) {
 	var out []Version
 	if present {
-		v, ok, err := d.foundVersion(ctx, rec.Name, prev)
+		fp, err := d.keepLeaving(ctx, rec.Name)
 		if err != nil {
 			return nil, err
 		}
-		if ok {
-			out = append(out, v)
+		if ok, err := d.endsWith(rec.Name, fp); err != nil {
+			return nil, err
+		} else if !ok {
+			out = append(out, newVersion(fp, OpFound, ActorUnknown, prev))
 		}
 	}
-	v, err := d.versionOf(ctx, rec.Name, t.Staging(TreeName), string(op), actorOf(ctx, op), &rec)
-	if err != nil {
-		return nil, err
+	fp := t.fingerprint
+	if fp == "" {
+		var err error
+		if fp, err = registry.Fingerprint(ctx, osfs.Dir(t.StagingOS(TreeName)), "."); err != nil {
+			return nil, fmt.Errorf("skillkit: fingerprinting %s: %w", rec.Name, err)
+		}
 	}
-	return append(out, v), nil
+	return append(out, newVersion(fp, string(op), actorOf(ctx, op), &rec)), nil
 }
 
 // removeVersion is the version a removal of skill name records: the files
 // it removes, kept so that they can be restored.
 func (d *Dir) removeVersion(ctx context.Context, name string, prev *registry.Record, op Op) ([]Version, error) {
-	v, err := d.versionOf(ctx, name, name, string(op), actorOf(ctx, op), prev)
+	fp, err := d.keepLeaving(ctx, name)
 	if err != nil {
 		return nil, err
 	}
-	return []Version{v}, nil
+	return []Version{newVersion(fp, string(op), actorOf(ctx, op), prev)}, nil
 }
 
 // RecordHeld records the files of skill name, whose lock the caller holds,
 // as a version made by op (OpApprove: a person approved their edits),
 // unless the history already ends with them. rec is the skill's record.
+// The files are kept at once: a person vouched for them, and they may be
+// edited again in place before another change replaces them.
 func (d *Dir) RecordHeld(ctx context.Context, name, op string, rec *registry.Record) error {
-	v, ok, err := d.foundVersion(ctx, name, rec)
-	if err != nil || !ok {
+	fp, err := d.keepLeaving(ctx, name)
+	if err != nil {
 		return err
 	}
-	v.Op, v.Actor = op, actorOf(ctx, Op(op))
-	return d.appendVersions(ctx, name, "", []Version{v}, v.Fingerprint)
+	if ok, err := d.endsWith(name, fp); err != nil || ok {
+		return err
+	}
+	return d.appendVersions(ctx, name, "", []Version{newVersion(fp, op, actorOf(ctx, Op(op)), rec)}, fp)
 }
 
 // appendVersions adds vs to the history of skill name, whose lock the
@@ -381,6 +392,13 @@ func (d *Dir) appendVersions(ctx context.Context, name, txn string, vs []Version
 	protect, err := d.protected(ctx, name, live)
 	if err != nil {
 		return err
+	}
+	sizes, err := d.archiveSizes(name)
+	if err != nil {
+		return err
+	}
+	for i := range l.Versions {
+		l.Versions[i].Bytes = sizes[l.Versions[i].Fingerprint]
 	}
 	l.Versions = d.retention.prune(l.Versions, protect, time.Now())
 	if err := d.writeHistory(name, l); err != nil {
@@ -460,6 +478,29 @@ func keptBytes(vs []Version, keep []bool) int64 {
 	return n
 }
 
+// archiveSizes returns the size of each archive in skill name's history
+// folder, by fingerprint.
+func (d *Dir) archiveSizes(name string) (map[string]int64, error) {
+	entries, err := fs.ReadDir(d.root.FS(), historyPath(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, fmt.Errorf("skillkit: %w", err)
+	}
+	sizes := map[string]int64{}
+	for _, e := range entries {
+		hexPart, ok := strings.CutSuffix(e.Name(), ".zip")
+		if !ok || !e.Type().IsRegular() {
+			continue
+		}
+		if info, err := e.Info(); err == nil {
+			sizes[registry.FingerprintPrefix+hexPart] = info.Size()
+		}
+	}
+	return sizes, nil
+}
+
 // removeUnkept removes the archives of skill name that no version of l
 // names any more (pruned, or kept by an operation that did not commit),
 // and the temporary files of killed writes.
@@ -469,6 +510,9 @@ func (d *Dir) removeUnkept(name string, l *historyLog) error {
 		named[archiveName(v.Fingerprint)] = true
 	}
 	entries, err := fs.ReadDir(d.root.FS(), historyPath(name))
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil
+	}
 	if err != nil {
 		return fmt.Errorf("skillkit: %w", err)
 	}
@@ -498,19 +542,35 @@ func (d *Dir) History(ctx context.Context, name string) ([]Version, error) {
 	if err != nil || len(l.Versions) == 0 {
 		return nil, err
 	}
+	live := ""
 	if ok, err := d.HasSkill(name); err != nil {
 		return nil, fmt.Errorf("skillkit: %w", err)
 	} else if ok {
-		fp, err := d.Fingerprint(ctx, name)
-		if err != nil {
+		if live, err = d.Fingerprint(ctx, name); err != nil {
 			return nil, err
 		}
-		for i := len(l.Versions) - 1; i >= 0; i-- {
-			if l.Versions[i].Fingerprint == fp {
-				l.Versions[i].Current = true
-				break
-			}
+	}
+	sizes, err := d.archiveSizes(name)
+	if err != nil {
+		return nil, err
+	}
+	kept := map[string]bool{live: live != ""}
+	marked := false
+	for i := len(l.Versions) - 1; i >= 0; i-- {
+		v := &l.Versions[i]
+		if v.Fingerprint == live && !marked {
+			v.Current, marked = true, true
 		}
+		v.Bytes = sizes[v.Fingerprint]
+		if _, seen := kept[v.Fingerprint]; !seen {
+			_, local := sizes[v.Fingerprint]
+			stored, err := d.Stored(ctx, v.Fingerprint)
+			if err != nil {
+				return nil, err
+			}
+			kept[v.Fingerprint] = local || stored
+		}
+		v.Kept = kept[v.Fingerprint]
 	}
 	return l.Versions, nil
 }

@@ -112,6 +112,9 @@ type Txn struct {
 	lock    *filelock.Handle
 	crashed bool // a test's simulated crash: leave everything as it is
 	keep    bool // a rollback failed: leave the journal for recovery
+	// fingerprint is the staged tree's, when the caller noted it
+	// (SetFingerprint).
+	fingerprint string
 }
 
 // Begin creates a transaction's staging folder, holding its lock. The
@@ -151,6 +154,11 @@ func (t *Txn) StagingOS(elem ...string) string { return t.d.OSPath(t.Staging(ele
 
 // Trash returns the slash path of the transaction's trash entry.
 func (t *Txn) Trash() string { return path.Join(TrashDir, t.id) }
+
+// SetFingerprint notes the fingerprint of the tree staged in t
+// (Staging(TreeName)), which the caller computed, so that the swap need
+// not hash the files again for the skill's history.
+func (t *Txn) SetFingerprint(fp string) { t.fingerprint = fp }
 
 // Keep leaves the transaction's staging folder and trash for recovery: a
 // rollback failed, or the trash holds the only copy of something.
