@@ -80,7 +80,7 @@ func runHistory(ctx context.Context, c *cli, opts any, args []string) int {
 		if v.Current {
 			mark = "*"
 		}
-		rows = append(rows, []string{mark, strconv.Itoa(v.Seq), v.Time.Local().Format(time.DateTime), v.Op, safeText(v.Actor), safeText(origin(v)),
+		rows = append(rows, []string{mark, strconv.Itoa(v.Seq), v.Time.Local().Format(time.DateTime), v.Op, safeText(v.Actor), safeText(originText(v.Origin())),
 			short(strings.TrimPrefix(v.Fingerprint, "sha256:"))})
 	}
 	if err := writeTable(c.stdout, c.width(), rows); err != nil {
@@ -88,20 +88,4 @@ func runHistory(ctx context.Context, c *cli, opts any, args []string) int {
 	}
 	fmt.Fprintf(c.info(), "%s of %s kept\n", plural(len(vs), "version"), name)
 	return exitOK
-}
-
-// origin shows where a version came from: its source, URL, folder and
-// commit.
-func origin(v installer.Version) string {
-	s := string(v.Source)
-	if v.URL != "" {
-		s += " " + v.URL
-	}
-	if v.Subdir != "" {
-		s += " (" + v.Subdir + ")"
-	}
-	if v.Commit != "" {
-		s += " @" + short(v.Commit)
-	}
-	return strings.TrimSpace(s)
 }

@@ -418,20 +418,7 @@ func parseSource(arg, ref, subdir string) (installer.Source, error) {
 // warnings and notes.
 func printResult(c *cli, verb string, res *installer.Result) {
 	w := c.done()
-	r := res.Record
-	from := string(r.Source)
-	if r.URL != "" {
-		from += " " + r.URL
-	}
-	if r.Ref != "" {
-		from += " @" + r.Ref
-	}
-	if r.Subdir != "" {
-		from += " (" + r.Subdir + ")"
-	}
-	if r.Commit != "" {
-		from += " commit " + short(r.Commit)
-	}
+	from := originText(res.Record)
 	if res.UpToDate {
 		fmt.Fprintf(w, "%s is up to date (%s)\n", res.Name, from)
 		return
@@ -465,6 +452,25 @@ func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
 	case kit.SetupAllowed(ctx, name) == nil:
 		fmt.Fprintf(c.done(), "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
+}
+
+// originText shows where a record's files came from: source, URL, ref,
+// subfolder and commit.
+func originText(r registry.Record) string {
+	from := string(r.Source)
+	if r.URL != "" {
+		from += " " + r.URL
+	}
+	if r.Ref != "" {
+		from += " @" + r.Ref
+	}
+	if r.Subdir != "" {
+		from += " (" + r.Subdir + ")"
+	}
+	if r.Commit != "" {
+		from += " commit " + short(r.Commit)
+	}
+	return from
 }
 
 func short(commit string) string {

@@ -131,7 +131,7 @@ func TestParseHistoryLog(t *testing.T) {
 	}
 	for _, bad := range []string{
 		``, `[]`, `{"format":2,"next":1}`,
-		fmt.Sprintf(`{"format":1,"next":2,"versions":[{"seq":1,"fingerprint":"sha256:zz"}]}`),
+		`{"format":1,"next":2,"versions":[{"seq":1,"fingerprint":"sha256:zz"}]}`,
 		fmt.Sprintf(`{"format":1,"next":3,"versions":[{"seq":2,"fingerprint":%q},{"seq":1,"fingerprint":%q}]}`, fpOf(1), fpOf(2)),
 		fmt.Sprintf(`{"format":1,"next":1,"versions":[{"seq":1,"fingerprint":%q}]}`, fpOf(1)),
 	} {
