@@ -45,6 +45,14 @@ var ErrPackLink = errors.New("archive: only regular files and folders can be pac
 // of file is an error wrapping [ErrPackLink]. Pack does not apply
 // [Limits]: the reader does.
 func Pack(ctx context.Context, w io.Writer, dir string) error {
+	return PackLevel(ctx, w, dir, flate.DefaultCompression)
+}
+
+// PackLevel is [Pack] deflating at level (compress/flate's levels):
+// flate.BestSpeed packs the installer's 1,000-file test skill about three
+// times faster than the default for an archive some 15% larger, which is
+// what a skill's history wants for the versions it keeps.
+func PackLevel(ctx context.Context, w io.Writer, dir string, level int) error {
 	root, err := os.OpenRoot(dir)
 	if err != nil {
 		return fmt.Errorf("archive: %w", err)
@@ -90,7 +98,10 @@ func Pack(ctx context.Context, w io.Writer, dir string) error {
 	slices.SortFunc(items, func(a, b item) int { return strings.Compare(a.path, b.path) })
 	zw := zip.NewWriter(w)
 	var deflated bytes.Buffer
-	fw, _ := flate.NewWriter(&deflated, flate.DefaultCompression)
+	fw, err := flate.NewWriter(&deflated, level)
+	if err != nil {
+		return fmt.Errorf("archive: %w", err)
+	}
 	for _, it := range items {
 		if err := ctx.Err(); err != nil {
 			return err

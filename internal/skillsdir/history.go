@@ -2,6 +2,7 @@ package skillsdir
 
 import (
 	"bytes"
+	"compress/flate"
 	"context"
 	"encoding/json"
 	"errors"
@@ -270,7 +271,9 @@ func (d *Dir) keepFiles(ctx context.Context, name, tree, fp string) error {
 		return err
 	}
 	var buf bytes.Buffer
-	if err := archive.Pack(ctx, &buf, d.OSPath(tree)); err != nil {
+	// Packed fast: it runs on every update, and the archive is read only
+	// by a rollback.
+	if err := archive.PackLevel(ctx, &buf, d.OSPath(tree), flate.BestSpeed); err != nil {
 		return fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
 	}
 	if max := d.limits.Effective().MaxArchiveBytes; int64(buf.Len()) > max {
