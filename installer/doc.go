@@ -145,6 +145,17 @@
 // promises. Tests fail every step in turn, both as an error and as a
 // crash, and kill a real process between the two renames.
 //
+// # History
+//
+// Every swap and removal keeps a version in the skill's history
+// (.skillhub/history/<name>: a log and one ZIP per fingerprint; on a
+// replica the shared package store): the files it replaces or removes
+// are packed before anything moves, the versions go into the journal, and
+// the log takes them once the operation commits — recovery appends them
+// for an operation it finishes, never for one it undoes. [Installer.History]
+// lists them, [Installer.Rollback] installs one again through this flow,
+// and [Retention] bounds them.
+//
 // # Concurrency
 //
 // Operations on one skill name are serialized — installs, updates,

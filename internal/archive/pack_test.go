@@ -2,7 +2,9 @@ package archive
 
 import (
 	"bytes"
+	"compress/flate"
 	"errors"
+	"io"
 	"os"
 	"path/filepath"
 	"strings"
@@ -100,6 +102,27 @@ func TestPackKeepsWhatTheFingerprintCounts(t *testing.T) {
 		if _, err := os.Lstat(filepath.Join(back, p)); !errors.Is(err, os.ErrNotExist) {
 			t.Errorf("%s was packed: %v", p, err)
 		}
+	}
+}
+
+// PackLevel at flate.BestSpeed gives an archive that extracts to the same
+// fingerprint; a level flate does not know is an error, not a panic.
+func TestPackLevel(t *testing.T) {
+	dir := t.TempDir()
+	fixture.WriteTree(t, dir, map[string]string{"SKILL.md": skillMD, "references/a.md": strings.Repeat("words and words ", 4000)})
+	var fast bytes.Buffer
+	if err := PackLevel(t.Context(), &fast, dir, flate.BestSpeed); err != nil {
+		t.Fatal(err)
+	}
+	back := t.TempDir()
+	if _, err := ExtractZip(t.Context(), bytes.NewReader(fast.Bytes()), int64(fast.Len()), back, nil); err != nil {
+		t.Fatal(err)
+	}
+	if got, want := fingerprint(t, back), fingerprint(t, dir); got != want {
+		t.Fatalf("fingerprint after the fast round trip %s, before %s", got, want)
+	}
+	if err := PackLevel(t.Context(), io.Discard, dir, 42); err == nil {
+		t.Fatal("level 42 packed")
 	}
 }
 
