@@ -4,6 +4,7 @@ import (
 	"errors"
 	"fmt"
 	"os"
+	"os/exec"
 	"path/filepath"
 	"slices"
 	"strings"
@@ -382,5 +383,65 @@ func TestRollbackOnAReplica(t *testing.T) {
 	}
 	if vs := history(t, a, "tool"); !slices.Equal(ops(vs), []string{"install person", "update person", "sync sync"}) {
 		t.Fatalf("A's history %q", ops(vs))
+	}
+}
+
+// rollbackHelperEnv makes TestRollbackCrashHelper run a rollback that
+// kills its own process at the point named.
+const rollbackHelperEnv = "SKILLKIT_INSTALLER_ROLLBACK_CRASH_AT"
+
+// TestRollbackCrashHelper is not a test: run by TestRollbackRealCrash in a
+// child process.
+func TestRollbackCrashHelper(t *testing.T) {
+	point := os.Getenv(rollbackHelperEnv)
+	if point == "" {
+		t.Skip("helper process only")
+	}
+	in, err := openFolder(os.Getenv("SKILLKIT_DIR"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	in.dir.Fault = func(p string) error {
+		if p == point {
+			os.Exit(7) // no deferred cleanup, no unlock: the system releases the locks
+		}
+		return nil
+	}
+	_, err = in.Rollback(t.Context(), "crashy", "", nil)
+	t.Fatalf("the rollback returned: %v", err)
+}
+
+// A real process killed during a rollback — between the two renames,
+// after them, after the record — leaves, once recovered, the version
+// before or the one restored, with a history that says which.
+func TestRollbackRealCrash(t *testing.T) {
+	for _, tc := range []struct {
+		point    string
+		restored bool
+	}{{"old-moved", false}, {"new-moved", true}, {"recorded", true}} {
+		t.Run(tc.point, func(t *testing.T) {
+			in, dir := newTestInstaller(t, nil)
+			_, fp1, fp2 := twoVersions(t, in, "crashy")
+			in.dir.Close()
+			cmd := exec.Command(os.Args[0], "-test.run=^TestRollbackCrashHelper$")
+			cmd.Env = append(os.Environ(), rollbackHelperEnv+"="+tc.point, "SKILLKIT_DIR="+dir)
+			out, err := cmd.CombinedOutput()
+			var ee *exec.ExitError
+			if !errors.As(err, &ee) || ee.ExitCode() != 7 {
+				t.Fatalf("helper: %v\n%s", err, out)
+			}
+			in = openTestInstaller(t, dir, nil)
+			assertNoLeftovers(t, dir)
+			want, wantOps := fp2, []string{"install person", "update person"}
+			if tc.restored {
+				want, wantOps = fp1, append(wantOps, "rollback person")
+			}
+			if got := fixture.StateOf(t, dir, "crashy"); got.Files != want || got.Record != want {
+				t.Fatalf("after recovery %+v, want %s", got, want)
+			}
+			if vs := history(t, in, "crashy"); !slices.Equal(ops(vs), wantOps) || !vs[len(vs)-1].Current {
+				t.Fatalf("history %q, want %q", ops(vs), wantOps)
+			}
+		})
 	}
 }
