@@ -445,3 +445,27 @@ func TestRollbackRealCrash(t *testing.T) {
 		})
 	}
 }
+
+// Files no archive can hold (a symbolic link placed in the folder by hand)
+// are not kept, and the change goes on: the uninstall happens, the
+// version is listed as not kept, and a rollback to it says so.
+func TestUnkeepableFilesDoNotBlockAChange(t *testing.T) {
+	ctx := t.Context()
+	in, dir := newTestInstaller(t, nil)
+	if _, err := in.Install(ctx, Source{Dir: skillFolder(t, "linked", "x", nil)}, nil); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.Symlink("SKILL.md", filepath.Join(dir, "linked", "alias.md")); err != nil {
+		t.Skip("no symbolic links here:", err)
+	}
+	if err := in.Uninstall(ctx, "linked", nil); err != nil {
+		t.Fatalf("an uninstall of files that cannot be packed: %v", err)
+	}
+	vs := history(t, in, "linked")
+	if len(vs) != 2 || vs[1].Op != "uninstall" || vs[1].Kept || vs[0].Kept {
+		t.Fatalf("history %+v", vs)
+	}
+	if _, err := in.Rollback(ctx, "linked", "", nil); !errors.Is(err, ErrNoVersion) {
+		t.Fatalf("rollback to files not kept: %v", err)
+	}
+}

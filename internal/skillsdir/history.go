@@ -277,7 +277,7 @@ func (d *Dir) keepFiles(ctx context.Context, name, tree, fp string) error {
 		return fmt.Errorf("skillkit: keeping the version %s of %s: %w", fp, name, err)
 	}
 	if max := d.limits.Effective().MaxArchiveBytes; int64(buf.Len()) > max {
-		return fmt.Errorf("skillkit: the version %s of %s packs into %d bytes, over the archive limit of %d, so it could not be restored", fp, name, buf.Len(), max)
+		return fmt.Errorf("%w: the version %s of %s packs into %d bytes, over the archive limit of %d, so it could not be restored", errUnkeepable, fp, name, buf.Len(), max)
 	}
 	if err := d.root.MkdirAll(historyPath(name), DirPerm); err != nil {
 		return fmt.Errorf("skillkit: %w", err)
@@ -288,16 +288,29 @@ func (d *Dir) keepFiles(ctx context.Context, name, tree, fp string) error {
 	return nil
 }
 
+// errUnkeepable: files no archive can hold for a rollback (over the
+// archive limit).
+var errUnkeepable = errors.New("skillkit: the files cannot be kept")
+
 // keepLeaving keeps the files in skill name's folder, about to be
-// replaced or removed (or approved), and returns their fingerprint. A version's files are
-// packed only when they leave the folder: while a version is installed,
-// the folder holds it, and an install costs no archive.
+// replaced or removed (or approved), and returns their fingerprint. A
+// version's files are packed only when they leave the folder: while a
+// version is installed, the folder holds it, and an install costs no
+// archive. Files no archive can hold — a symbolic link placed by hand,
+// a folder over the archive limit — are not kept (the version is listed,
+// not restorable) and the change goes on: it is logged, never a reason to
+// refuse an uninstall.
 func (d *Dir) keepLeaving(ctx context.Context, name string) (string, error) {
 	fp, err := d.Fingerprint(ctx, name)
 	if err != nil {
 		return "", fmt.Errorf("skillkit: fingerprinting %s: %w", name, err)
 	}
-	return fp, d.keepFiles(ctx, name, name, fp)
+	err = d.keepFiles(ctx, name, name, fp)
+	if errors.Is(err, archive.ErrPackLink) || errors.Is(err, errUnkeepable) {
+		d.Warn(ctx, "skillkit: the history of %s cannot keep the files of %s: %v", name, fp, err)
+		return fp, nil
+	}
+	return fp, err
 }
 
 // newVersion is a version of fingerprint fp, made now by op with actor,
