@@ -299,11 +299,18 @@ var errUnkeepable = errors.New("skillkit: the files cannot be kept")
 // archive. Files no archive can hold — a symbolic link placed by hand,
 // a folder over the archive limit — are not kept (the version is listed,
 // not restorable) and the change goes on: it is logged, never a reason to
-// refuse an uninstall.
+// refuse an uninstall. Files that cannot even be read are not recorded
+// at all: the fingerprint is "".
 func (d *Dir) keepLeaving(ctx context.Context, name string) (string, error) {
 	fp, err := d.Fingerprint(ctx, name)
 	if err != nil {
-		return "", fmt.Errorf("skillkit: fingerprinting %s: %w", name, err)
+		if ctx.Err() != nil {
+			return "", ctx.Err()
+		}
+		// Unreadable files: nothing to keep, and no reason to refuse
+		// replacing or removing them.
+		d.Warn(ctx, "skillkit: the history of %s cannot keep its files: %v", name, err)
+		return "", nil
 	}
 	err = d.keepFiles(ctx, name, name, fp)
 	if errors.Is(err, archive.ErrPackLink) || errors.Is(err, errUnkeepable) {
@@ -348,7 +355,7 @@ func (d *Dir) swapVersions(ctx context.Context, t *Txn, rec registry.Record, pre
 		}
 		if ok, err := d.endsWith(rec.Name, fp); err != nil {
 			return nil, err
-		} else if !ok {
+		} else if !ok && fp != "" {
 			out = append(out, newVersion(fp, OpFound, ActorUnknown, prev))
 		}
 	}
@@ -366,7 +373,7 @@ func (d *Dir) swapVersions(ctx context.Context, t *Txn, rec registry.Record, pre
 // it removes, kept so that they can be restored.
 func (d *Dir) removeVersion(ctx context.Context, name string, prev *registry.Record, op Op) ([]Version, error) {
 	fp, err := d.keepLeaving(ctx, name)
-	if err != nil {
+	if err != nil || fp == "" {
 		return nil, err
 	}
 	return []Version{newVersion(fp, string(op), actorOf(ctx, op), prev)}, nil
@@ -379,7 +386,7 @@ func (d *Dir) removeVersion(ctx context.Context, name string, prev *registry.Rec
 // edited again in place before another change replaces them.
 func (d *Dir) RecordHeld(ctx context.Context, name, op string, rec *registry.Record) error {
 	fp, err := d.keepLeaving(ctx, name)
-	if err != nil {
+	if err != nil || fp == "" {
 		return err
 	}
 	if ok, err := d.endsWith(name, fp); err != nil || ok {
