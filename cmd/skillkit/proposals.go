@@ -16,6 +16,7 @@ import (
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/authoring"
+	"github.com/skillkit-go/skillkit/scan"
 	"github.com/skillkit-go/skillkit/skill"
 )
 
@@ -102,7 +103,7 @@ func runProposals(ctx context.Context, c *cli, opts any, args []string) int {
 			return c.fail("proposals show", err)
 		}
 		if o.json {
-			return jsonCode(writeJSON(c, r))
+			return jsonCode(writeJSON(c, reviewJSON{summarize(r.Proposal), r.Scan, r.Changes}))
 		}
 		printReview(c.stdout, r)
 		return exitOK
@@ -186,26 +187,39 @@ type proposalSummary struct {
 	Damaged  string    `json:"damaged,omitempty"`
 }
 
+// reviewJSON is show --json: the proposal, the scan's report and each
+// file's diff (the files' contents are in the diffs).
+type reviewJSON struct {
+	proposalSummary
+	Scan    scan.Report            `json:"scan"`
+	Changes []authoring.FileChange `json:"changes"`
+}
+
+// summarize is the --json form of a proposal.
+func summarize(p authoring.Proposal) proposalSummary {
+	s := proposalSummary{Name: p.Name, ID: p.ID, Action: p.Action, Agent: p.Agent, Created: p.Created,
+		Decision: string(p.Decision), Reason: p.Reason, Files: slices.Sorted(maps.Keys(p.Files)),
+		Remove: p.Remove, Stale: p.Stale, Damaged: p.Damaged}
+	if p.Damaged == "" {
+		s.Verdict = p.Scan.Verdict.String()
+	}
+	if p.Content != "" {
+		s.Files = append([]string{skill.FileName}, s.Files...)
+	}
+	if s.Files == nil {
+		s.Files = []string{}
+	}
+	if s.Remove == nil {
+		s.Remove = []string{}
+	}
+	return s
+}
+
 func printProposals(c *cli, list []authoring.Proposal, asJSON bool) int {
 	if asJSON {
 		out := make([]proposalSummary, 0, len(list))
 		for _, p := range list {
-			s := proposalSummary{Name: p.Name, ID: p.ID, Action: p.Action, Agent: p.Agent, Created: p.Created,
-				Decision: string(p.Decision), Reason: p.Reason, Files: slices.Sorted(maps.Keys(p.Files)),
-				Remove: p.Remove, Stale: p.Stale, Damaged: p.Damaged}
-			if p.Damaged == "" {
-				s.Verdict = p.Scan.Verdict.String()
-			}
-			if p.Content != "" {
-				s.Files = append([]string{skill.FileName}, s.Files...)
-			}
-			if s.Files == nil {
-				s.Files = []string{}
-			}
-			if s.Remove == nil {
-				s.Remove = []string{}
-			}
-			out = append(out, s)
+			out = append(out, summarize(p))
 		}
 		return jsonCode(writeJSON(c, out))
 	}
