@@ -205,11 +205,16 @@ func (w *Writer) Delete(ctx context.Context, name string) error {
 	return err
 }
 
-func (w *Writer) delete(ctx context.Context, name string, rep *skillsdir.Reporter) error {
+// hold checks the name of a skill and takes its lock.
+func (w *Writer) hold(ctx context.Context, name string) (unlock func(), err error) {
 	if err := checkName(name); err != nil {
-		return err
+		return nil, err
 	}
-	unlock, err := w.dir.Hold(ctx, name)
+	return w.dir.Hold(ctx, name)
+}
+
+func (w *Writer) delete(ctx context.Context, name string, rep *skillsdir.Reporter) error {
+	unlock, err := w.hold(ctx, name)
 	if err != nil {
 		return err
 	}

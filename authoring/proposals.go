@@ -465,10 +465,7 @@ func (w *Writer) ApproveProposal(ctx context.Context, name string, opts *Approve
 	if opts != nil {
 		o = *opts
 	}
-	if err := checkName(name); err != nil {
-		return nil, err
-	}
-	unlock, err := w.dir.Hold(ctx, name)
+	unlock, err := w.hold(ctx, name)
 	if err != nil {
 		return nil, err
 	}
@@ -509,10 +506,7 @@ func (w *Writer) ApproveProposal(ctx context.Context, name string, opts *Approve
 // RejectProposal removes the proposal for the skill name from the queue,
 // unapplied: [ErrNoProposal] when there is none.
 func (w *Writer) RejectProposal(ctx context.Context, name string) error {
-	if err := checkName(name); err != nil {
-		return err
-	}
-	unlock, err := w.dir.Hold(ctx, name)
+	unlock, err := w.hold(ctx, name)
 	if err != nil {
 		return err
 	}

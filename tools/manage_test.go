@@ -20,18 +20,8 @@ import (
 // writable source of a loader that also has a bundled source.
 func TestSkillManage(t *testing.T) {
 	ctx := t.Context()
-	dir := t.TempDir()
 	bundled := fstest.MapFS{"pdf/SKILL.md": {Data: []byte("---\nname: pdf\ndescription: Bundled PDF skill.\n---\nx\n")}}
-	l, err := loader.New(ctx, []loader.Source{{Name: "workspace", Dir: dir, Writable: true}, {Name: "bundled", FS: bundled}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	folder, err := skillsdir.Open(dir, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer folder.Close()
-	writer := authoring.New(folder, nil)
+	l, writer, dir := writableFolder(t, bundled)
 	ts, err := (&tools.Resolver{Loader: l, Manager: writer}).Resolve(ctx, tools.Agent{})
 	if err != nil {
 		t.Fatal(err)
@@ -86,6 +76,28 @@ func TestSkillManage(t *testing.T) {
 	}
 }
 
+// writableFolder is a loader whose first source is a new writable skills
+// folder, then bundled when not nil, with the agents' writer on the folder
+// and the folder.
+func writableFolder(t *testing.T, bundled fstest.MapFS) (*loader.Loader, *authoring.Writer, string) {
+	t.Helper()
+	dir := t.TempDir()
+	sources := []loader.Source{{Name: "workspace", Dir: dir, Writable: true}}
+	if bundled != nil {
+		sources = append(sources, loader.Source{Name: "bundled", FS: bundled})
+	}
+	l, err := loader.New(t.Context(), sources, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	folder, err := skillsdir.Open(dir, nil, nil)
+	if err != nil {
+		t.Fatal(err)
+	}
+	t.Cleanup(func() { folder.Close() })
+	return l, authoring.New(folder, nil), dir
+}
+
 // failingManager fails as a host would: with an I/O error.
 type failingManager struct{}
 
@@ -118,17 +130,7 @@ func TestSkillManageHostErrors(t *testing.T) {
 // agent, and the catalog does not list the skill until it is approved.
 func TestSkillManageProposal(t *testing.T) {
 	ctx := t.Context()
-	dir := t.TempDir()
-	l, err := loader.New(ctx, []loader.Source{{Name: "workspace", Dir: dir, Writable: true}}, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	folder, err := skillsdir.Open(dir, nil, nil)
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer folder.Close()
-	writer := authoring.New(folder, nil)
+	l, writer, _ := writableFolder(t, nil)
 	r := &tools.Resolver{Loader: l, Manager: writer}
 	ts, err := r.Resolve(ctx, tools.Agent{Name: "planner"})
 	if err != nil {
