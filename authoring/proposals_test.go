@@ -444,3 +444,34 @@ func FuzzParseProposal(f *testing.F) {
 		}
 	})
 }
+
+// TestEnqueueBoundRace: writers on two Dirs of one folder (as two
+// processes) that all add a proposal at once never take the queue past
+// MaxProposals: the bound is checked and the file written under one lock.
+func TestEnqueueBoundRace(t *testing.T) {
+	ctx := t.Context()
+	for round := range 3 {
+		dir := filepath.Join(t.TempDir(), "skills")
+		writers := []*Writer{openWith(t, dir, nil, nil), openWith(t, dir, nil, nil)}
+		start := make(chan struct{})
+		var wg sync.WaitGroup
+		for i := range 2 * MaxProposals {
+			wg.Add(1)
+			go func() {
+				defer wg.Done()
+				name := fmt.Sprintf("s%d", i)
+				p := &Proposal{ID: newID(), Name: name, Action: ActionCreate, Content: agentMD(name, "x"),
+					Trust: scan.TrustAgent, Decision: scan.Ask}
+				<-start
+				if _, err := writers[i%2].enqueue(ctx, p); err != nil && !errors.Is(err, ErrQueueFull) {
+					t.Error(err)
+				}
+			}()
+		}
+		close(start)
+		wg.Wait()
+		if names, _, _ := writers[0].queued(); len(names) != MaxProposals {
+			t.Fatalf("round %d: %d proposals queued, want %d", round, len(names), MaxProposals)
+		}
+	}
+}
