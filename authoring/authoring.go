@@ -378,7 +378,7 @@ func (w *Writer) apply(ctx context.Context, rq request, rep *skillsdir.Reporter)
 		}
 	} else {
 		if err := w.mayChange(name, prev, present); err != nil {
-			if _, qerr := w.readProposal(name); !present && qerr == nil {
+			if _, qerr := w.readProposal(name); !present && !rq.reviewed && qerr == nil {
 				return nil, fmt.Errorf("%w: %s is not a skill yet: it awaits a person's review as a proposal; to change the proposal, create the skill again with all of it", ErrNotInstalled, name)
 			}
 			return nil, err

@@ -268,6 +268,29 @@ func TestApproveStaleAndReplaced(t *testing.T) {
 	}
 }
 
+// TestApproveUninstalled: an edit proposal whose skill a person
+// uninstalled meanwhile is stale, and forcing it says the skill is gone.
+func TestApproveUninstalled(t *testing.T) {
+	ctx := t.Context()
+	f, _ := newTestInstaller(t, nil)
+	if _, err := f.Create(ctx, "notes", agentMD("notes", "v1"), nil); err != nil {
+		t.Fatal(err)
+	}
+	if res, err := f.Edit(ctx, "notes", agentMD("notes", piped), nil, nil); err != nil || res.Proposal == nil {
+		t.Fatalf("edit: %+v, %v", res, err)
+	}
+	if err := f.install.Uninstall(ctx, "notes", nil); err != nil {
+		t.Fatal(err)
+	}
+	if _, err := f.ApproveProposal(ctx, "notes", nil); !errors.Is(err, ErrStale) {
+		t.Fatalf("approve after uninstall: %v, want ErrStale", err)
+	}
+	_, err := f.ApproveProposal(ctx, "notes", &ApproveOptions{Force: true})
+	if !errors.Is(err, ErrNotInstalled) || strings.Contains(err.Error(), "awaits") {
+		t.Fatalf("forced approve after uninstall: %v, want ErrNotInstalled saying the skill is gone", err)
+	}
+}
+
 // TestDeleteWithdrawsProposal: an agent's delete never waits; it removes
 // a skill that is only a proposal, and the proposal of a skill it removes.
 func TestDeleteWithdrawsProposal(t *testing.T) {
