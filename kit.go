@@ -116,8 +116,8 @@ type Options struct {
 	// scan's verdict, whether an install, update or agent's write is
 	// allowed, needs a person's confirmation or is blocked. Nil:
 	// scan.DefaultPolicy (community skills rated caution need a
-	// confirmation, dangerous ones are blocked; agents' dangerous skills
-	// are blocked).
+	// confirmation, dangerous ones are blocked; agents' skills rated
+	// caution wait in the proposal queue, dangerous ones are blocked).
 	Policy scan.Policy
 	// TrustedOrigins are the origins whose skills are trusted rather than
 	// community: a git host, owner or repository, or a local folder (see
@@ -156,7 +156,8 @@ type Options struct {
 	// index, the Runner that runs them, Progress events).
 	Deps *deps.Options
 	// Authoring tunes what agents may write (AgentMayChangeInstalled,
-	// Progress events).
+	// ReviewAgentWrites — every agent write waits for a person's review —
+	// and Progress events).
 	Authoring *authoring.Options
 	// Executor tunes the execution of compute-entry skills (runner, timeouts,
 	// concurrency, environment whitelist). Each skill gets its own secrets
@@ -971,7 +972,7 @@ func (k *Kit) InstallDeps(ctx context.Context, name string, opts *deps.InstallOp
 // [authoring.Writer.Create] for the rules.
 func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[string]string) (*authoring.Result, error) {
 	res, err := k.authoring.Create(ctx, name, content, files)
-	if err == nil {
+	if err == nil && res.Proposal == nil {
 		k.remember(ctx, name)
 	}
 	return res, k.rescanAfter(ctx, err)
@@ -981,7 +982,7 @@ func (k *Kit) CreateSkill(ctx context.Context, name, content string, files map[s
 // [authoring.Writer.Edit].
 func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[string]string, remove []string) (*authoring.Result, error) {
 	res, err := k.authoring.Edit(ctx, name, content, files, remove)
-	if err == nil {
+	if err == nil && res.Proposal == nil {
 		k.remember(ctx, name)
 	}
 	return res, k.rescanAfter(ctx, err)
@@ -991,6 +992,35 @@ func (k *Kit) EditSkill(ctx context.Context, name, content string, files map[str
 // [authoring.Writer.Delete].
 func (k *Kit) DeleteSkill(ctx context.Context, name string) error {
 	return k.rescanAfter(ctx, k.authoring.Delete(ctx, name))
+}
+
+// Proposals lists the agents' writes waiting for a person's review; see
+// [authoring.Writer.Proposals].
+func (k *Kit) Proposals(ctx context.Context) ([]authoring.Proposal, error) {
+	return k.authoring.Proposals(ctx)
+}
+
+// ReviewProposal returns the proposal for the skill name with its diff
+// against the live skill; see [authoring.Writer.Review].
+func (k *Kit) ReviewProposal(ctx context.Context, name string) (*authoring.Review, error) {
+	return k.authoring.Review(ctx, name)
+}
+
+// ApproveProposal applies the agent's proposal for the skill name, as a
+// person's decision, scanning it again, and rescans; see
+// [authoring.Writer.ApproveProposal].
+func (k *Kit) ApproveProposal(ctx context.Context, name string, opts *authoring.ApproveOptions) (*authoring.Result, error) {
+	res, err := k.authoring.ApproveProposal(ctx, name, opts)
+	if err == nil {
+		k.remember(ctx, name)
+	}
+	return res, k.rescanAfter(ctx, err)
+}
+
+// RejectProposal drops the agent's proposal for the skill name, unapplied;
+// see [authoring.Writer.RejectProposal].
+func (k *Kit) RejectProposal(ctx context.Context, name string) error {
+	return k.authoring.RejectProposal(ctx, name)
 }
 
 // rescanAfter rescans after an operation on the skills folder, whether it

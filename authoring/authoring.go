@@ -56,6 +56,13 @@ type Options struct {
 	// update refuses it without Force; deleting such a skill deletes code a
 	// person installed.
 	AgentMayChangeInstalled bool
+	// ReviewAgentWrites sends every Create and Edit to the proposal queue,
+	// even those the trust policy allows (a safe verdict): nothing an agent
+	// writes counts before a person approves it ([Writer.ApproveProposal]).
+	// Without it only the writes the policy asks about wait (by default,
+	// those the scan rates caution); blocked ones are refused either way.
+	// Deletes never wait (docs/decisions.md).
+	ReviewAgentWrites bool
 	// Progress, when set, receives the steps of every Create, Edit and
 	// Delete, then one final event. It is called on the goroutine doing the
 	// work and must return quickly.
@@ -68,6 +75,7 @@ type Options struct {
 type Writer struct {
 	dir                *skillsdir.Dir
 	mayChangeInstalled bool
+	review             bool
 	progress           func(Event)
 }
 
@@ -78,14 +86,24 @@ func New(dir *skillsdir.Dir, opts *Options) *Writer {
 	w := &Writer{dir: dir}
 	if opts != nil {
 		w.mayChangeInstalled, w.progress = opts.AgentMayChangeInstalled, opts.Progress
+		w.review = opts.ReviewAgentWrites
 	}
 	return w
 }
 
-// Result says what Create or Edit did.
+// Result says what Create, Edit or ApproveProposal did.
 type Result struct {
 	// Name is the skill's name, which is also its folder.
 	Name string `json:"name"`
+	// Proposal, when set, says the write was not applied: it waits in the
+	// proposal queue for a person's review, and Record, Previous and
+	// Replaced are empty.
+	Proposal *Proposal `json:"proposal,omitempty"`
+	// Superseded is true when Proposal replaced an earlier proposal for
+	// the same skill, which was never applied.
+	Superseded bool `json:"superseded,omitempty"`
+	// Scan is the security scan of what was written.
+	Scan *scan.Report `json:"scan,omitempty"`
 	// Record is what the registry holds now.
 	Record registry.Record `json:"record"`
 	// Previous is the record replaced by an Edit; nil after a Create.
@@ -137,9 +155,17 @@ func isAgentFolder(dir string) bool {
 // (Skill.Env), which the secrets vault then lists and checks. An env entry
 // may have a name, a description and required, but no default: the agent
 // would choose a value that is injected into processes.
+//
+// The scan's verdict is weighed with agent trust: a skill the trust policy
+// blocks (by default: rated dangerous) is refused with [ErrScanRejected];
+// one it asks about (by default: rated caution), and with
+// Options.ReviewAgentWrites every one, is not written but queued as a
+// [Proposal] for a person's review: Result.Proposal is then set, and the
+// skill is not listed until [Writer.ApproveProposal]. A newer proposal for
+// the same name replaces the older.
 func (w *Writer) Create(ctx context.Context, name, content string, files map[string]string) (*Result, error) {
 	rep := w.reporter(OpCreate, name, "agent")
-	res, err := w.write(ctx, name, content, files, nil, true, rep)
+	res, err := w.write(ctx, request{name: name, content: content, files: files, create: true}, rep)
 	rep.Done(err)
 	return res, err
 }
@@ -156,10 +182,12 @@ func (w *Writer) Create(ctx context.Context, name, content string, files map[str
 // may still not touch the code skillkit runs for the skill nor its install
 // specs (see the option; [ErrNotAllowed]). A pinned skill is refused with
 // [ErrPinned]. The skill's .venv and node_modules are not carried over: an
-// edit may change what it needs.
+// edit may change what it needs. The scan and the proposal queue work as
+// in Create: an edit waiting for review leaves the live skill as it is,
+// and records the live version's fingerprint it was made against.
 func (w *Writer) Edit(ctx context.Context, name, content string, files map[string]string, remove []string) (*Result, error) {
 	rep := w.reporter(OpEdit, name, "agent")
-	res, err := w.write(ctx, name, content, files, remove, false, rep)
+	res, err := w.write(ctx, request{name: name, content: content, files: files, remove: remove}, rep)
 	rep.Done(err)
 	return res, err
 }
@@ -167,7 +195,9 @@ func (w *Writer) Edit(ctx context.Context, name, content string, files map[strin
 // Delete removes a skill that an agent wrote (skill_manage delete), as
 // Uninstall does, atomically. Skills the agent did not write are refused
 // as in Edit; pinned ones with ErrPinned. Saved secrets are never purged by
-// an agent: they stay until an Uninstall with Purge.
+// an agent: they stay until an Uninstall with Purge. A delete never waits
+// for review; it withdraws the agent's pending proposal for the skill, and
+// a name that is only a proposal is deleted by withdrawing it.
 func (w *Writer) Delete(ctx context.Context, name string) error {
 	rep := w.reporter(OpDelete, name, "agent")
 	err := w.delete(ctx, name, rep)
@@ -175,18 +205,37 @@ func (w *Writer) Delete(ctx context.Context, name string) error {
 	return err
 }
 
-func (w *Writer) delete(ctx context.Context, name string, rep *skillsdir.Reporter) error {
+// hold checks the name of a skill and takes its lock.
+func (w *Writer) hold(ctx context.Context, name string) (unlock func(), err error) {
 	if err := checkName(name); err != nil {
-		return err
+		return nil, err
 	}
-	unlock, err := w.dir.Hold(ctx, name)
+	return w.dir.Hold(ctx, name)
+}
+
+func (w *Writer) delete(ctx context.Context, name string, rep *skillsdir.Reporter) error {
+	unlock, err := w.hold(ctx, name)
 	if err != nil {
 		return err
 	}
 	defer unlock()
+	p, qerr := w.readProposal(name)
+	if qerr == nil {
+		// Withdrawing a skill that is only a proposal removes the proposal.
+		if present, err := w.dir.Exists(name); err != nil || !present {
+			if err != nil {
+				return fmt.Errorf("authoring: %w", err)
+			}
+			return w.dropProposal(ctx, name, "proposal withdrawn", p)
+		}
+	}
 	_, err = w.dir.Remove(ctx, name, false, func(_ context.Context, prev *registry.Record, present bool) error {
 		return w.mayChange(name, prev, present)
 	}, rep)
+	if err == nil && qerr == nil {
+		// A proposal against the removed skill has nothing left to change.
+		err = w.dropProposal(ctx, name, "proposal withdrawn", p)
+	}
 	return err
 }
 
@@ -284,16 +333,36 @@ func checkPath(p string) error {
 	return nil
 }
 
-// agentWrite is Create (create true) and Edit.
-func (w *Writer) write(ctx context.Context, name, content string, files map[string]string, remove []string, create bool, rep *skillsdir.Reporter) (*Result, error) {
-	if err := checkRequest(name, content, files, remove, create); err != nil {
+// request is one Create or Edit.
+type request struct {
+	name, content string
+	files         map[string]string
+	remove        []string
+	create        bool
+	// reviewed: a person approved this write (ApproveProposal), which
+	// answers the trust policy's ask.
+	reviewed bool
+}
+
+// write is Create and Edit.
+func (w *Writer) write(ctx context.Context, rq request, rep *skillsdir.Reporter) (*Result, error) {
+	if err := checkRequest(rq.name, rq.content, rq.files, rq.remove, rq.create); err != nil {
 		return nil, err
 	}
-	unlock, err := w.dir.Hold(ctx, name)
+	unlock, err := w.dir.Hold(ctx, rq.name)
 	if err != nil {
 		return nil, err
 	}
 	defer unlock()
+	return w.apply(ctx, rq, rep)
+}
+
+// apply writes rq, checked, into the skills folder, or into the proposal
+// queue when the trust policy asks a person (or the host reviews every
+// agent write) and no person approved it yet. The caller holds the skill's
+// lock.
+func (w *Writer) apply(ctx context.Context, rq request, rep *skillsdir.Reporter) (*Result, error) {
+	name, content, files, remove, create := rq.name, rq.content, rq.files, rq.remove, rq.create
 	prev, err := w.dir.Record(ctx, name)
 	if err != nil {
 		return nil, err
@@ -309,6 +378,9 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 		}
 	} else {
 		if err := w.mayChange(name, prev, present); err != nil {
+			if _, qerr := w.readProposal(name); !present && !rq.reviewed && qerr == nil {
+				return nil, fmt.Errorf("%w: %s is not a skill yet: it awaits a person's review as a proposal; to change the proposal, create the skill again with all of it", ErrNotInstalled, name)
+			}
 			return nil, err
 		}
 		switch {
@@ -380,8 +452,12 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	if err != nil {
 		return nil, err
 	}
-	if a.Decision != scan.Allow {
+	switch {
+	case a.Decision == scan.Block || a.Lifted:
 		return nil, fmt.Errorf("%w: %s; a person must review such a skill and install it", ErrScanRejected, a.Why())
+	case rq.reviewed: // a person approved it: that answers an ask
+	case a.Decision == scan.Ask || w.review:
+		return w.propose(ctx, rq, a, rep)
 	}
 	fp, err := registry.Fingerprint(ctx, osfs.Dir(w.dir.OSPath(tree)), ".")
 	if err != nil {
@@ -401,7 +477,7 @@ func (w *Writer) write(ctx context.Context, name, content string, files map[stri
 	if err != nil {
 		return nil, err
 	}
-	return &Result{Name: name, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Diagnostics: skillsdir.InstalledDiagnostics(diags, w.dir.OSPath(name))}, nil
+	return &Result{Name: name, Scan: &a.Report, Record: sw.Record, Previous: sw.Previous, Replaced: sw.Replaced, Diagnostics: skillsdir.InstalledDiagnostics(diags, w.dir.OSPath(name))}, nil
 }
 
 // refusal wraps a refusal of the archive and folder checks with

@@ -13,7 +13,6 @@ import (
 	"github.com/skillkit-go/skillkit/internal/fixture"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
 	"github.com/skillkit-go/skillkit/registry"
-	"github.com/skillkit-go/skillkit/scan"
 )
 
 func agentMD(name, body string) string {
@@ -427,25 +426,6 @@ func TestAgentWritesAreScanned(t *testing.T) {
 		t.Fatal("a refused edit was written")
 	}
 	assertNoLeftovers(t, dir)
-}
-
-// A host policy that asks a person about agents' skills refuses them:
-// skill_manage has no person to ask.
-func TestAgentWriteAskedIsRefused(t *testing.T) {
-	dir := filepath.Join(t.TempDir(), "skills")
-	policy := scan.DefaultPolicy()
-	policy[scan.TrustAgent] = [3]scan.Decision{scan.Ask, scan.Ask, scan.Block}
-	d, err := skillsdir.Open(dir, nil, &skillsdir.Options{Policy: policy})
-	if err != nil {
-		t.Fatal(err)
-	}
-	defer d.Close()
-	if _, err := New(d, nil).Create(t.Context(), "helper", agentMD("helper", "Say hello."), nil); !errors.Is(err, ErrScanRejected) {
-		t.Fatalf("create under an asking policy: %v, want ErrScanRejected", err)
-	}
-	if _, err := os.Stat(filepath.Join(dir, "helper")); !os.IsNotExist(err) {
-		t.Fatal("a refused skill was written")
-	}
 }
 
 // A name that passes the naming rules only outside NFKC form (fullwidth

@@ -28,4 +28,18 @@
 // in the frontmatter becomes the skill's env schema, which the secrets
 // vault lists and checks (ENV_NOT_CONFIGURED); its entries may not have a
 // default, a value the agent would choose for processes to receive.
+//
+// # Proposals
+//
+// What an agent writes steers every later session, so a write the trust
+// policy asks about (by default: one the scan rates caution), or with
+// Options.ReviewAgentWrites every write, goes to a proposal queue instead
+// of the skills folder: .skillhub/proposals/NAME.json, one [Proposal] per
+// skill (a newer one replaces the older), written atomically under the
+// skill's lock and bounded by MaxProposals and MaxQueueBytes. The loader
+// never sees it. A person lists the queue ([Writer.Proposals]), reads the
+// diff against the live skill ([Writer.Review]), and approves
+// ([Writer.ApproveProposal]: the same checks, a new scan and the same
+// transaction, refused when the live skill changed since unless forced)
+// or rejects it ([Writer.RejectProposal]).
 package authoring

@@ -22,4 +22,16 @@ var (
 	// skills refuse what the agent wrote (by default: what the scan rates
 	// dangerous). The error names the worst findings.
 	ErrScanRejected = errors.New("authoring: refused by the security scan")
+	// ErrQueueFull: the write would wait for review, but the proposal queue
+	// is at its bounds (MaxProposals, MaxQueueBytes).
+	ErrQueueFull = errors.New("authoring: the proposal queue is full")
+	// ErrNoProposal: no proposal waits for the skill (or its file is
+	// damaged and can only be rejected).
+	ErrNoProposal = errors.New("authoring: no such proposal")
+	// ErrStale: the live skill changed since the proposal was made;
+	// ApproveOptions.Force applies it anyway.
+	ErrStale = errors.New("authoring: the skill changed since the proposal")
+	// ErrProposalChanged: a newer proposal replaced the one the person saw
+	// (ApproveOptions.ID).
+	ErrProposalChanged = errors.New("authoring: the proposal changed")
 )

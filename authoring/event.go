@@ -29,4 +29,7 @@ const (
 	StepSwap        = skillsdir.StepSwap        // moving the skill into place, writing the record
 	StepRemove      = skillsdir.StepRemove      // Delete: moving the skill out, deleting the record
 	StepDone        = skillsdir.StepDone        // the final event
+	// StepPropose: the write went to the proposal queue instead of the
+	// skills folder; a person reviews it.
+	StepPropose Step = "propose"
 )

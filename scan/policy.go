@@ -59,19 +59,20 @@ type Policy map[Trust][3]Decision
 //	builtin      allow   allow     allow
 //	trusted      allow   allow     block
 //	community    allow   ask       block
-//	agent        allow   allow     block
+//	agent        allow   ask       block
 //
 // A host ships its builtin skills and vouches for them; a trusted origin
 // is believed on a caution; a community skill with a caution waits for a
-// person; an agent's own skill is allowed a caution (agents write scripts
-// that download and call APIs), and a dangerous one is refused so that the
+// person; so does an agent's own skill with a caution (skill_manage queues
+// it as a proposal a person approves or rejects: what an agent writes
+// steers every later session), and a dangerous one is refused so that the
 // agent hears why and can write it again. docs/decisions.md says more.
 func DefaultPolicy() Policy {
 	return Policy{
 		TrustBuiltin:   {Allow, Allow, Allow},
 		TrustTrusted:   {Allow, Allow, Block},
 		TrustCommunity: {Allow, Ask, Block},
-		TrustAgent:     {Allow, Allow, Block},
+		TrustAgent:     {Allow, Ask, Block},
 	}
 }
 

@@ -234,7 +234,7 @@ func TestDefaultPolicy(t *testing.T) {
 		scan.TrustBuiltin:   {scan.Allow, scan.Allow, scan.Allow},
 		scan.TrustTrusted:   {scan.Allow, scan.Allow, scan.Block},
 		scan.TrustCommunity: {scan.Allow, scan.Ask, scan.Block},
-		scan.TrustAgent:     {scan.Allow, scan.Allow, scan.Block},
+		scan.TrustAgent:     {scan.Allow, scan.Ask, scan.Block},
 	}
 	for trust, row := range want {
 		for v, d := range row {

@@ -10,6 +10,7 @@ import (
 	"github.com/skillkit-go/skillkit/authoring"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/registry"
+	"github.com/skillkit-go/skillkit/scan"
 )
 
 // SkillManageName is the name of the skill_manage tool.
@@ -93,7 +94,8 @@ func SkillManage(m Manager, opts *ManageOptions) (Tool, error) {
 	return newTool(SkillManageName,
 		"Create, edit or delete a skill of your own, saved for future tasks: reusable instructions, with reference files, templates and scripts. "+
 			"create takes name and content (the full SKILL.md), optionally files; edit takes name and at least one of content, files, remove_files; delete takes name only. "+
-			"You can change only skills you created. This tool never runs code: scripts you add are run later, by you, with your own tools.",
+			"You can change only skills you created. This tool never runs code: scripts you add are run later, by you, with your own tools. "+
+			"A skill or change the security scan flags (or, on some hosts, every one) waits for a person's review before it counts; the result says so.",
 		schema, false,
 		func(ctx context.Context, a args) (Result, error) {
 			content := ""
@@ -126,6 +128,9 @@ func SkillManage(m Manager, opts *ManageOptions) (Tool, error) {
 				}
 				return Errorf("skill_manage %s %s failed: %v", a.Action, a.Name, err), nil
 			}
+			if res != nil && res.Proposal != nil {
+				return proposedResult(a.Action, res), nil
+			}
 			return manageResult(ctx, opts, a.Action, a.Name, res), nil
 		})
 }
@@ -150,7 +155,7 @@ func actionMistake(action string, content, files, remove bool) string {
 func modelMistake(err error) bool {
 	for _, target := range []error{
 		authoring.ErrInvalidContent, authoring.ErrExists, authoring.ErrNotAllowed, authoring.ErrPinned,
-		authoring.ErrNotInstalled, authoring.ErrScanRejected,
+		authoring.ErrNotInstalled, authoring.ErrScanRejected, authoring.ErrQueueFull,
 	} {
 		if errors.Is(err, target) {
 			return true
@@ -189,6 +194,35 @@ func manageResult(ctx context.Context, opts *ManageOptions, action, name string,
 			fmt.Fprintf(&b, "\n(The skill list could not be refreshed yet: %v)", err)
 		}
 	}
+	structured, _ := json.Marshal(out)
+	return Result{Text: b.String(), Structured: structured}
+}
+
+// proposedResult answers a create or edit that went to the proposal queue:
+// nothing changed yet, and the model must not count on it.
+func proposedResult(action string, res *authoring.Result) Result {
+	p := res.Proposal
+	var b strings.Builder
+	what := "new skill " + p.Name
+	if action == "edit" {
+		what = "change to the skill " + p.Name
+	}
+	fmt.Fprintf(&b, "Your %s was NOT saved yet: it awaits a person's review (%s). ", what, p.Reason)
+	if res.Superseded {
+		b.WriteString("It replaces your earlier proposal for it, which had not been reviewed. ")
+	}
+	if action == "edit" {
+		fmt.Fprintf(&b, "Until a person approves it, %s stays as it was.", p.Name)
+	} else {
+		fmt.Fprintf(&b, "Until a person approves it, %s is not in <available_skills> and cannot be read or run.", p.Name)
+	}
+	out := struct {
+		Action   string       `json:"action"`
+		Name     string       `json:"name"`
+		Status   string       `json:"status"`
+		Proposal string       `json:"proposal"`
+		Verdict  scan.Verdict `json:"verdict"`
+	}{Action: action, Name: p.Name, Status: "awaiting_review", Proposal: p.ID, Verdict: p.Scan.Verdict}
 	structured, _ := json.Marshal(out)
 	return Result{Text: b.String(), Structured: structured}
 }

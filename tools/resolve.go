@@ -274,6 +274,13 @@ func (r *Resolver) addManage(ts Toolset, agent Agent) (Toolset, error) {
 	if err != nil {
 		return Toolset{}, err
 	}
+	if agent.Name != "" {
+		// A proposal names the agent it came from.
+		write := manage.Invoke
+		manage.Invoke = func(ctx context.Context, args json.RawMessage) (Result, error) {
+			return write(executor.WithAgent(ctx, agent.Name), args)
+		}
+	}
 	ts.Tools = append(ts.Tools, manage)
 	return ts, nil
 }

@@ -91,6 +91,7 @@ func commands() []*command {
 		depsCommand(),
 		uninstallCommand(),
 		approveCommand(),
+		proposalsCommand(),
 		updateCommand(),
 		historyCommand(),
 		rollbackCommand(),

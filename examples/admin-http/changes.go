@@ -12,6 +12,7 @@ import (
 	"slices"
 	"strings"
 
+	"github.com/skillkit-go/skillkit/authoring"
 	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
 	"github.com/skillkit-go/skillkit/executor"
@@ -312,6 +313,10 @@ func (s *server) create(w http.ResponseWriter, r *http.Request) {
 		fail(w, statusOf(err), err)
 		return
 	}
+	if res.Proposal != nil {
+		answerProposal(w, res)
+		return
+	}
 	s.answerChange(w, r, res.Name, res.Replaced, false, nil, res.Diagnostics, nil)
 }
 
@@ -325,7 +330,21 @@ func (s *server) edit(w http.ResponseWriter, r *http.Request) {
 		fail(w, statusOf(err), err)
 		return
 	}
+	if res.Proposal != nil {
+		answerProposal(w, res)
+		return
+	}
 	s.answerChange(w, r, res.Name, res.Replaced, false, nil, res.Diagnostics, nil)
+}
+
+// answerProposal answers a create or edit the trust policy holds for a
+// person's review: 202, nothing changed yet (skillkit proposals applies
+// or drops it).
+func answerProposal(w http.ResponseWriter, res *authoring.Result) {
+	p := res.Proposal
+	write(w, http.StatusAccepted, envelope{Code: 1000, Message: "awaiting review", Data: map[string]any{
+		"name": p.Name, "status": "awaitingReview", "proposal": p.ID, "verdict": p.Scan.Verdict, "reason": p.Reason,
+	}})
 }
 
 func (s *server) delete(w http.ResponseWriter, r *http.Request) {

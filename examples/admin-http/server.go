@@ -198,12 +198,12 @@ func statusOf(err error) int {
 		errors.Is(err, secrets.ErrNotFound):
 		return http.StatusNotFound
 	case errors.Is(err, installer.ErrExists), errors.Is(err, installer.ErrModified), errors.Is(err, installer.ErrPinned),
-		errors.Is(err, authoring.ErrExists), errors.Is(err, authoring.ErrPinned):
+		errors.Is(err, authoring.ErrExists), errors.Is(err, authoring.ErrPinned), errors.Is(err, authoring.ErrQueueFull):
 		return http.StatusConflict
 	case errors.Is(err, installer.ErrInvalidSource), errors.Is(err, installer.ErrHostNotAllowed),
 		errors.Is(err, installer.ErrRejected), errors.Is(err, installer.ErrLimit), errors.Is(err, installer.ErrInvalidSkill),
 		errors.Is(err, installer.ErrScanRejected), errors.Is(err, installer.ErrNotUpdatable), errors.Is(err, installer.ErrGit),
-		errors.Is(err, authoring.ErrInvalidContent), errors.Is(err, deps.ErrInvalid), errors.Is(err, deps.ErrInvalidSkill),
+		errors.Is(err, authoring.ErrInvalidContent), errors.Is(err, authoring.ErrScanRejected), errors.Is(err, deps.ErrInvalid), errors.Is(err, deps.ErrInvalidSkill),
 		errors.Is(err, skill.ErrInvalidName), errors.Is(err, skill.ErrInvalidEnvName), errors.Is(err, secrets.ErrValueTooLong):
 		return http.StatusBadRequest
 	case errors.Is(err, secrets.ErrNoKey):

@@ -17,6 +17,9 @@ type Admission struct {
 	Report   scan.Report
 	Trust    scan.Trust
 	Decision scan.Decision
+	// Lifted says Options.AllowDangerous turned the policy's block into
+	// this ask: a caller with nobody to show the findings to refuses it.
+	Lifted bool
 	// Permissions are what the skill's processes may reach beyond their
 	// folder (skill.config.yaml's permissions section).
 	Permissions skill.Permissions
@@ -53,7 +56,7 @@ func (d *Dir) Admit(ctx context.Context, s *skill.Skill, rec registry.Record) (A
 	}
 	a.Decision = d.policy.Decide(a.Trust, rep.Verdict)
 	if a.Decision == scan.Block && d.allowDangerous {
-		a.Decision = scan.Ask
+		a.Decision, a.Lifted = scan.Ask, true
 	}
 	if d.log != nil {
 		d.log.InfoContext(ctx, "skill scanned", "skill", rec.Name, "source", rec.Source, "url", rec.URL,
