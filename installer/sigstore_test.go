@@ -94,11 +94,11 @@ func TestZipSigstoreBundleIsATrustInput(t *testing.T) {
 
 	upload := fixture.ZipOf(t, files)
 	in, _ = newTestInstaller(t, opts)
-	mem := Source{Zip: bytes.NewReader(upload), ZipSize: int64(len(upload)), Bundle: vs.Bundle(t, releaser, oidc, upload)}
+	mem := Source{Zip: bytes.NewReader(upload), ZipSize: int64(len(upload)), Bundle: string(vs.Bundle(t, releaser, oidc, upload))}
 	if res, err := in.Install(t.Context(), mem, nil); err != nil || !res.Record.Signer.Verified() || res.Record.Signer.Object != "archive" {
 		t.Fatalf("an in-memory archive with its bundle: %+v, %v", res, err)
 	}
-	if _, err := planFetch(Source{Dir: t.TempDir(), Bundle: []byte("{}")}, nil, false); !errors.Is(err, ErrInvalidSource) {
+	if _, err := planFetch(Source{Dir: t.TempDir(), Bundle: "{}"}, nil, false); !errors.Is(err, ErrInvalidSource) {
 		t.Errorf("a bundle with a folder: %v, want ErrInvalidSource", err)
 	}
 }

@@ -24,12 +24,12 @@ func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, 
 	if z.ZipFile == "" {
 		rep, err := archive.ExtractZipFolder(ctx, z.Zip, z.ZipSize, plan.origin.Subdir, tree, in.dir.Limits())
 		if err == nil {
-			rec.Signer, err = in.zipSignature(z.Bundle, z.Zip, z.ZipSize, "archive", "the ZIP archive")
+			rec.Signer, err = in.zipSignature(bundleOf(z.Bundle), z.Zip, z.ZipSize, "archive", "the ZIP archive")
 		}
 		return rep, err
 	}
-	bundle := z.Bundle
-	if bundle == nil {
+	bundle := []byte(z.Bundle)
+	if z.Bundle == "" {
 		var err error
 		if bundle, err = readBundle(z.ZipFile + provenance.BundleSuffix); err != nil {
 			return archive.Report{}, err
@@ -44,6 +44,14 @@ func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, 
 		return err
 	})
 	return rep, err
+}
+
+// bundleOf is a Source.Bundle's bytes, nil for none.
+func bundleOf(s string) []byte {
+	if s == "" {
+		return nil
+	}
+	return []byte(s)
 }
 
 // readBundle reads the bundle file name; nil when there is none. At most
