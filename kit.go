@@ -396,22 +396,11 @@ func (o *Options) publishers(dir string) (*provenance.Signers, error) {
 	if o.Installer != nil && o.Installer.Publishers != nil {
 		return nil, errors.New("skillkit: both Options.PublishersFile and Options.Installer.Publishers are set; give one")
 	}
-	data, err := os.ReadFile(o.PublishersFile)
-	if err != nil {
-		return nil, fmt.Errorf("skillkit: Options.PublishersFile: %w", err)
-	}
-	// The files a JSON publishers file names, relative to its folder,
-	// must lie outside the skills folders too.
-	read := func(name string) ([]byte, error) {
-		if !filepath.IsAbs(name) {
-			name = filepath.Join(filepath.Dir(o.PublishersFile), name)
-		}
-		if err := o.checkOutside(dir, "PublishersFile", name, "the publishers' keys and trusted root"); err != nil {
-			return nil, err
-		}
-		return os.ReadFile(name)
-	}
-	s, err := provenance.ParsePublishers(data, read)
+	// The files a JSON publishers file names must lie outside the skills
+	// folders too.
+	s, err := provenance.LoadPublishers(o.PublishersFile, func(p string) error {
+		return o.checkOutside(dir, "PublishersFile", p, "the publishers' keys and trusted root")
+	})
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: Options.PublishersFile %s: %w", o.PublishersFile, err)
 	}

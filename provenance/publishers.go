@@ -5,6 +5,8 @@ import (
 	"encoding/json"
 	"errors"
 	"fmt"
+	"os"
+	"path/filepath"
 )
 
 // publishersFile is the JSON form of a publishers file.
@@ -71,4 +73,25 @@ func ParsePublishers(data []byte, read func(name string) ([]byte, error)) (*Sign
 		return nil, fmt.Errorf("provenance: publishers file: trusted_root: %w", err)
 	}
 	return s.WithSigstore(tr, f.Sigstore.Identities)
+}
+
+// LoadPublishers reads the publishers file name ([ParsePublishers]); the
+// files it names are read relative to its folder, each after allow (when
+// set) accepted its path.
+func LoadPublishers(name string, allow func(path string) error) (*Signers, error) {
+	data, err := os.ReadFile(name)
+	if err != nil {
+		return nil, err
+	}
+	return ParsePublishers(data, func(p string) ([]byte, error) {
+		if !filepath.IsAbs(p) {
+			p = filepath.Join(filepath.Dir(name), p)
+		}
+		if allow != nil {
+			if err := allow(p); err != nil {
+				return nil, err
+			}
+		}
+		return os.ReadFile(p)
+	})
 }
