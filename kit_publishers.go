@@ -2,9 +2,6 @@ package skillkit
 
 import (
 	"context"
-	"crypto/sha256"
-	"encoding/hex"
-	"io"
 	"os"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -65,8 +62,8 @@ func reverifyArchive(rec registry.Record, p *provenance.Signers) (provenance.Sig
 	if rec.Source != registry.SourceZip || rec.URL == "" || rec.Signer.Format != "sigstore" {
 		return provenance.Signature{}, false
 	}
-	bundle, err := os.ReadFile(rec.URL + provenance.BundleSuffix)
-	if err != nil || len(bundle) > provenance.MaxBundleBytes {
+	bundle, err := provenance.ReadBundle(rec.URL + provenance.BundleSuffix)
+	if err != nil || bundle == nil {
 		return provenance.Signature{}, false
 	}
 	f, err := os.Open(rec.URL)
@@ -74,13 +71,9 @@ func reverifyArchive(rec registry.Record, p *provenance.Signers) (provenance.Sig
 		return provenance.Signature{}, false
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	sig, err := p.VerifyBundleOver(bundle, f)
+	if err != nil || sig.Digest != rec.Signer.Digest {
 		return provenance.Signature{}, false
 	}
-	digest := [sha256.Size]byte(h.Sum(nil))
-	if "sha256:"+hex.EncodeToString(digest[:]) != rec.Signer.Digest {
-		return provenance.Signature{}, false
-	}
-	return p.VerifyBundle(bundle, digest), true
+	return sig, true
 }

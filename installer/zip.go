@@ -2,11 +2,8 @@ package installer
 
 import (
 	"context"
-	"crypto/sha256"
-	"errors"
 	"fmt"
 	"io"
-	"io/fs"
 	"os"
 	"path/filepath"
 
@@ -31,8 +28,8 @@ func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, 
 	bundle := []byte(z.Bundle)
 	if z.Bundle == "" {
 		var err error
-		if bundle, err = readBundle(z.ZipFile + provenance.BundleSuffix); err != nil {
-			return archive.Report{}, err
+		if bundle, err = provenance.ReadBundle(z.ZipFile + provenance.BundleSuffix); err != nil {
+			return archive.Report{}, fmt.Errorf("%w: %w", ErrBadSignature, err)
 		}
 	}
 	var rep archive.Report
@@ -54,28 +51,6 @@ func bundleOf(s string) []byte {
 	return []byte(s)
 }
 
-// readBundle reads the bundle file name; nil when there is none. At most
-// provenance.MaxBundleBytes and one byte are read: a longer one is refused
-// by the check.
-func readBundle(name string) ([]byte, error) {
-	f, err := os.Open(name)
-	if errors.Is(err, fs.ErrNotExist) {
-		return nil, nil
-	}
-	if err != nil {
-		return nil, fmt.Errorf("installer: the Sigstore bundle: %w", err)
-	}
-	defer f.Close()
-	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
-		return nil, fmt.Errorf("%w: %s is not a regular file", ErrBadSignature, name)
-	}
-	data, err := io.ReadAll(io.LimitReader(f, provenance.MaxBundleBytes+1))
-	if err != nil {
-		return nil, fmt.Errorf("installer: the Sigstore bundle %s: %w", name, err)
-	}
-	return data, nil
-}
-
 // zipSignature checks bundle (nil: none, and no signer) over the size
 // bytes r reads, against Options.Publishers; object names them in the
 // record, what in an error.
@@ -83,11 +58,10 @@ func (in *Installer) zipSignature(bundle []byte, r io.ReaderAt, size int64, obje
 	if bundle == nil {
 		return nil, nil
 	}
-	h := sha256.New()
-	if _, err := io.Copy(h, io.NewSectionReader(r, 0, size)); err != nil {
+	sig, err := in.opt.signers.VerifyBundleOver(bundle, io.NewSectionReader(r, 0, size))
+	if err != nil {
 		return nil, fmt.Errorf("installer: hashing %s: %w", what, err)
 	}
-	sig := in.opt.signers.VerifyBundle(bundle, [sha256.Size]byte(h.Sum(nil)))
 	if sig.State == provenance.Broken {
 		return nil, fmt.Errorf("%w: %s: its Sigstore bundle: %s", ErrBadSignature, what, sig.Reason)
 	}

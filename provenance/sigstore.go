@@ -4,7 +4,11 @@ import (
 	"bytes"
 	"crypto/sha256"
 	"encoding/hex"
+	"errors"
 	"fmt"
+	"io"
+	"io/fs"
+	"os"
 	"strings"
 	"time"
 
@@ -168,4 +172,33 @@ func (s *Signers) Trusts(sig Signature) bool {
 // oneLine is err's message on one line.
 func oneLine(err error) string {
 	return strings.Join(strings.Fields(err.Error()), " ")
+}
+
+// VerifyBundleOver is [Signers.VerifyBundle] over the bytes artifact reads
+// to its end, hashed here; the error is the read's.
+func (s *Signers) VerifyBundleOver(data []byte, artifact io.Reader) (Signature, error) {
+	h := sha256.New()
+	if _, err := io.Copy(h, artifact); err != nil {
+		return Signature{}, err
+	}
+	return s.VerifyBundle(data, [sha256.Size]byte(h.Sum(nil))), nil
+}
+
+// ReadBundle reads the bundle file name, as published beside an archive
+// (the archive's name and [BundleSuffix]); nil, and no error, when there is
+// none. It must be a regular file; at most MaxBundleBytes and one byte are
+// read, so that a longer one is refused by the check, not cut.
+func ReadBundle(name string) ([]byte, error) {
+	f, err := os.Open(name)
+	if errors.Is(err, fs.ErrNotExist) {
+		return nil, nil
+	}
+	if err != nil {
+		return nil, err
+	}
+	defer f.Close()
+	if st, err := f.Stat(); err != nil || !st.Mode().IsRegular() {
+		return nil, fmt.Errorf("provenance: the bundle %s is not a regular file", name)
+	}
+	return io.ReadAll(io.LimitReader(f, MaxBundleBytes+1))
 }

@@ -3,12 +3,10 @@ package main
 import (
 	"bytes"
 	"context"
-	"crypto/sha256"
 	"encoding/json"
 	"errors"
 	"flag"
 	"fmt"
-	"io"
 	"os"
 	"os/exec"
 	"strings"
@@ -149,12 +147,12 @@ trusted root (cosign trusted-root create, or the Sigstore TUF repository's trust
   %s
 `, shellWord(bundle), shellWord(archive), bundle, example)
 	file := publishersFile(c, true)
-	data, err := os.ReadFile(bundle)
-	if errors.Is(err, os.ErrNotExist) || file == "" {
-		return exitOK
-	}
+	data, err := provenance.ReadBundle(bundle)
 	if err != nil {
 		return c.fail("sign", err)
+	}
+	if data == nil || file == "" {
+		return exitOK
 	}
 	publishers, err := provenance.LoadPublishers(file, nil)
 	if err != nil {
@@ -165,11 +163,10 @@ trusted root (cosign trusted-root create, or the Sigstore TUF repository's trust
 		return c.fail("sign", err)
 	}
 	defer f.Close()
-	h := sha256.New()
-	if _, err := io.Copy(h, f); err != nil {
+	sig, err := publishers.VerifyBundleOver(data, f)
+	if err != nil {
 		return c.fail("sign", err)
 	}
-	sig := publishers.VerifyBundle(data, [sha256.Size]byte(h.Sum(nil)))
 	switch sig.State {
 	case provenance.Verified:
 		fmt.Fprintf(c.stdout, "%s: verified, %s (issuer %s), %s\n", bundle, safeText(sig.Key), safeText(sig.Issuer), sig.Digest)
