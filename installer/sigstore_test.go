@@ -144,7 +144,7 @@ func TestZipUpdateByAnotherIdentityAsksAgain(t *testing.T) {
 	if _, err := in.Install(t.Context(), Source{ZipFile: zip}, nil); err != nil {
 		t.Fatal(err)
 	}
-	replace := func(version, identity string) {
+	replace := func(version, identity, issuer string) {
 		t.Helper()
 		files := map[string]string{"SKILL.md": skillMD("notes", version)}
 		if err := os.WriteFile(zip, fixture.ZipOf(t, files), 0o644); err != nil {
@@ -154,19 +154,19 @@ func TestZipUpdateByAnotherIdentityAsksAgain(t *testing.T) {
 			t.Fatal(err)
 		}
 		if identity != "" {
-			writeBundle(t, zip, vs.Bundle(t, identity, oidc, fixture.ZipOf(t, files)))
+			writeBundle(t, zip, vs.Bundle(t, identity, issuer, fixture.ZipOf(t, files)))
 		}
 	}
-	replace("v2", releaser)
+	replace("v2", releaser, oidc)
 	if res, err := in.Update(t.Context(), "notes", nil); err != nil || !res.Record.Signer.Verified() {
 		t.Fatalf("the same identity's update: %+v, %v", res, err)
 	}
-	for _, identity := range []string{"someone@example.com", ""} {
-		replace("v3 "+identity, identity)
+	for _, id := range [][2]string{{"someone@example.com", oidc}, {releaser, "https://other.example.com"}, {"", ""}} {
+		replace("v3 "+id[0]+id[1], id[0], id[1])
 		var se *ScanError
 		_, err := in.Update(t.Context(), "notes", nil)
 		if !errors.Is(err, ErrNeedsConfirmation) || !errors.As(err, &se) || !strings.Contains(se.Republished, releaser) {
-			t.Fatalf("an update signed by %q: %v, want a question naming the change", identity, err)
+			t.Fatalf("an update signed by %q of %q: %v, want a question naming the change", id[0], id[1], err)
 		}
 		if strings.Contains(readFile(t, filepath.Join(dir, "notes", "SKILL.md")), "v3") {
 			t.Fatal("updated without a yes")

@@ -2,6 +2,7 @@ package provenance_test
 
 import (
 	"crypto/sha256"
+	"encoding/json"
 	"strings"
 	"testing"
 
@@ -75,6 +76,20 @@ func TestVerifyBundle(t *testing.T) {
 	forged := vs.Bundle(t, releaser, issuer, []byte("other bytes"))
 	if sig := exact.VerifyBundle(forged, digest); sig.State != provenance.Broken {
 		t.Errorf("a valid bundle of other bytes: %+v", sig)
+	}
+	// Without its transparency log entry a bundle still has its timestamp
+	// authority's time, but the log is required.
+	var m map[string]any
+	if err := json.Unmarshal(b, &m); err != nil {
+		t.Fatal(err)
+	}
+	delete(m["verificationMaterial"].(map[string]any), "tlogEntries")
+	unlogged, err := json.Marshal(m)
+	if err != nil {
+		t.Fatal(err)
+	}
+	if sig := exact.VerifyBundle(unlogged, digest); sig.State != provenance.Broken {
+		t.Errorf("a bundle without its log entry: %+v", sig)
 	}
 }
 
