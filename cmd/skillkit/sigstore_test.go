@@ -68,6 +68,19 @@ func TestSigstorePublishers(t *testing.T) {
 		}
 	}
 
+	// With the bundle gone only the list can be checked: the identity
+	// listed, nothing; removed, PUBLISHER_UNTRUSTED.
+	if err := os.Remove(zip + provenance.BundleSuffix); err != nil {
+		t.Fatal(err)
+	}
+	if code, out, errOut := runCLI(t, "doctor", "--dir", skills, "--publishers", listed); code != exitOK || strings.Contains(out, "PUBLISHER_UNTRUSTED") {
+		t.Fatalf("doctor, no bundle, identity listed: exit %d\n%s%s", code, out, errOut)
+	}
+	removed := writePublishers(t, vs.TrustedRoot(t), "someone@example.com")
+	if code, out, errOut := runCLI(t, "doctor", "--dir", skills, "--publishers", removed); code != exitOK || !strings.Contains(out, "is no longer among the host's publishers") {
+		t.Fatalf("doctor, no bundle, identity removed: exit %d\n%s%s", code, out, errOut)
+	}
+
 	// The trusted root a publishers file names must lie outside the
 	// skills folder too.
 	inside := filepath.Join(skills, "trusted_root.json")
@@ -77,5 +90,27 @@ func TestSigstorePublishers(t *testing.T) {
 	code, _, errOut = runCLI(t, "update", "--dir", skills, "--publishers", p, "notes")
 	if code == exitOK || !strings.Contains(errOut, "inside the skills folder") {
 		t.Fatalf("a trusted root in the skills folder: exit %d, %s", code, errOut)
+	}
+}
+
+// doctor reports a git skill whose signing key was removed from the
+// host's allowed signers, and not while it is listed.
+func TestDoctorPublisherRemoved(t *testing.T) {
+	url, signers := signedRepo(t)
+	skills := filepath.Join(t.TempDir(), "skills")
+	listed := filepath.Join(t.TempDir(), "allowed_signers")
+	write(t, listed, signers)
+	if code, _, errOut := runCLI(t, "install", "--dir", skills, "--allow-file-urls", "--publishers", listed, url); code != exitOK {
+		t.Fatalf("install: exit %d, %s", code, errOut)
+	}
+	if code, out, errOut := runCLI(t, "doctor", "--dir", skills, "--publishers", listed); code != exitOK || strings.Contains(out, "PUBLISHER_UNTRUSTED") {
+		t.Fatalf("doctor, key listed: exit %d\n%s%s", code, out, errOut)
+	}
+	_, bobPub := fixture.SSHKey(t, "bob")
+	removed := filepath.Join(t.TempDir(), "allowed_signers")
+	write(t, removed, "bob@example.com "+bobPub+"\n")
+	code, out, errOut := runCLI(t, "doctor", "--dir", skills, "--publishers", removed)
+	if code != exitOK || !strings.Contains(out, "PUBLISHER_UNTRUSTED") || !strings.Contains(out, "notes was signed by the key SHA256:") {
+		t.Fatalf("doctor, key removed: exit %d\n%s%s", code, out, errOut)
 	}
 }
