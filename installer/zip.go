@@ -25,8 +25,8 @@ func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, 
 		}
 		return rep, err
 	}
-	bundle := []byte(z.Bundle)
-	if z.Bundle == "" {
+	bundle := bundleOf(z.Bundle)
+	if bundle == nil {
 		var err error
 		if bundle, err = provenance.ReadBundle(z.ZipFile + provenance.BundleSuffix); err != nil {
 			return archive.Report{}, fmt.Errorf("%w: %w", ErrBadSignature, err)
