@@ -140,13 +140,16 @@ type Options struct {
 	// a missing file lists none. It must lie outside Dir and every source
 	// folder, where skills and their writers could add to it. Empty: none.
 	MCPServersFile string
-	// PublishersFile names the host's allowed-signers file (git's format,
-	// provenance.ParseAllowedSigners): the keys of the publishers whose
-	// signed commits and tags make a git skill trusted
+	// PublishersFile names the host's publishers file
+	// (provenance.ParsePublishers): an allowed-signers file (git's format),
+	// the keys whose signed commits and tags make a git skill trusted, or
+	// a JSON file naming such a file and the Sigstore identities, with
+	// their trusted root, whose bundles make a ZIP archive trusted
 	// (installer.Options.Publishers, which it sets; give one of the two).
-	// It is read when the Kit opens, and must lie outside Dir and every
-	// source folder. Empty: no publishers (signatures are still checked,
-	// and a broken one refused).
+	// It is read when the Kit opens; it, and the files it names (relative
+	// to its folder), must lie outside Dir and every source folder. Empty:
+	// no publishers (signatures are still checked, and a broken one
+	// refused).
 	PublishersFile string
 	// Installer tunes installs and updates (allowed git hosts, file://
 	// URLs, a Scanner, Progress events for a host's UI, the GitHub API
@@ -215,6 +218,9 @@ type Kit struct {
 	authoring *authoring.Writer
 	approvals *registry.Verifier
 	usage     usage.Store
+	// publishers are the installer's (Options.PublishersFile or
+	// Options.Installer.Publishers), for Doctor.
+	publishers *provenance.Signers
 
 	mu       sync.Mutex // guards the parts below, built by load
 	loader   *loader.Loader
@@ -298,6 +304,7 @@ func Open(ctx context.Context, opts Options) (*Kit, error) {
 	if publishers != nil {
 		iopts.Publishers = publishers
 	}
+	k.publishers = iopts.Publishers
 	k.installer = installer.New(k.dir, iopts)
 	k.deps = deps.New(k.dir, opts.Deps)
 	k.authoring = authoring.New(k.dir, opts.Authoring)
@@ -394,11 +401,11 @@ func (o *Options) publishers(dir string) (*provenance.Signers, error) {
 	if o.Installer != nil && o.Installer.Publishers != nil {
 		return nil, errors.New("skillkit: both Options.PublishersFile and Options.Installer.Publishers are set; give one")
 	}
-	data, err := os.ReadFile(o.PublishersFile)
-	if err != nil {
-		return nil, fmt.Errorf("skillkit: Options.PublishersFile: %w", err)
-	}
-	s, err := provenance.ParseAllowedSigners(data)
+	// The files a JSON publishers file names must lie outside the skills
+	// folders too.
+	s, err := provenance.LoadPublishers(o.PublishersFile, func(p string) error {
+		return o.checkOutside(dir, "PublishersFile", p, "the publishers' keys and trusted root")
+	})
 	if err != nil {
 		return nil, fmt.Errorf("skillkit: Options.PublishersFile %s: %w", o.PublishersFile, err)
 	}
@@ -560,7 +567,10 @@ func (k *Kit) skillEnv(ctx context.Context, l *loader.Loader) func(skillName, va
 // since install, required secrets not configured, runtimes, virtual
 // environments, node_modules and system programs missing), and, for a
 // replica of several (Options.Packages), REPLICA_BEHIND for each replica
-// whose last sync left it lagging what the registry records. The error is
+// whose last sync left it lagging what the registry records, and, when the
+// Kit has publishers, PUBLISHER_UNTRUSTED for each skill a listed publisher
+// signed whose key or identity is no longer listed, or whose archive's
+// bundle no longer verifies. The error is
 // ctx's, or a failure to settle the skills folder or to read the
 // replicas.
 func (k *Kit) Doctor(ctx context.Context) (diagnostics.List, error) {
@@ -572,7 +582,11 @@ func (k *Kit) Doctor(ctx context.Context) (diagnostics.List, error) {
 	if err != nil {
 		return nil, err
 	}
-	return append(l.Doctor(ctx), replicas...).Sorted(), nil
+	publishers, err := k.publisherDiagnostics(ctx)
+	if err != nil {
+		return nil, err
+	}
+	return append(append(l.Doctor(ctx), replicas...), publishers...).Sorted(), nil
 }
 
 // ConfinementFor returns what the scripts of the skill whose folder holds

@@ -138,6 +138,13 @@ const (
 	// sync failed. Detail: replica, host, dir, synced_at, missing, stale,
 	// removed, error.
 	ReplicaBehind Code = "REPLICA_BEHIND"
+	// PublisherUntrusted [warning]: a listed publisher signed the installed
+	// version (its git commit or tag, or its archive's Sigstore bundle), but
+	// no longer verifies: the key or Sigstore identity is gone from the
+	// host's publishers, or the archive's bundle, still beside it, no
+	// longer verifies against the host's trusted root. Detail: format,
+	// key, issuer, reason.
+	PublisherUntrusted Code = "PUBLISHER_UNTRUSTED"
 	// SkillModified [error]: an installed skill's files differ from the
 	// fingerprint its record holds, the one a person or the trust policy
 	// approved; none of its code runs and it gets no secret until its
@@ -190,6 +197,7 @@ var codeTable = []CodeInfo{
 	{UnicodeHidden, Warning, "invisible, bidirectional, tag or control characters a reader does not see"},
 	{RemoteInvalid, Error, "a skill a remote source publishes is malformed, over a limit or unverifiable; not loaded"},
 	{ReplicaBehind, Warning, "a replica sharing the registry lags what it records, or its last sync failed"},
+	{PublisherUntrusted, Warning, "the publisher that signed the installed version is no longer among the host's publishers, or its signature no longer verifies"},
 	{SkillModified, Error, "the files differ from what was approved; nothing of it runs until they are approved"},
 }
 

@@ -80,7 +80,10 @@
 //     A git source's commit (and annotated tag ref) is checked against
 //     Options.Publishers before .git is dropped: a signature that does not
 //     verify is [ErrBadSignature]; an origin among Options.RequireSigned
-//     needs a listed publisher's ([ErrUnsigned]).
+//     needs a listed publisher's ([ErrUnsigned]). A ZIP archive's Sigstore
+//     bundle (Source.Bundle, or "<archive>.sigstore.json" beside a
+//     ZipFile) is checked the same way, over the archive's bytes, after
+//     the archive passed its checks.
 //  2. check: the tree holds SKILL.md at its root and passed the limits.
 //  3. validate: SKILL.md loads in lenient mode (skill.Load), its frontmatter
 //     has a name, and the name follows the naming rules; else

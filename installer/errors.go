@@ -67,7 +67,9 @@ var (
 	// (skillkit.Options.Packages).
 	ErrNoPackages = errors.New("installer: the skills folder shares no package store")
 	// ErrBadSignature: the git commit or tag fetched carries a signature
-	// that does not verify (tampered with, or not over that object). It is
+	// that does not verify (tampered with, or not over that object), or the
+	// Sigstore bundle published with a ZIP archive does not verify (for
+	// other bytes, from another Sigstore instance, malformed). It is
 	// always refused; the error names the object.
 	ErrBadSignature = errors.New("installer: the publisher's signature does not verify")
 	// ErrUnsigned: the source is among Options.RequireSigned and what was

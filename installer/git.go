@@ -163,5 +163,6 @@ func (in *Installer) annotatedTag(ctx context.Context, g gitSource, dir, home, c
 
 // signerOf is what the record keeps of a signature over object.
 func signerOf(sig provenance.Signature, object string) *registry.Signer {
-	return &registry.Signer{State: string(sig.State), Principals: sig.Principals, Key: sig.Key, Object: object}
+	return &registry.Signer{State: string(sig.State), Principals: sig.Principals, Key: sig.Key, Object: object,
+		Format: sig.Format, Issuer: sig.Issuer, Digest: sig.Digest}
 }

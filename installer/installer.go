@@ -399,6 +399,9 @@ func (in *Installer) requireSigned(rec registry.Record) error {
 		return nil
 	}
 	state := "it is not a git commit"
+	if rec.Source == registry.SourceZip {
+		state = "no Sigstore bundle came with the archive"
+	}
 	if rec.Signer != nil {
 		state = rec.Signer.Object + " is " + rec.Signer.State
 	}
@@ -439,14 +442,7 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		rec.Commit, rec.Tree, rec.Signer = commit, treeID, signer
 		return archive.CopyDir(ctx, srcDir, tree, in.dir.Limits())
 	case registry.SourceZip:
-		if plan.zip.ZipFile != "" {
-			return archive.ExtractZipFileFolder(ctx, plan.zip.ZipFile, plan.origin.Subdir, tree, in.dir.Limits())
-		}
-		folder := plan.origin.Subdir
-		if plan.packaged {
-			folder = ""
-		}
-		return archive.ExtractZipFolder(ctx, plan.zip.Zip, plan.zip.ZipSize, folder, tree, in.dir.Limits())
+		return in.fetchZip(ctx, plan, tree, rec)
 	case registry.SourceLocal:
 		return in.fetchDir(ctx, plan.dir, plan.origin.Subdir, tree, rec)
 	}

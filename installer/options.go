@@ -61,15 +61,20 @@ type Options struct {
 	// Update, UpdateAll and CheckUpdates. Nil: such skills cannot be
 	// updated ([ErrNotUpdatable]) nor checked. skillkit.Kit sets it.
 	Remote func(rec registry.Record) (Remote, error)
-	// Publishers are the keys of the publishers the host trusts (git's
-	// allowed-signers format, provenance.ParseAllowedSigners). A git
-	// install or update checks the signature of the commit it fetched, and
-	// of the annotated tag when the ref is one: signed by a listed
+	// Publishers are the publishers the host trusts: SSH keys (git's
+	// allowed-signers format, provenance.ParseAllowedSigners) and Sigstore
+	// identities with their trusted root (provenance.Signers.WithSigstore,
+	// provenance.ParsePublishers). A git install or update checks the
+	// signature of the commit it fetched, and of the annotated tag when
+	// the ref is one; a ZIP install or update checks the Sigstore bundle
+	// published with the archive (Source.Bundle, or the file beside it
+	// named with provenance.BundleSuffix), offline. Signed by a listed
 	// publisher, the skill is trusted (scan.TrustTrusted) whatever its
-	// origin; signed by another key, unsigned, or signed in a format not
-	// checked, it keeps its origin's trust. A signature that does not
-	// verify is always refused ([ErrBadSignature]), Publishers nil
-	// included. The answer is recorded (registry.Record.Signer).
+	// origin; signed by another key or identity, unsigned, or signed in a
+	// form not checked, it keeps its origin's trust. A signature that does
+	// not verify (a bundle for other bytes, from another Sigstore instance)
+	// is always refused ([ErrBadSignature]), Publishers nil included. The
+	// answer is recorded (registry.Record.Signer).
 	Publishers *provenance.Signers
 	// RequireSigned are origins, matched as scan.TrustOf matches trusted
 	// ones, whose skills install and update only when signed by a

@@ -39,6 +39,12 @@ type Source struct {
 	// updated; install a new archive instead.
 	Zip     io.ReaderAt
 	ZipSize int64 // the size of the archive Zip reads
+	// Bundle is the JSON of the Sigstore bundle published with the ZIP
+	// archive (ZipFile or Zip), checked against Options.Publishers (a
+	// string, so that a Source stays comparable). Empty: for ZipFile, the
+	// file named like it with provenance.BundleSuffix added
+	// ("skill.zip.sigstore.json"), when there is one; for Zip, none.
+	Bundle string
 	// Dir is a local skill folder, copied (never linked) into the skills
 	// folder.
 	Dir string
@@ -108,6 +114,9 @@ func (s Source) kind() (registry.Source, error) {
 	}
 	if s.Git == "" && s.Ref != "" {
 		return "", fmt.Errorf("%w: Ref goes with a Git source", ErrInvalidSource)
+	}
+	if s.Bundle != "" && s.ZipFile == "" && s.Zip == nil {
+		return "", fmt.Errorf("%w: Bundle goes with a ZIP source", ErrInvalidSource)
 	}
 	if s.Remote != nil && s.Subdir != "" {
 		return "", fmt.Errorf("%w: Subdir goes with a Git, ZIP or Dir source", ErrInvalidSource)

@@ -13,4 +13,15 @@
 // and X.509). The SSH signature format (SSHSIG, namespace "git") is
 // checked here, with golang.org/x/crypto/ssh's keys, so no ssh-keygen or
 // gpg is needed.
+//
+// A ZIP archive is signed with Sigstore: a bundle (its JSON, published
+// beside the archive with [BundleSuffix]) holds a short-lived certificate
+// naming an identity and its OIDC issuer, the signature over the archive,
+// and the transparency log's entry. [Signers.VerifyBundle] checks it
+// offline with github.com/sigstore/sigstore-go against the trusted root
+// and identities given to [Signers.WithSigstore], and answers with the same
+// states. [ParsePublishers] and [LoadPublishers] read a host's publishers
+// file: an allowed-signers file, or JSON naming one and the Sigstore
+// identities with their trusted root. [Signers.Trusts] tells whether a
+// signature found verified earlier would still be, for doctor.
 package provenance

@@ -32,3 +32,18 @@ func Example() {
 	// broken
 	// unknown-signer
 }
+
+// A JSON publishers file names the allowed-signers file (and may list
+// Sigstore identities with their trusted root); relative names are read
+// from its folder.
+func ExampleLoadPublishers() {
+	publishers, err := provenance.LoadPublishers("testdata/publishers.json", nil)
+	if err != nil {
+		panic(err)
+	}
+	commit, _ := os.ReadFile("testdata/signed-commit")
+	sig := publishers.VerifyCommit(commit)
+	fmt.Println(sig.State, sig.Principals, publishers.Trusts(sig))
+	// Output:
+	// verified [ada@example.com] true
+}

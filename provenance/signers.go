@@ -10,9 +10,12 @@ import (
 	"golang.org/x/crypto/ssh"
 )
 
-// Signers are the keys a host trusts, read from an allowed-signers file.
+// Signers are the publishers a host trusts: SSH keys, read from an
+// allowed-signers file, and Sigstore identities with the trusted root
+// their bundles verify against ([Signers.WithSigstore], [ParsePublishers]).
 type Signers struct {
-	entries []signer
+	entries  []signer
+	sigstore *sigstoreTrust
 }
 
 type signer struct {

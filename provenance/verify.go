@@ -29,13 +29,21 @@ const (
 // Signature is what a git object's signature says.
 type Signature struct {
 	State State `json:"state"`
-	// Format is the signature's kind: "ssh", "openpgp" or "x509".
+	// Format is the signature's kind: "ssh", "openpgp", "x509" or
+	// "sigstore".
 	Format string `json:"format,omitempty"`
-	// Principals are the allowed signers' names for the key (Verified).
+	// Principals are the allowed signers' names for the key, or the
+	// Sigstore identity (Verified).
 	Principals []string `json:"principals,omitempty"`
 	// Key is the signing key's fingerprint (SHA256:...), when the
-	// signature names a key.
+	// signature names a key; for Sigstore, the certificate's identity (its
+	// subject alternative name).
 	Key string `json:"key,omitempty"`
+	// Issuer is the OIDC issuer of a Sigstore certificate.
+	Issuer string `json:"issuer,omitempty"`
+	// Digest is what a Sigstore bundle was checked against: the artifact's
+	// "sha256:<hex>".
+	Digest string `json:"digest,omitempty"`
 	// Reason says why a signature is Broken or Unsupported.
 	Reason string `json:"reason,omitempty"`
 }

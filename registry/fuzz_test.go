@@ -15,6 +15,7 @@ func FuzzDecodeLock(f *testing.F) {
 	f.Add([]byte(`{"version":1,"x":[1,2],"skills":{"a":{"version":2,"enabled":false,"pinned":true,"label":"A"}}}`))
 	f.Add([]byte(`{"skills":{"a":null}}`))
 	f.Add([]byte(`{"version":1,"skills":{"a":{"signer":{"state":"verified","principals":["p@e"],"key":"SHA256:x","object":"commit ab"}}}}`))
+	f.Add([]byte(`{"version":1,"skills":{"a":{"signer":{"state":"verified","principals":["r@e"],"key":"r@e","object":"archive s.zip","format":"sigstore","issuer":"https://i","digest":"sha256:00"}}}}`))
 	f.Add([]byte(`{"version":"1"}`))
 	f.Add([]byte(``))
 	f.Fuzz(func(t *testing.T, data []byte) {

@@ -53,9 +53,10 @@ type Record struct {
 	// same name does not receive them. Empty for installs made before
 	// install ids existed and for skills with no install (hand-placed).
 	InstallID string `json:"install_id,omitempty"`
-	// Signer is what the signature of the installed git commit or tag
-	// said when it was fetched; nil for other sources and for records made
-	// before signatures were checked.
+	// Signer is what the signature of the installed git commit or tag, or
+	// the Sigstore bundle published beside the installed ZIP archive, said
+	// when it was fetched; nil for other sources, for a ZIP archive without
+	// a bundle and for records made before signatures were checked.
 	Signer *Signer `json:"signer,omitempty"`
 }
 
@@ -68,10 +69,21 @@ type Signer struct {
 	State string `json:"state"`
 	// Principals are the allowed signers' names for the key (verified).
 	Principals []string `json:"principals,omitempty"`
-	// Key is the signing key's fingerprint (SHA256:...).
+	// Key is the signing key's fingerprint (SHA256:...); for a Sigstore
+	// bundle, the certificate's identity (its subject alternative name).
 	Key string `json:"key,omitempty"`
-	// Object is what was verified: "commit <id>" or "tag <name>".
+	// Object is what was verified: "commit <id>", "tag <name>" or
+	// "archive <file name>".
 	Object string `json:"object,omitempty"`
+	// Format is the signature's kind: "sigstore" for a bundle; "" or
+	// "ssh" for git's SSH signatures (records made before bundles were
+	// checked say nothing), "openpgp" or "x509" for those not checked.
+	Format string `json:"format,omitempty"`
+	// Issuer is the OIDC issuer of a Sigstore certificate.
+	Issuer string `json:"issuer,omitempty"`
+	// Digest is the archive's "sha256:<hex>" a Sigstore bundle was checked
+	// against.
+	Digest string `json:"digest,omitempty"`
 }
 
 // Verified reports whether s is a signature by a listed publisher.
@@ -82,7 +94,8 @@ func (s *Signer) Equal(o *Signer) bool {
 	if s == nil || o == nil {
 		return s == o
 	}
-	return s.State == o.State && s.Key == o.Key && s.Object == o.Object && slices.Equal(s.Principals, o.Principals)
+	return s.State == o.State && s.Key == o.Key && s.Object == o.Object && slices.Equal(s.Principals, o.Principals) &&
+		s.Format == o.Format && s.Issuer == o.Issuer && s.Digest == o.Digest
 }
 
 // NewInstallID returns a fresh random install id (128 bits, 26 characters

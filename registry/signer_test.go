@@ -18,6 +18,9 @@ func TestRecordEqualComparesSigners(t *testing.T) {
 		"principals": func(s *Signer) { s.Principals = []string{"mallory@example.com"} },
 		"key":        func(s *Signer) { s.Key = "SHA256:BBBB" },
 		"object":     func(s *Signer) { s.Object = "tag v1" },
+		"format":     func(s *Signer) { s.Format = "sigstore" },
+		"issuer":     func(s *Signer) { s.Issuer = "https://issuer.example.com" },
+		"digest":     func(s *Signer) { s.Digest = "sha256:00" },
 	} {
 		other := Record{Name: "notes", Signer: signer()}
 		change(other.Signer)

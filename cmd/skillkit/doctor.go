@@ -22,7 +22,9 @@ func doctorCommand() *command {
 		help: `
 Prints what loading found (collisions, limits, symbolic links, invalid
 skills) and what the checks that look outside the files find (files changed
-since install: FINGERPRINT_CHANGED), one line each, at --level or above
+since install: FINGERPRINT_CHANGED; with --publishers, a skill a listed
+publisher signed whose key or Sigstore identity is no longer listed, or
+whose archive's bundle no longer verifies: PUBLISHER_UNTRUSTED), one line each, at --level or above
 (default info). --json prints a JSON array of diagnostics. Exit status 1 when
 any diagnostic is an error, whatever --level shows.
 ` + loaderHelp,
@@ -44,6 +46,7 @@ func runDoctor(ctx context.Context, c *cli, opts any, args []string) int {
 		fmt.Fprintf(c.stderr, "skillkit doctor: --level: %v\n", err)
 		return exitUsage
 	}
+	o.publishers = true
 	kit, err := openKit(ctx, c, args, &o.loaderFlags)
 	if err != nil {
 		return c.fail("doctor", err)

@@ -301,14 +301,22 @@ func describeSigner(s *registry.Signer) string {
 	}
 	var who string
 	switch {
+	case s.Verified() && s.Issuer != "":
+		who = "verified, " + s.Key + " (Sigstore, issuer " + s.Issuer + ")"
 	case s.Verified():
 		who = "verified, " + strings.Join(s.Principals, ", ") + " (" + s.Key + ")"
+	case s.Issuer != "":
+		who = s.State + ", identity " + s.Key + " of " + s.Issuer + " is not among the publishers"
 	case s.Key != "":
 		who = s.State + ", key " + s.Key + " is not among the publishers"
 	default:
 		who = s.State
 	}
-	return safeText(who + ": " + s.Object)
+	what := s.Object
+	if s.Digest != "" {
+		what += " (" + s.Digest + ")"
+	}
+	return safeText(who + ": " + what)
 }
 
 // fields calls emit for every set field of a struct, labelled by its JSON

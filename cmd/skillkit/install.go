@@ -1,7 +1,6 @@
 package main
 
 import (
-	"cmp"
 	"context"
 	"errors"
 	"flag"
@@ -69,7 +68,7 @@ func (f *installerFlags) open(ctx context.Context, c *cli, create bool, tune fun
 		Getenv:         c.getenv,
 		Logger:         c.logger,
 		MCPServersFile: c.mcpServersFile(),
-		PublishersFile: cmp.Or(c.publishers, c.getenv("SKILLKIT_PUBLISHERS")),
+		PublishersFile: publishersFile(c, true),
 		Installer: &installer.Options{
 			AllowedHosts:  f.hosts(),
 			AllowFileURLs: f.allowFile,

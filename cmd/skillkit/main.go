@@ -56,7 +56,7 @@ type cli struct {
 	// command opened.
 	db      string
 	closers []func()
-	// publishers is the --publishers flag: the allowed-signers file of the
+	// publishers is the --publishers flag: the publishers file (allowed signers, or JSON) of the
 	// publishers the host trusts (else $SKILLKIT_PUBLISHERS).
 	publishers string
 	// fleet holds --fleet-key, --fleet-trust and --fleet-unsigned (db.go).
@@ -105,6 +105,7 @@ func commands() []*command {
 		versionCommand(),
 		mcpCommand(),
 		fleetCommand(),
+		signCommand(),
 	}
 }
 
@@ -168,8 +169,8 @@ func run(ctx context.Context, args []string, c *cli) int {
 		opts = cmd.flags(fs)
 	}
 	addDBFlag(fs, &c.db)
-	if fs.Lookup("dir") != nil {
-		fs.StringVar(&c.publishers, "publishers", "", "the allowed-signers `FILE` of the publishers whose signed commits and tags are trusted (default $SKILLKIT_PUBLISHERS)")
+	if fs.Lookup("dir") != nil || cmd.name == "sign" {
+		fs.StringVar(&c.publishers, "publishers", "", "the publishers `FILE` (an allowed-signers file, or JSON also listing Sigstore identities) whose signed commits, tags and archives are trusted (default $SKILLKIT_PUBLISHERS)")
 	}
 	c.fleet.register(fs)
 	defer c.closeAll()
@@ -238,8 +239,10 @@ Global flags, before or after the command:
                for the commands that have one
   --db URL     with --dir: a database the replicas share (default $SKILLKIT_DB)
   --publishers FILE
-               with --dir: the allowed-signers file of the publishers whose
-               signed git commits and tags are trusted (default
+               with --dir, and for sign: the publishers file (an
+               allowed-signers file, or JSON also listing Sigstore
+               identities and their trusted root) whose signed git commits,
+               tags and ZIP archives are trusted (default
                $SKILLKIT_PUBLISHERS); it must lie outside the skills folder
   --json       print JSON, for the commands that print data
   --quiet      print only errors and the data asked for

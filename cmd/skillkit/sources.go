@@ -1,6 +1,7 @@
 package main
 
 import (
+	"cmp"
 	"context"
 	"flag"
 	"fmt"
@@ -35,6 +36,9 @@ type loaderFlags struct {
 	maxDirs      int
 	maxDepth     int
 	maxFileBytes int64
+	// publishers makes openKit read the host's publishers file (--publishers,
+	// $SKILLKIT_PUBLISHERS): doctor checks the recorded signers against it.
+	publishers bool
 }
 
 func (f *loaderFlags) register(fs *flag.FlagSet) {
@@ -59,6 +63,15 @@ skills past --max-skills, folders past --max-dirs, skills more than
 --max-depth levels down and files over --max-file-bytes are left out with
 a diagnostic that names them (folders past --max-depth are searched last,
 within --max-dirs, only to name the skill files they hold).` + dbHelp
+
+// publishersFile is the publishers file (--publishers, else
+// $SKILLKIT_PUBLISHERS) when want, else "".
+func publishersFile(c *cli, want bool) string {
+	if !want {
+		return ""
+	}
+	return cmp.Or(c.publishers, c.getenv("SKILLKIT_PUBLISHERS"))
+}
 
 // openKit opens the skills of dirs (or the default folder) as a host does,
 // through skillkit.Open: the first folder is the Kit's skills folder (its
@@ -104,7 +117,8 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 		Getenv: c.getenv,
 		Logger: c.logger,
 		// Every command opening the Kit this way reads the skills at once.
-		ScanOnOpen: true,
+		ScanOnOpen:     true,
+		PublishersFile: publishersFile(c, f.publishers),
 	})
 	// The scan's garbage goes before the command builds its output: left
 	// to the pacer, the output's allocations meet it and lift the peak

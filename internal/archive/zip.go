@@ -29,7 +29,7 @@ func CheckZip(ctx context.Context, r io.ReaderAt, size int64, lim *Limits) (Repo
 // CheckZipFile is [CheckZip] for the archive in a file.
 func CheckZipFile(ctx context.Context, name string, lim *Limits) (Report, error) {
 	var rep Report
-	err := withFile(name, func(f *os.File, size int64) (err error) {
+	err := WithFile(name, func(f *os.File, size int64) (err error) {
 		rep, err = CheckZip(ctx, f, size, lim)
 		return err
 	})
@@ -68,14 +68,16 @@ func ExtractZipFile(ctx context.Context, name, dst string, lim *Limits) (Report,
 // ExtractZipFileFolder is [ExtractZipFolder] for the archive in a file.
 func ExtractZipFileFolder(ctx context.Context, name, folder, dst string, lim *Limits) (Report, error) {
 	var rep Report
-	err := withFile(name, func(f *os.File, size int64) (err error) {
+	err := WithFile(name, func(f *os.File, size int64) (err error) {
 		rep, err = ExtractZipFolder(ctx, f, size, folder, dst, lim)
 		return err
 	})
 	return rep, err
 }
 
-func withFile(name string, do func(*os.File, int64) error) error {
+// WithFile opens the archive in file name, which must be a regular file
+// (else [ErrNotZip]), and calls do with it and its size.
+func WithFile(name string, do func(*os.File, int64) error) error {
 	f, err := os.Open(name)
 	if err != nil {
 		return err

@@ -88,16 +88,17 @@ func (a *Admission) Grant(old *skill.Permissions) {
 
 // Resigned decides on the publisher, after Admit, for an update: old is the
 // signature recorded for the installed version, next the fetched one's. An
-// installed version signed by a key (listed or not) whose update is signed
-// by another key, or not signed at all, needs a person's yes, whatever the
-// scan says: a changed publisher is how a hijacked repository looks.
+// installed version signed by a key or a Sigstore identity (listed or not)
+// whose update is signed by another (another key; another identity or
+// issuer), or not signed at all, needs a person's yes, whatever the scan
+// says: a changed publisher is how a hijacked repository looks.
 func (a *Admission) Resigned(old, next *registry.Signer) {
-	if old == nil || old.Key == "" || next != nil && next.Key == old.Key {
+	if old == nil || old.Key == "" || next != nil && next.Key == old.Key && next.Issuer == old.Issuer {
 		return
 	}
 	now := "no signature"
 	if next != nil && next.Key != "" {
-		now = "the key " + next.Key + " (" + next.State + ")"
+		now = signerKey(next) + " (" + next.State + ")"
 	}
 	a.Republished = fmt.Sprintf("the installed version was signed by %s, this one has %s", describeSigner(old), now)
 	if a.Decision == scan.Allow {
@@ -109,6 +110,14 @@ func (a *Admission) Resigned(old, next *registry.Signer) {
 func describeSigner(s *registry.Signer) string {
 	if len(s.Principals) > 0 {
 		return strings.Join(s.Principals, ", ") + " (" + s.Key + ")"
+	}
+	return signerKey(s)
+}
+
+// signerKey names a signer's key, or its Sigstore identity and issuer.
+func signerKey(s *registry.Signer) string {
+	if s.Issuer != "" {
+		return "the identity " + s.Key + " of " + s.Issuer
 	}
 	return "the key " + s.Key
 }
