@@ -134,7 +134,7 @@ func (in *Installer) Skills(ctx context.Context, src Source) ([]string, error) {
 		return nil, fmt.Errorf("installer: %w", err)
 	}
 	var rec registry.Record
-	check, err := in.fetch(ctx, t, plan, &rec)
+	check, err := in.fetch(ctx, t, plan, &rec, nil)
 	inner := innerSkills(check.Valid)
 	switch {
 	case err == nil:
@@ -318,7 +318,8 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	}
 	c := &candidate{rec: plan.origin}
 	rep.Step(skillsdir.StepFetch, 5, "%s", plan.what)
-	check, err := in.fetch(ctx, t, plan, &c.rec)
+	held := &archive.Held{Max: maxKeptBytes}
+	check, err := in.fetch(ctx, t, plan, &c.rec, held)
 	if err != nil {
 		if inner := innerSkills(check.Valid); errors.Is(err, archive.ErrNoSkillFile) && len(inner) > 0 {
 			err = &severalError{err: err, folders: inner}
@@ -343,6 +344,7 @@ func (in *Installer) stage(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 	rep.Step(skillsdir.StepCheck, 40, "%d files checked, %d left out", len(check.Valid), len(check.Omitted))
 
 	staged := newKeptReads(osfs.Dir(t.StagingOS()))
+	staged.hold(skillsdir.TreeName, held.Files())
 	s, diags := skill.Load(staged, skillsdir.TreeName, nil)
 	if err := skillsdir.CheckStaged(s, diags); err != nil {
 		return nil, fmt.Errorf("%w: %w", ErrInvalidSkill, err)
@@ -430,8 +432,9 @@ func (in *Installer) installedPermissions(name string) (skill.Permissions, bool)
 
 // fetch brings plan's files into t's staging tree through the archive and
 // folder checks, and sets the commit and tree of a git source, or the
-// version of a remote one, in rec.
-func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan, rec *registry.Record) (archive.Report, error) {
+// version of a remote one, in rec. What a ZIP extraction writes is held
+// in held.
+func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan, rec *registry.Record, held *archive.Held) (archive.Report, error) {
 	tree := t.StagingOS(skillsdir.TreeName)
 	switch plan.kind {
 	case registry.SourceGit:
@@ -442,7 +445,7 @@ func (in *Installer) fetch(ctx context.Context, t *skillsdir.Txn, plan fetchPlan
 		rec.Commit, rec.Tree, rec.Signer = commit, treeID, signer
 		return archive.CopyDir(ctx, srcDir, tree, in.dir.Limits())
 	case registry.SourceZip:
-		return in.fetchZip(ctx, plan, tree, rec)
+		return in.fetchZip(ctx, plan, tree, rec, held)
 	case registry.SourceLocal:
 		return in.fetchDir(ctx, plan.dir, plan.origin.Subdir, tree, rec)
 	}

@@ -4,6 +4,7 @@ import (
 	"bytes"
 	"io"
 	"io/fs"
+	"path"
 	"sync"
 
 	"github.com/skillkit-go/skillkit/scan"
@@ -15,9 +16,14 @@ import (
 // disk again. What the scan does not read whole (files past its limits),
 // the fingerprint reads from disk. The scan's own budget, default
 // scan.DefaultMaxTotalBytes, bounds what is kept.
+//
+// Files the extraction wrote and held (hold) are served from memory to
+// every reader, the scan and the fingerprint, so neither reads them from
+// disk; they count against the same bound.
 type keptReads struct {
 	fsys    fs.FS
 	mu      sync.Mutex
+	held    map[string]*heldFile
 	kept    map[string]keptData
 	bytes   int  // kept now
 	stopped bool // the last reader reads: nothing more is kept
@@ -38,6 +44,27 @@ func newKeptReads(fsys fs.FS) *keptReads {
 	return &keptReads{fsys: fsys, kept: map[string]keptData{}}
 }
 
+// heldFile is a file as the extraction wrote it, and what Stat said of it
+// once a reader asked.
+type heldFile struct {
+	data []byte
+	info fs.FileInfo
+}
+
+// hold serves files, by slash path relative to folder dir, from memory to
+// every reader; they must be what is on disk.
+func (k *keptReads) hold(dir string, files map[string][]byte) {
+	k.mu.Lock()
+	defer k.mu.Unlock()
+	if k.held == nil {
+		k.held = make(map[string]*heldFile, len(files))
+	}
+	for p, data := range files {
+		k.held[path.Join(dir, p)] = &heldFile{data: data}
+		k.bytes += len(data)
+	}
+}
+
 // stopKeeping is called before the last reader: what it reads from disk
 // would be copied for nobody.
 func (k *keptReads) stopKeeping() {
@@ -50,6 +77,10 @@ func (k *keptReads) stopKeeping() {
 // fsys, and kept if it is read to its end before stopKeeping.
 func (k *keptReads) Open(name string) (fs.File, error) {
 	k.mu.Lock()
+	if h, ok := k.held[name]; ok {
+		k.mu.Unlock()
+		return &keptFile{Reader: bytes.NewReader(h.data), name: name, held: h, k: k, fsys: k.fsys}, nil
+	}
 	kd, ok := k.kept[name]
 	if ok {
 		delete(k.kept, name)
@@ -139,18 +170,36 @@ func (f *keepingFile) ReadDir(n int) ([]fs.DirEntry, error) {
 	return nil, &fs.PathError{Op: "readdir", Path: f.name, Err: fs.ErrInvalid}
 }
 
-// keptFile is a kept file, served from memory.
+// keptFile is a kept or held file, served from memory.
 type keptFile struct {
 	*bytes.Reader
 	name string
 	info fs.FileInfo
+	held *heldFile // a held file: info is asked of it
+	k    *keptReads
 	fsys fs.FS
 }
 
 // Stat answers from the kept file's Stat when the first reader asked for
 // it (the scan does, and the fingerprint then takes the mode and size from
-// it without a system call).
+// it without a system call). A held file is stated on disk once, for its
+// first reader, and answered from that after.
 func (f *keptFile) Stat() (fs.FileInfo, error) {
+	if f.held != nil {
+		f.k.mu.Lock()
+		info := f.held.info
+		f.k.mu.Unlock()
+		if info != nil {
+			return info, nil
+		}
+		info, err := fs.Stat(f.fsys, f.name)
+		if err == nil {
+			f.k.mu.Lock()
+			f.held.info = info
+			f.k.mu.Unlock()
+		}
+		return info, err
+	}
 	if f.info != nil {
 		return f.info, nil
 	}

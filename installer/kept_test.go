@@ -6,8 +6,12 @@ import (
 	"io/fs"
 	"os"
 	"path/filepath"
+	"slices"
+	"strings"
 	"testing"
 	"testing/fstest"
+
+	"github.com/skillkit-go/skillkit/scan"
 )
 
 // readName reads a file of fsys whole, or its first n bytes when n >= 0.
@@ -147,5 +151,81 @@ func TestKeptReadsPassesThrough(t *testing.T) {
 	}
 	if st, err := fs.Lstat(k, "sub/link"); err != nil || st.Mode()&fs.ModeSymlink == 0 {
 		t.Errorf("Lstat = %v, %v; want a link", st, err)
+	}
+}
+
+// statCounter counts the Stat calls a file system answers.
+type statCounter struct {
+	fs.FS
+	stats int
+}
+
+func (s *statCounter) Stat(name string) (fs.FileInfo, error) {
+	s.stats++
+	return fs.Stat(s.FS, name)
+}
+
+// Held files are served from memory to every reader, before and after
+// stopKeeping, and stated on disk once; they count against the bound.
+func TestKeptReadsHeld(t *testing.T) {
+	dir := t.TempDir()
+	if err := os.MkdirAll(filepath.Join(dir, "tree"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	if err := os.WriteFile(filepath.Join(dir, "tree", "run.sh"), []byte("on disk"), 0o755); err != nil {
+		t.Fatal(err)
+	}
+	sc := &statCounter{FS: os.DirFS(dir)}
+	k := newKeptReads(sc)
+	k.hold("tree", map[string][]byte{"run.sh": []byte("held")})
+	if k.bytes != len("held") {
+		t.Errorf("%d bytes counted, want %d", k.bytes, len("held"))
+	}
+	for i := range 3 {
+		if i == 2 {
+			k.stopKeeping()
+		}
+		f, err := k.Open("tree/run.sh")
+		if err != nil {
+			t.Fatal(err)
+		}
+		st, err := f.Stat()
+		if err != nil || st.Mode().Perm() != 0o755 {
+			t.Fatalf("Stat = %v, %v; want the file's mode on disk", st, err)
+		}
+		if got, _ := io.ReadAll(f); string(got) != "held" {
+			t.Errorf("read %d got %q, want the held bytes", i, got)
+		}
+		f.Close()
+	}
+	if sc.stats != 1 {
+		t.Errorf("%d stats on disk, want 1", sc.stats)
+	}
+}
+
+// An install from a ZIP archive, whose scan and fingerprint read what the
+// extraction held, scans the bytes written (a piped installer in a
+// reference is found) and records the fingerprint of the files on disk.
+func TestInstallZipHeld(t *testing.T) {
+	archive := writeZip(t, map[string]string{
+		"SKILL.md":             skillMD("held", "A skill whose reference pipes an installer."),
+		"references/setup.md":  pipedInstaller,
+		"references/other.md":  strings.Repeat("plain words\n", 100),
+		"scripts/tool_0001.py": "print('hello')\n",
+	})
+	in, err := openFolder(filepath.Join(t.TempDir(), "skills"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.dir.Close()
+	res, err := in.Install(t.Context(), Source{ZipFile: archive}, &InstallOptions{Confirmed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !slices.ContainsFunc(res.Scan.Findings, func(f scan.Finding) bool { return f.File == "references/setup.md" }) {
+		t.Errorf("the scan did not read the held reference: %+v", res.Scan.Findings)
+	}
+	if want := fingerprintDir(t, in.dir.OSPath("held")); res.Record.Fingerprint != want {
+		t.Errorf("recorded %s, the files on disk hash to %s", res.Record.Fingerprint, want)
 	}
 }

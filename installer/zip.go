@@ -16,15 +16,15 @@ import (
 // and checks the Sigstore bundle published with it, if any, over the
 // bytes extracted (the same open file): the answer goes to rec.Signer; a
 // bundle that does not verify is an error wrapping ErrBadSignature.
-func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, rec *registry.Record) (archive.Report, error) {
+func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, rec *registry.Record, held *archive.Held) (archive.Report, error) {
 	z := plan.zip
 	if plan.packaged {
 		// An archive skillkit packed holds the skill at its top; its
 		// signer is the kept version's, which the record already has.
-		return archive.ExtractZipFolder(ctx, z.Zip, z.ZipSize, "", tree, in.dir.Limits())
+		return archive.ExtractZipFolderHeld(ctx, z.Zip, z.ZipSize, "", tree, in.dir.Limits(), held)
 	}
 	if z.ZipFile == "" {
-		rep, err := archive.ExtractZipFolder(ctx, z.Zip, z.ZipSize, plan.origin.Subdir, tree, in.dir.Limits())
+		rep, err := archive.ExtractZipFolderHeld(ctx, z.Zip, z.ZipSize, plan.origin.Subdir, tree, in.dir.Limits(), held)
 		if err == nil {
 			rec.Signer, err = in.zipSignature(bundleOf(z.Bundle), z.Zip, z.ZipSize, "archive", "the ZIP archive")
 		}
@@ -39,7 +39,7 @@ func (in *Installer) fetchZip(ctx context.Context, plan fetchPlan, tree string, 
 	}
 	var rep archive.Report
 	err := archive.WithFile(z.ZipFile, func(f *os.File, size int64) (err error) {
-		if rep, err = archive.ExtractZipFolder(ctx, f, size, plan.origin.Subdir, tree, in.dir.Limits()); err != nil {
+		if rep, err = archive.ExtractZipFolderHeld(ctx, f, size, plan.origin.Subdir, tree, in.dir.Limits(), held); err != nil {
 			return err
 		}
 		rec.Signer, err = in.zipSignature(bundle, f, size, "archive "+filepath.Base(z.ZipFile), z.ZipFile)

@@ -43,8 +43,18 @@ type memoDir struct {
 // memoFile is a file whose stamp the rescan needs, stamped when first
 // stat'ed after opening.
 type memoFile struct {
-	path string
+	name string // in the skill's folder, memoFS.dir: joined when needed
 	st   fileStamp
+}
+
+// is reports whether name is the slash path of file in folder dir, as
+// path.Join would make it, without making it.
+func is(name, dir, file string) bool {
+	if dir == "." || dir == "" {
+		return name == file
+	}
+	return len(name) == len(dir)+1+len(file) && name[len(dir)] == '/' &&
+		strings.HasPrefix(name, dir) && strings.HasSuffix(name, file)
 }
 
 var (
@@ -94,8 +104,8 @@ func newMemoFS(scan scanFS, shared *listings, settled int64, f *Found) *memoFS {
 	if f.entries != nil {
 		m.dirs = append(m.dirs, memoDir{f.Dir, dirMemo{stat: f.stat, entries: f.entries}})
 	}
-	m.files[0].path = path.Join(f.Dir, f.File)
-	m.files[1].path = path.Join(f.Dir, skill.ConfigFileName)
+	m.files[0].name = f.File
+	m.files[1].name = skill.ConfigFileName
 	return m
 }
 
@@ -132,7 +142,7 @@ func (m *memoFS) remember(dir string, d dirMemo) {
 // file returns the slot of a file whose stamp the rescan needs, or nil.
 func (m *memoFS) file(name string) *memoFile {
 	for i := range m.files {
-		if m.files[i].path == name {
+		if is(name, m.dir, m.files[i].name) {
 			return &m.files[i]
 		}
 	}
@@ -282,14 +292,15 @@ func (m *memoFS) stamp(f *Found, files int) stamp {
 		paths: make([]pathStamp, 0, len(m.files)+len(m.dirs))}
 	for i, slot := range m.files {
 		fst := slot.st
+		if !fst.ok && i > 0 && !hasEntry(f.entries, skill.ConfigFileName) {
+			continue // no config, as the folder's listing shows
+		}
+		p := path.Join(m.dir, slot.name)
 		if !fst.ok {
-			if i > 0 && !hasEntry(f.entries, skill.ConfigFileName) {
-				continue // no config, as the folder's listing shows
-			}
-			fst = m.scan.stamp(slot.path)
+			fst = m.scan.stamp(p)
 			fst.settle(m.settled)
 		}
-		st.paths = append(st.paths, pathStamp{path: slot.path, fileStamp: fst})
+		st.paths = append(st.paths, pathStamp{path: p, fileStamp: fst})
 	}
 	for _, d := range m.dirs {
 		if d.dir != f.Dir {

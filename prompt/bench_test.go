@@ -2,6 +2,7 @@ package prompt_test
 
 import (
 	"fmt"
+	"math"
 	"strings"
 	"testing"
 	"testing/fstest"
@@ -63,4 +64,30 @@ func generatedSkills(b *testing.B, n int) []*skill.Skill {
 		skills[i] = s
 	}
 	return skills
+}
+
+// BenchmarkCatalogWhole renders, with the budget lifted, the catalog of 200
+// corpus skills and of 1,000 and 10,000 generated ones in the agentskills
+// format: the text pi-mono's formatSkillsForPrompt makes, every entry
+// whole, in one pass.
+func BenchmarkCatalogWhole(b *testing.B) {
+	sets := []struct {
+		name   string
+		skills func() []*skill.Skill
+	}{
+		{"corpus200", func() []*skill.Skill { return corpusSkillsB(b)[:200] }},
+		{"gen1000", func() []*skill.Skill { return generatedSkills(b, 1_000) }},
+		{"gen10000", func() []*skill.Skill { return generatedSkills(b, 10_000) }},
+	}
+	for _, set := range sets {
+		b.Run(set.name, func(b *testing.B) {
+			skills := set.skills()
+			opts := &prompt.Options{Format: prompt.FormatAgentSkills, MaxChars: math.MaxInt}
+			if res := prompt.Catalog(skills, opts); len(res.Listed) != len(skills) || res.Compaction != prompt.CompactionNone {
+				b.Fatalf("listed %d of %d, compaction %q", len(res.Listed), len(skills), res.Compaction)
+			}
+			b.ReportAllocs()
+			cpuLoop(b, func() { prompt.Catalog(skills, opts) })
+		})
+	}
 }

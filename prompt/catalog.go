@@ -495,15 +495,21 @@ func entrySize(s *skill.Skill) int {
 func (c *catalog) writeEntry(b *strings.Builder, s *skill.Skill, split func(part int)) {
 	// Marked before anything is measured: a marker is what the model reads,
 	// and what the budget counts.
-	desc := hidden.Mark(s.Description)
+	desc, marked := s.Description, c.o.Format != FormatAgentSkills
 	if c.o.MaxDescriptionChars > 0 {
-		desc = cut(desc, c.o.MaxDescriptionChars)
+		desc, marked = cut(hidden.Mark(desc), c.o.MaxDescriptionChars), true
+	} else if marked {
+		desc = hidden.Mark(desc)
 	}
 	if c.o.Format == FormatAgentSkills {
 		writeAgentHead(b, s)
 		b.WriteString("    <description>")
 		split(0)
-		writeEscaped(b, desc)
+		if marked {
+			writeEscaped(b, desc)
+		} else {
+			writeText(b, desc) // marked as it goes
+		}
 		split(1)
 		b.WriteString("</description>\n")
 		c.writeAgentTail(b, s)
@@ -522,18 +528,16 @@ func (c *catalog) writeEntry(b *strings.Builder, s *skill.Skill, split func(part
 // cannot: names and descriptions alone already take more characters than
 // the budget allows (then nothing is rendered).
 func (c *catalog) whole(guidance string, frame int) (text string, ok bool) {
-	least := runes(guidance) + frame
+	// A character takes a byte or more: bytes bound characters from
+	// above, and are counted only when they could exceed the budget.
 	size := len(guidance) + len(catalogOpen) + len(catalogClose)
+	least := size
 	for _, s := range c.skills {
-		d := runes(s.Description)
-		if m := c.o.MaxDescriptionChars; m > 0 {
-			d = min(d, m)
-		}
-		least += runes(s.Name) + d
+		least += len(s.Name) + len(s.Description)
 		size += entrySize(s)
-		if least > c.o.MaxChars {
-			return "", false
-		}
+	}
+	if least > c.o.MaxChars && c.tooLong(guidance, frame) {
+		return "", false
 	}
 	var b strings.Builder
 	b.Grow(size)
@@ -544,7 +548,24 @@ func (c *catalog) whole(guidance string, frame int) (text string, ok bool) {
 	}
 	b.WriteString(catalogClose)
 	text = b.String()
-	return text, runes(text) <= c.o.MaxChars
+	return text, len(text) <= c.o.MaxChars || runes(text) <= c.o.MaxChars
+}
+
+// tooLong reports whether the guidance, the frame and every name and
+// description, in characters, already exceed the budget.
+func (c *catalog) tooLong(guidance string, frame int) bool {
+	least := runes(guidance) + frame
+	for _, s := range c.skills {
+		d := runes(s.Description)
+		if m := c.o.MaxDescriptionChars; m > 0 {
+			d = min(d, m)
+		}
+		least += runes(s.Name) + d
+		if least > c.o.MaxChars {
+			return true
+		}
+	}
+	return false
 }
 
 func (c *catalog) renderFull() {
@@ -874,16 +895,24 @@ func (c *catalog) writeCompact(b *strings.Builder, s *skill.Skill) {
 
 func writeAgentHead(b *strings.Builder, s *skill.Skill) {
 	b.WriteString("  <skill>\n    <name>")
-	b.WriteString(Escape(s.Name))
+	writeText(b, s.Name)
 	b.WriteString("</name>\n")
 	if s.Origin != "" {
 		b.WriteString("    <origin>")
-		b.WriteString(Escape(s.Origin))
+		writeText(b, s.Origin)
 		b.WriteString("</origin>\n")
 	}
 }
 
 func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
+	if c.locRoot == "" && !c.o.HideLocation && joined(s.DiskDir, s.File) {
+		b.WriteString("    <location>")
+		writeText(b, s.DiskDir)
+		b.WriteByte(filepath.Separator)
+		writeText(b, s.File)
+		b.WriteString("</location>\n  </skill>\n")
+		return
+	}
 	if loc := skillPath(s); loc != "" && !c.o.HideLocation {
 		if c.locRoot != "" {
 			if rel, err := filepath.Rel(c.locRoot, loc); err == nil {
@@ -899,7 +928,7 @@ func (c *catalog) writeAgentTail(b *strings.Builder, s *skill.Skill) {
 
 func writeSkillkitHead(b *strings.Builder, s *skill.Skill) {
 	b.WriteString(`  <skill name="`)
-	b.WriteString(Escape(s.Name))
+	writeText(b, s.Name)
 	b.WriteString(`" type="`)
 	b.WriteString(Escape(string(s.Class)))
 	b.WriteByte('"')
@@ -1005,6 +1034,14 @@ func commonRoot(skills []*skill.Skill) string {
 	return root
 }
 
+// joined reports whether filepath.Join(dir, file) is dir, a separator and
+// file: dir is a clean folder other than the root, and file a name.
+func joined(dir, file string) bool {
+	return dir != "" && file != "" && file != "." && file != ".." &&
+		!strings.ContainsAny(file, "/"+string(filepath.Separator)) &&
+		filepath.Clean(dir) == dir && filepath.Dir(dir) != dir
+}
+
 // skillPath is where the skill file is: on disk when known, else its path in
 // its file system.
 func skillPath(s *skill.Skill) string {
@@ -1036,15 +1073,16 @@ func Escape(s string) string {
 // space and none at the ends: Escape(strings.Join(strings.Fields(s), " "))
 // without the allocations, since it runs for every skill of every catalog.
 // It copies runs of ordinary bytes at once; UTF-8 sequences never contain
-// the bytes it looks for.
+// the bytes it looks for. s is already marked (hidden.Mark).
 func writeOneLine(b *strings.Builder, s string) {
 	s = strings.TrimSpace(s)
 	start := 0
 	for i := 0; i < len(s); i++ {
 		c := s[i]
-		switch {
+		switch k := byteClass[c]; {
+		case k&(escByte|spaceByte) == 0:
 		case c == ' ' && !asciiSpace(s[i+1]): // a lone space stays in the run; TrimSpace left none at the end
-		case asciiSpace(c):
+		case k&spaceByte != 0:
 			j := i + 1
 			for asciiSpace(s[j]) {
 				j++
@@ -1053,58 +1091,89 @@ func writeOneLine(b *strings.Builder, s string) {
 			b.WriteByte(' ')
 			start, i = j, j-1
 		default:
-			if rep := entity(c); rep != "" {
-				b.WriteString(s[start:i])
-				b.WriteString(rep)
-				start = i + 1
-			}
+			b.WriteString(s[start:i])
+			b.WriteString(entities[c])
+			start = i + 1
 		}
 	}
 	b.WriteString(s[start:])
 }
 
-func asciiSpace(c byte) bool {
-	return c == ' ' || c == '\t' || c == '\n' || c == '\r' || c == '\v' || c == '\f'
-}
+func asciiSpace(c byte) bool { return byteClass[c]&spaceByte != 0 }
 
-// writeEscaped writes Escape(s) without building it first.
+// writeEscaped writes Escape(s) of an already marked s without building it
+// first.
 func writeEscaped(b *strings.Builder, s string) {
 	start := 0
 	for i := 0; i < len(s); i++ {
-		rep := entity(s[i])
-		if rep == "" {
+		if byteClass[s[i]]&escByte == 0 {
 			continue
 		}
 		b.WriteString(s[start:i])
-		b.WriteString(rep)
+		b.WriteString(entities[s[i]])
 		start = i + 1
 	}
 	b.WriteString(s[start:])
 }
 
-// entity returns the XML escape of a byte, "" for one that needs none.
-func entity(c byte) string {
-	switch c {
-	case '&':
-		return "&amp;"
-	case '<':
-		return "&lt;"
-	case '>':
-		return "&gt;"
-	case '"':
-		return "&quot;"
-	case '\'':
-		return "&apos;"
+// writeText writes Escape(s): in one pass over s while its bytes are plain
+// (ASCII, no control character but tab, line feed and carriage return),
+// which hidden.Mark keeps as they are; from the first other byte on, it goes
+// on in hidden.Mark(s), which starts with the same plain bytes.
+func writeText(b *strings.Builder, s string) {
+	look := uint8(escByte | markByte)
+	start := 0
+	for i := 0; i < len(s); i++ {
+		k := byteClass[s[i]] & look
+		if k == 0 {
+			continue
+		}
+		if k&markByte != 0 {
+			s, look = hidden.Mark(s), escByte
+			if byteClass[s[i]]&escByte == 0 {
+				continue
+			}
+		}
+		b.WriteString(s[start:i])
+		b.WriteString(entities[s[i]])
+		start = i + 1
 	}
-	return ""
+	b.WriteString(s[start:])
 }
+
+// The classes of a byte for the catalog's passes over text.
+const (
+	escByte   uint8 = 1 << iota // & < > " ': written as an entity
+	spaceByte                   // ASCII white space
+	markByte                    // not plain for hidden.Mark: a control but tab, line feed and carriage return, DEL, or part of a multi-byte character
+)
+
+// byteClass holds the classes of every byte; entities the XML escape of
+// every byte of class escByte.
+var (
+	byteClass = func() (t [256]uint8) {
+		for _, c := range []byte(`&<>"'`) {
+			t[c] |= escByte
+		}
+		for _, c := range []byte(" \t\n\r\v\f") {
+			t[c] |= spaceByte
+		}
+		for c := range 256 {
+			if c >= 0x7f || c < 0x20 && c != '\t' && c != '\n' && c != '\r' {
+				t[c] |= markByte
+			}
+		}
+		return t
+	}()
+	entities = [256]string{'&': "&amp;", '<': "&lt;", '>': "&gt;", '"': "&quot;", '\'': "&apos;"}
+)
 
 func runes(s string) int { return utf8.RuneCountInString(s) }
 
 // cut shortens s to at most n characters, ending with "…" when cut, at a
 // word boundary when one is in the second half.
 func cut(s string, n int) string {
-	if runes(s) <= n {
+	if len(s) <= n || runes(s) <= n {
 		return s
 	}
 	r := []rune(s)

@@ -295,7 +295,7 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 		}
 		return failed()
 	}
-	filePath := &lazyPath{opts: opts, rel: path.Join(dir, file)}
+	filePath := &lazyPath{opts: opts, dir: dir, file: file}
 	parsed, _, _, pd := parseFrontmatter(data, strict, true)
 	if cap(data) <= maxPooledHead { // parseFrontmatter keeps nothing of data
 		*head = data[:0]
@@ -342,11 +342,11 @@ func Load(fsys fs.FS, dir string, opts *LoadOptions) (*Skill, diagnostics.List) 
 	s.Files = files
 	diags = append(diags, nestedSkills(s.Name, dir, files, opts, false)...)
 
-	configPath := &lazyPath{opts: opts, rel: path.Join(dir, ConfigFileName)}
+	configPath := &lazyPath{opts: opts, dir: dir, file: ConfigFileName}
 	var cfg *Config
 	if entry, ok := listing.find(ConfigFileName); ok || !listing.complete {
 		var cd diagnostics.List
-		cfg, cd = readConfig(fsys, configPath.rel, entry, opts)
+		cfg, cd = readConfig(fsys, configPath.rel(), entry, opts)
 		diags = append(diags, withLazyPath(cd, configPath)...)
 	}
 	if cfg != nil {
@@ -388,14 +388,17 @@ const maxPooledHead = 64 << 10
 // lazyPath is a path as reported to users, made when first asked for:
 // most loads report nothing.
 type lazyPath struct {
-	opts *LoadOptions
-	rel  string // slash path within the FS
-	p    string
+	opts      *LoadOptions
+	dir, file string // the slash path within the FS, joined when needed
+	p         string
 }
+
+// rel is the slash path within the FS.
+func (l *lazyPath) rel() string { return path.Join(l.dir, l.file) }
 
 func (l *lazyPath) String() string {
 	if l.p == "" {
-		l.p = displayPath(l.opts, l.rel)
+		l.p = displayPath(l.opts, l.rel())
 	}
 	return l.p
 }

@@ -50,7 +50,7 @@ func copyDir(ctx context.Context, c *checker, src, dst string) (Report, error) {
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true, nil)
 }
 
 // CopyFS checks the tree fsys holds — a skill fetched over the network and
@@ -68,7 +68,7 @@ func CopyFS(ctx context.Context, fsys fs.FS, dst string, lim *Limits) (Report, e
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, false)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, false, nil)
 }
 
 func checkDir(ctx context.Context, src string, l Limits) (*checker, *os.Root, error) {

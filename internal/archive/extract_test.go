@@ -5,6 +5,7 @@ import (
 	"bytes"
 	"errors"
 	"io/fs"
+	"maps"
 	"os"
 	"path/filepath"
 	"slices"
@@ -285,5 +286,44 @@ func TestExtractZipFolder(t *testing.T) {
 	}
 	if entries, _ := os.ReadDir(stage); len(entries) != 0 {
 		t.Errorf("a refused archive wrote %d entries", len(entries))
+	}
+}
+
+// TestExtractHeld: the extraction holds what it wrote while there is room:
+// files in full, with their bytes, the rest written and not held; nothing
+// is held of an archive whose data lies about its size.
+func TestExtractHeld(t *testing.T) {
+	big := strings.Repeat("data ", 400) // 2,000 bytes
+	z := buildZip(t, zf{name: "SKILL.md", body: skillMD}, zf{name: "a/one.md", body: big}, zf{name: "a/two.md", body: big},
+		zf{name: "run.sh", body: "echo\n", mode: 0o755})
+	_, stage := staging(t)
+	held := &Held{Max: int64(len(skillMD) + len(big) + 5)}
+	if _, err := ExtractZipFolderHeld(t.Context(), bytes.NewReader(z), int64(len(z)), "", stage, nil, held); err != nil {
+		t.Fatal(err)
+	}
+	checkHeld(t, held, stage)
+	files := held.Files()
+	if string(files["SKILL.md"]) != skillMD || string(files["run.sh"]) != "echo\n" {
+		t.Errorf("held %q", slices.Sorted(maps.Keys(files)))
+	}
+	if n := len(files); n != 3 {
+		t.Errorf("held %d files, want 3: SKILL.md, run.sh and one of the two that each fill the room left", n)
+	}
+	if tree := readTree(t, stage); len(tree) != 5 {
+		t.Errorf("wrote %d entries, want 5 (4 files, 1 folder): %q", len(tree), slices.Sorted(maps.Keys(tree)))
+	}
+
+	short := rawZip(t, skillRaw(t), func() raw {
+		r := deflated(t, "short.md", bytes.Repeat([]byte("abc "), 500))
+		r.fh.UncompressedSize64 = 4000
+		return r
+	}())
+	_, stage = staging(t)
+	held = &Held{Max: 1 << 20}
+	if _, err := ExtractZipFolderHeld(t.Context(), bytes.NewReader(short), int64(len(short)), "", stage, nil, held); !errors.Is(err, ErrSizeMismatch) {
+		t.Fatalf("a short entry extracted: %v", err)
+	}
+	if _, ok := held.Files()["short.md"]; ok {
+		t.Error("held a file whose data ended before its declared size")
 	}
 }

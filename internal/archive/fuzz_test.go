@@ -45,7 +45,8 @@ func FuzzExtractZip(f *testing.F) {
 	}
 	f.Fuzz(func(t *testing.T, data []byte) {
 		defer emptyFolder(t, stage)
-		rep, err := ExtractZip(t.Context(), bytes.NewReader(data), int64(len(data)), stage, lim)
+		held := &Held{Max: 16 << 10} // room for some files, not all
+		rep, err := ExtractZipFolderHeld(t.Context(), bytes.NewReader(data), int64(len(data)), "", stage, lim, held)
 		_, checkErr := CheckZip(t.Context(), bytes.NewReader(data), int64(len(data)), lim)
 		switch {
 		case checkErr != nil && err == nil:
@@ -99,7 +100,28 @@ func FuzzExtractZip(f *testing.F) {
 		if !slices.ContainsFunc(files, isSkillFile) {
 			t.Fatalf("no SKILL.md among %q", files)
 		}
+		checkHeld(t, held, stage)
 	})
+}
+
+// checkHeld: every file held is one written, with the bytes on disk, and
+// all of them fit in held.Max.
+func checkHeld(t *testing.T, held *Held, dst string) {
+	t.Helper()
+	total := 0
+	for p, data := range held.Files() {
+		total += len(data)
+		disk, err := os.ReadFile(filepath.Join(dst, filepath.FromSlash(p)))
+		if err != nil {
+			t.Fatalf("held %s: %v", p, err)
+		}
+		if !bytes.Equal(disk, data) {
+			t.Fatalf("held %s: %d bytes, %d on disk", p, len(data), len(disk))
+		}
+	}
+	if int64(total) > held.Max {
+		t.Fatalf("held %d bytes, over %d", total, held.Max)
+	}
 }
 
 // emptyFolder removes everything inside dir.

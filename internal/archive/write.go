@@ -33,6 +33,7 @@ const chunk = 64 << 10
 // are written by several goroutines at once.
 type writer struct {
 	root *os.Root
+	held *Held // nil: nothing is held
 
 	mu   sync.Mutex
 	top  map[string]bool     // top-level names created
@@ -57,8 +58,9 @@ const maxWriters = 4
 // be an existing, empty folder. On error it removes everything it created.
 // With concurrent false the files are written, and their sources opened and
 // read, by one goroutine: for a source that may not be safe for concurrent
-// use (an FS a caller implements).
-func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, concurrent bool) (err error) {
+// use (an FS a caller implements). held, when not nil, receives what is
+// written.
+func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, concurrent bool, held *Held) (err error) {
 	root, err := os.OpenRoot(dst)
 	if err != nil {
 		return fmt.Errorf("%w: %w", ErrDestination, err)
@@ -67,7 +69,7 @@ func writeTree(ctx context.Context, dst string, dirs []string, files []*entry, c
 	if err := requireEmpty(root, dst); err != nil {
 		return err
 	}
-	w := &writer{root: root, top: make(map[string]bool), dirs: make(map[string]*os.Root)}
+	w := &writer{root: root, held: held, top: make(map[string]bool), dirs: make(map[string]*os.Root)}
 	defer func() {
 		w.closeDirs()
 		if err != nil {
@@ -233,6 +235,10 @@ func (w *writer) fill(ctx context.Context, out *os.File, f *entry, buf []byte) e
 	}
 	defer in.Close()
 	var n int64
+	var kept []byte // what is held of f, when there is room for it
+	if w.held.reserve(f.size) {
+		kept = make([]byte, 0, f.size)
+	}
 	for {
 		if err := ctx.Err(); err != nil {
 			return err
@@ -249,11 +255,17 @@ func (w *writer) fill(ctx context.Context, out *os.File, f *entry, buf []byte) e
 			if _, err := out.Write(buf[:k]); err != nil {
 				return err
 			}
+			if kept != nil {
+				kept = append(kept, buf[:k]...)
+			}
 		}
 		switch {
 		case rerr == io.EOF && n < f.size:
 			return &FileError{Path: f.name, Err: fmt.Errorf("%w: the data ends after %d of the %d bytes declared", ErrSizeMismatch, n, f.size)}
 		case rerr == io.EOF:
+			if kept != nil {
+				w.held.put(f.path, kept)
+			}
 			return nil
 		case errors.Is(rerr, io.ErrUnexpectedEOF):
 			return &FileError{Path: f.name, Err: fmt.Errorf("%w: the data ends before the %d bytes declared: %w", ErrSizeMismatch, f.size, rerr)}
@@ -261,4 +273,51 @@ func (w *writer) fill(ctx context.Context, out *os.File, f *entry, buf []byte) e
 			return &FileError{Path: f.name, Err: rerr}
 		}
 	}
+}
+
+// Held keeps the content of the files an extraction writes, up to Max
+// bytes in all, so that what reads the extracted tree next (the security
+// scan, the fingerprint) can take them from memory instead of reading them
+// back from disk. A file that does not fit in what is left of Max is
+// written all the same, and not held. Safe for the extraction's
+// concurrent writers.
+type Held struct {
+	Max int64
+
+	mu    sync.Mutex
+	used  int64
+	files map[string][]byte
+}
+
+// reserve takes room for size bytes, reporting whether there was some; a
+// nil Held has none.
+func (h *Held) reserve(size int64) bool {
+	if h == nil {
+		return false
+	}
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if size < 0 || h.used+size > h.Max {
+		return false
+	}
+	h.used += size
+	return true
+}
+
+func (h *Held) put(p string, data []byte) {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	if h.files == nil {
+		h.files = make(map[string][]byte)
+	}
+	h.files[p] = data
+}
+
+// Files returns the files held, by slash path relative to the destination,
+// each with exactly the bytes written to it. The data must not be
+// modified.
+func (h *Held) Files() map[string][]byte {
+	h.mu.Lock()
+	defer h.mu.Unlock()
+	return h.files
 }

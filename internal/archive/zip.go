@@ -51,13 +51,19 @@ func ExtractZip(ctx context.Context, r io.ReaderAt, size int64, dst string, lim 
 // checked, and only what lies in folder is written, relative to it (no
 // other unwrapping). "" is ExtractZip.
 func ExtractZipFolder(ctx context.Context, r io.ReaderAt, size int64, folder, dst string, lim *Limits) (Report, error) {
+	return ExtractZipFolderHeld(ctx, r, size, folder, dst, lim, nil)
+}
+
+// ExtractZipFolderHeld is [ExtractZipFolder] that also hands what it writes
+// to held (nil: nothing is held).
+func ExtractZipFolderHeld(ctx context.Context, r io.ReaderAt, size int64, folder, dst string, lim *Limits, held *Held) (Report, error) {
 	c := newChecker(lim.resolve())
 	c.folder = folder
 	err := c.readZip(ctx, r, size)
 	if err != nil {
 		return c.rep, err
 	}
-	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true)
+	return c.rep, writeTree(ctx, dst, c.rep.Dirs, c.files, true, held)
 }
 
 // ExtractZipFile is [ExtractZip] for the archive in a file.
@@ -67,9 +73,15 @@ func ExtractZipFile(ctx context.Context, name, dst string, lim *Limits) (Report,
 
 // ExtractZipFileFolder is [ExtractZipFolder] for the archive in a file.
 func ExtractZipFileFolder(ctx context.Context, name, folder, dst string, lim *Limits) (Report, error) {
+	return ExtractZipFileFolderHeld(ctx, name, folder, dst, lim, nil)
+}
+
+// ExtractZipFileFolderHeld is [ExtractZipFolderHeld] for the archive in a
+// file.
+func ExtractZipFileFolderHeld(ctx context.Context, name, folder, dst string, lim *Limits, held *Held) (Report, error) {
 	var rep Report
 	err := WithFile(name, func(f *os.File, size int64) (err error) {
-		rep, err = ExtractZipFolder(ctx, f, size, folder, dst, lim)
+		rep, err = ExtractZipFolderHeld(ctx, f, size, folder, dst, lim, held)
 		return err
 	})
 	return rep, err

@@ -210,6 +210,59 @@ func Compare(b *testing.B, ours, ref Side) {
 	b.ReportMetric(float64(spent[ours.Name])/float64(spent[ref.Name]), "ratio")
 }
 
+// CompareCPU is [Compare] in CPU time (user + system): each iteration
+// runs both sides, alternating which goes first, and the benchmark reports
+// the median CPU time of each as "NAME-cpu-ms/op" and the ratio of the
+// medians (ours over the reference) as "cpu-ratio". A side's CPU time is
+// what its cpu function returns after Run (the CPU time of a child process
+// Run waited for), or, when cpu is nil, this process's own around Run.
+func CompareCPU(b *testing.B, ours, ref Side, oursCPU, refCPU func() time.Duration) {
+	b.Helper()
+	times := map[string][]time.Duration{}
+	n := 0
+	step := func(f func() error) {
+		if f == nil {
+			return
+		}
+		b.StopTimer()
+		defer b.StartTimer()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	cpus := map[string]func() time.Duration{ours.Name: oursCPU, ref.Name: refCPU}
+	for b.Loop() {
+		order := []Side{ours, ref}
+		if n%2 == 1 {
+			order[0], order[1] = ref, ours
+		}
+		for _, s := range order {
+			step(s.Before)
+			before := ProcessCPU()
+			if err := s.Run(); err != nil {
+				b.Fatalf("%s: %v", s.Name, err)
+			}
+			used := ProcessCPU() - before
+			if cpu := cpus[s.Name]; cpu != nil {
+				used = cpu()
+			}
+			times[s.Name] = append(times[s.Name], used)
+			step(s.After)
+		}
+		n++
+	}
+	med := map[string]time.Duration{}
+	for _, s := range []Side{ours, ref} {
+		t := times[s.Name]
+		slices.Sort(t)
+		med[s.Name] = t[len(t)/2]
+		b.ReportMetric(float64(med[s.Name].Microseconds())/1e3, s.Name+"-cpu-ms/op")
+	}
+	if med[ref.Name] > 0 {
+		b.ReportMetric(float64(med[ours.Name])/float64(med[ref.Name]), "cpu-ratio")
+	}
+}
+
 // Baseline is the floor a skill scan is measured against: it lists every
 // folder under fsys (skipping dot folders and infra folders, as discovery
 // does) and reads every SKILL.md, nothing else. It returns how many it read.
