@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -465,13 +467,6 @@ func printNext(ctx context.Context, c *cli, kit *skillkit.Kit, name string) {
 	case kit.SetupAllowed(ctx, name) == nil:
 		fmt.Fprintf(c.done(), "next: skillkit deps --setup %s   (runs %s; asks first)\n", name, st.Setup)
 	}
-}
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
 }
 
 // progress draws one line that each event rewrites, on a terminal only,

@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -265,12 +267,4 @@ func splitComma(s string) []string {
 		}
 	}
 	return out
-}
-
-// nonNil turns a nil slice into an empty one, so JSON shows [] for none.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }
