@@ -72,22 +72,6 @@ type skillView struct {
 	Installed *installedView `json:"installed,omitempty"`
 }
 
-// installedView is a skill of the skills folder as its registry and its
-// files say.
-type installedView struct {
-	// Record is the registry's record: origin, times, flags; nil for a
-	// skill placed by hand.
-	Record *registry.Record `json:"record"`
-	// Approval is "approved" (the files are the ones approved),
-	// "modified" (they changed since) or "unrecorded" (no record: it runs
-	// as a local skill).
-	Approval string `json:"approval"`
-	// Fingerprint is the fingerprint of the files now.
-	Fingerprint string `json:"fingerprint"`
-	// Permissions are what skill.config.yaml asks for.
-	Permissions skill.Permissions `json:"permissions"`
-}
-
 // installedOf reads what the registry knows of the skill name of kit's
 // folder, and fingerprints its files.
 func installedOf(ctx context.Context, kit *skillkit.Kit, s *skill.Skill) (*installedView, error) {

@@ -6,9 +6,15 @@ import (
 	"context"
 	"errors"
 	"fmt"
+	"io/fs"
 	"os"
 	"os/exec"
 	"path/filepath"
+	"runtime"
+	"strings"
+
+	"github.com/skillkit-go/skillkit/loader"
+	"github.com/skillkit-go/skillkit/registry"
 )
 
 // The lean build (go build -tags lean) links only what the commands that
@@ -89,6 +95,69 @@ func fullBinary(getenv func(string) string) (string, error) {
 	return abs, nil
 }
 
+// runList lists the skills with the loader and the registry files alone,
+// as a Kit would show them. It hands the command over when it needs more:
+// --long (what inspect says of each skill), a database (--db or
+// $SKILLKIT_DB), or a skills folder where an install or uninstall did not
+// finish (the full skillkit settles it before it reads).
+func runList(ctx context.Context, c *cli, opts any, args []string) int {
+	o := opts.(*listOptions)
+	if o.long || c.dbURL() != "" {
+		return c.runFull()
+	}
+	first, sources, lopts, err := loaderSources(c, args, &o.loaderFlags)
+	if err != nil {
+		return c.fail("list", err)
+	}
+	dir, err := filepath.Abs(first)
+	if err != nil {
+		return c.fail("list", err)
+	}
+	if unsettled(dir) {
+		return c.runFull()
+	}
+	sources = append([]loader.Source{{Name: first, Dir: dir, Writable: true}}, sources...)
+	if err := loader.CheckSources(sources); err != nil {
+		return c.fail("list", err)
+	}
+	lopts.Logger = c.logger
+	reg := registry.NewFSStore(dir)
+	l, err := loader.New(ctx, sources, reg, lopts)
+	// As openKit: the scan's garbage goes before the output is built.
+	runtime.GC()
+	if err != nil {
+		return c.fail("list", err)
+	}
+	recs, err := reg.List(ctx)
+	if err != nil {
+		return c.fail("list", err)
+	}
+	return showList(ctx, c, o, listed{loader: l, records: recs})
+}
+
+// unsettled reports whether an operation on the skills folder dir left
+// something in its staging or trash folder (.skillhub/staging/ID,
+// .skillhub/trash/ID, an ID being 16 hexadecimal digits, with or without
+// ".lock"): the full skillkit's Kit settles that before it reads. A folder
+// that cannot be read counts as unsettled, so the full one says why.
+func unsettled(dir string) bool {
+	for _, sub := range []string{".skillhub/staging", ".skillhub/trash"} {
+		entries, err := os.ReadDir(filepath.Join(dir, filepath.FromSlash(sub)))
+		if errors.Is(err, fs.ErrNotExist) {
+			continue
+		}
+		if err != nil {
+			return true
+		}
+		for _, e := range entries {
+			if id := strings.TrimSuffix(e.Name(), ".lock"); len(id) == 16 && strings.Trim(id, "0123456789abcdef") == "" {
+				return true
+			}
+		}
+	}
+	return false
+}
+
 // interruptible is the context commands run in. The lean build's commands
 // only read, so an interrupt ends them where they are, as it ends any
 // program that does not catch it: catching it would cost every start a
@@ -109,10 +178,6 @@ func inspectCommand() *command {
 
 func scanCommand() *command {
 	return handedOver("scan", "[--json] PATH...", "check skills for attacks without running them: injection, hidden text, exfiltration, malware")
-}
-
-func listCommand() *command {
-	return handedOver("list", "[--json] [--long] [--tools a,b] [DIR...]", "list the skills a host would load, or that an agent with given tools sees")
 }
 
 func doctorCommand() *command {

@@ -2,6 +2,8 @@ package main
 
 import (
 	"flag"
+	"fmt"
+	"os"
 
 	"github.com/skillkit-go/skillkit/loader"
 )
@@ -54,3 +56,40 @@ skills past --max-skills, folders past --max-dirs, skills more than
 --max-depth levels down and files over --max-file-bytes are left out with
 a diagnostic that names them (folders past --max-depth are searched last,
 within --max-dirs, only to name the skill files they hold).` + dbHelp
+
+// loaderSources are the sources and loader options of the commands that
+// load skills as a host does: the first of dirs (or the default folder) is
+// the skills folder, which it returns, the others follow as read-only
+// sources, with the flags' limits; the loader reads them once and keeps
+// nothing for a rescan. A DIR that is not a folder is an error: a host may
+// open a folder before it exists, a person typing a path may not.
+func loaderSources(c *cli, dirs []string, f *loaderFlags) (first string, sources []loader.Source, opts *loader.Options, err error) {
+	dirs = append(append([]string{}, f.dirs...), dirs...)
+	if len(dirs) == 0 {
+		dirs = []string{resolveDir(c, "")}
+	}
+	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), int64(f.maxDepth), f.maxFileBytes} {
+		if v <= 0 {
+			return "", nil, nil, fmt.Errorf("limits must be positive")
+		}
+	}
+	seen := map[string]bool{}
+	for _, d := range dirs {
+		st, err := os.Stat(d)
+		if err != nil {
+			return "", nil, nil, err
+		}
+		if !st.IsDir() {
+			return "", nil, nil, fmt.Errorf("%s is not a folder", d)
+		}
+		if seen[d] {
+			continue
+		}
+		seen[d] = true
+		if d != dirs[0] {
+			sources = append(sources, loader.Source{Name: d, Dir: d})
+		}
+	}
+	opts = &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxDepth: f.maxDepth, MaxFileBytes: f.maxFileBytes, OneShot: true}
+	return dirs[0], sources, opts, nil
+}
