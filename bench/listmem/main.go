@@ -14,6 +14,7 @@ import (
 	"syscall"
 	"time"
 
+	"github.com/skillkit-go/skillkit/internal/loadavg"
 	"github.com/skillkit-go/skillkit/internal/testcorpus"
 )
 
@@ -68,7 +69,7 @@ func run(n, runs int, bins, tags, dir string, extra []string) error {
 			s.rss, s.cpu, s.wall = append(s.rss, rss), append(s.cpu, cpu), append(s.wall, wall)
 		}
 	}
-	fmt.Printf("skillkit %s over %d skills, %d runs per binary, %s\n", strings.Join(args[:len(args)-1], " "), n, runs, loadAverage())
+	fmt.Printf("skillkit %s over %d skills, %d runs per binary, %s\n", strings.Join(args[:len(args)-1], " "), n, runs, loadavg.String())
 	for i, bin := range paths {
 		s := samples[i]
 		fmt.Printf("%s\n  peak RSS %s MB, %.0f bytes per skill\n  CPU %s s, wall %s s\n",
@@ -130,17 +131,4 @@ func median(v []float64) float64 {
 // spread formats the median and the range.
 func spread(v []float64) string {
 	return fmt.Sprintf("median %.1f (%.1f–%.1f)", median(v), slices.Min(v), slices.Max(v))
-}
-
-// loadAverage reads the 1, 5 and 15 minute load averages on Linux.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "load average unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "load average unknown"
-	}
-	return "load average " + strings.Join(f[:3], " ")
 }

@@ -13,6 +13,7 @@ import (
 	"time"
 
 	"github.com/skillkit-go/skillkit/internal/inittrace"
+	"github.com/skillkit-go/skillkit/internal/loadavg"
 )
 
 func main() {
@@ -68,7 +69,7 @@ func run(runs int, bins, tags string, hello bool, top int, args []string) error 
 			wall[i], cpu[i] = append(wall[i], w), append(cpu[i], c)
 		}
 	}
-	fmt.Printf("skillkit %s, %d runs per binary, %s\n", strings.Join(args, " "), runs, loadAverage())
+	fmt.Printf("skillkit %s, %d runs per binary, %s\n", strings.Join(args, " "), runs, loadavg.String())
 	for i, bin := range paths {
 		var trace bytes.Buffer
 		if _, _, err := once(bin, args, &trace); err != nil {
@@ -156,17 +157,4 @@ func buildHello(dir string) (string, error) {
 		return "", fmt.Errorf("building the hello world: %w\n%s", err, out)
 	}
 	return bin, nil
-}
-
-// loadAverage reads the 1, 5 and 15 minute load averages on Linux.
-func loadAverage() string {
-	b, err := os.ReadFile("/proc/loadavg")
-	if err != nil {
-		return "load average unknown"
-	}
-	f := strings.Fields(string(b))
-	if len(f) < 3 {
-		return "load average unknown"
-	}
-	return "load average " + strings.Join(f[:3], " ")
 }
