@@ -211,11 +211,12 @@ var oidEd25519 = asn1.ObjectIdentifier{1, 3, 101, 112}
 // marshalPKCS8 encodes an Ed25519 private key as PKCS #8, as
 // x509.MarshalPKCS8PrivateKey does.
 func marshalPKCS8(priv ed25519.PrivateKey) ([]byte, error) {
-	seed, err := asn1.Marshal(priv.Seed())
+	// The key's first SeedSize bytes are what RFC 8410 stores.
+	inner, err := asn1.Marshal([]byte(priv[:ed25519.SeedSize]))
 	if err != nil {
 		return nil, err
 	}
-	return asn1.Marshal(pkcs8{Algorithm: pkixAlgorithm{Algorithm: oidEd25519}, PrivateKey: seed})
+	return asn1.Marshal(pkcs8{Algorithm: pkixAlgorithm{Algorithm: oidEd25519}, PrivateKey: inner})
 }
 
 // parsePKCS8 decodes a PKCS #8 Ed25519 private key; any other key, or
@@ -231,14 +232,14 @@ func parsePKCS8(der []byte) (ed25519.PrivateKey, error) {
 	if len(k.Algorithm.Parameters.FullBytes) != 0 {
 		return nil, fmt.Errorf("%w: an Ed25519 key has no algorithm parameters", ErrBadKey)
 	}
-	var seed []byte
-	if rest, err := asn1.Unmarshal(k.PrivateKey, &seed); err != nil || len(rest) != 0 {
+	var raw []byte
+	if rest, err := asn1.Unmarshal(k.PrivateKey, &raw); err != nil || len(rest) != 0 {
 		return nil, fmt.Errorf("%w: the Ed25519 key is not one octet string", ErrBadKey)
 	}
-	if len(seed) != ed25519.SeedSize {
-		return nil, fmt.Errorf("%w: an Ed25519 seed has %d bytes, not %d", ErrBadKey, ed25519.SeedSize, len(seed))
+	if len(raw) != ed25519.SeedSize {
+		return nil, fmt.Errorf("%w: an Ed25519 private key has %d bytes, not %d", ErrBadKey, ed25519.SeedSize, len(raw))
 	}
-	return ed25519.NewKeyFromSeed(seed), nil
+	return ed25519.NewKeyFromSeed(raw), nil
 }
 
 // ReadPrivateKeyFile reads a private key file. A file that others than its
