@@ -6,7 +6,7 @@ import (
 	"crypto/ed25519"
 	"crypto/rand"
 	"crypto/sha256"
-	"crypto/x509"
+	"encoding/asn1"
 	"encoding/base64"
 	"encoding/hex"
 	"encoding/json"
@@ -171,7 +171,7 @@ func NewFleetKey() (pemData []byte, pub ed25519.PublicKey, err error) {
 	if err != nil {
 		return nil, nil, err
 	}
-	der, err := x509.MarshalPKCS8PrivateKey(priv)
+	der, err := marshalPKCS8(priv)
 	if err != nil {
 		return nil, nil, err
 	}
@@ -184,15 +184,62 @@ func ParsePrivateKey(pemData []byte) (ed25519.PrivateKey, error) {
 	if block == nil || block.Type != "PRIVATE KEY" || len(bytes.TrimSpace(rest)) > 0 {
 		return nil, fmt.Errorf("%w: not one PEM block of type PRIVATE KEY", ErrBadKey)
 	}
-	k, err := x509.ParsePKCS8PrivateKey(block.Bytes)
+	return parsePKCS8(block.Bytes)
+}
+
+// pkcs8 is a PKCS #8 private key (RFC 5208) as far as an Ed25519 key needs
+// it (RFC 8410): what follows the key (attributes, a public key) is
+// ignored, as crypto/x509 ignores it. The package encodes and decodes it
+// with encoding/asn1 instead of crypto/x509, which would link the net
+// package (and, with cgo, the C library) into every program that reads
+// the registry, the command line's read-only commands among them.
+type pkcs8 struct {
+	Version    int
+	Algorithm  pkixAlgorithm
+	PrivateKey []byte
+}
+
+// pkixAlgorithm is an AlgorithmIdentifier.
+type pkixAlgorithm struct {
+	Algorithm  asn1.ObjectIdentifier
+	Parameters asn1.RawValue `asn1:"optional"`
+}
+
+// oidEd25519 is the algorithm identifier of Ed25519 keys (RFC 8410).
+var oidEd25519 = asn1.ObjectIdentifier{1, 3, 101, 112}
+
+// marshalPKCS8 encodes an Ed25519 private key as PKCS #8, as
+// x509.MarshalPKCS8PrivateKey does.
+func marshalPKCS8(priv ed25519.PrivateKey) ([]byte, error) {
+	// The key's first SeedSize bytes are what RFC 8410 stores.
+	inner, err := asn1.Marshal([]byte(priv[:ed25519.SeedSize]))
 	if err != nil {
-		return nil, fmt.Errorf("%w: %v", ErrBadKey, err)
+		return nil, err
 	}
-	priv, ok := k.(ed25519.PrivateKey)
-	if !ok {
+	return asn1.Marshal(pkcs8{Algorithm: pkixAlgorithm{Algorithm: oidEd25519}, PrivateKey: inner})
+}
+
+// parsePKCS8 decodes a PKCS #8 Ed25519 private key; any other key, or
+// parameters an Ed25519 key does not have, is [ErrBadKey].
+func parsePKCS8(der []byte) (ed25519.PrivateKey, error) {
+	var k pkcs8
+	if _, err := asn1.Unmarshal(der, &k); err != nil {
+		return nil, fmt.Errorf("%w: not a PKCS #8 private key: %v", ErrBadKey, err)
+	}
+	if !k.Algorithm.Algorithm.Equal(oidEd25519) {
 		return nil, fmt.Errorf("%w: not an Ed25519 key", ErrBadKey)
 	}
-	return priv, nil
+	if len(k.Algorithm.Parameters.FullBytes) != 0 {
+		return nil, fmt.Errorf("%w: an Ed25519 key has no algorithm parameters", ErrBadKey)
+	}
+	var raw []byte
+	if rest, err := asn1.Unmarshal(k.PrivateKey, &raw); err != nil || len(rest) != 0 {
+		return nil, fmt.Errorf("%w: the Ed25519 key is not one octet string", ErrBadKey)
+	}
+	if len(raw) != ed25519.SeedSize {
+		return nil, fmt.Errorf("%w: an Ed25519 private key has %d bytes, not %d", ErrBadKey, ed25519.SeedSize, len(raw))
+	}
+	return ed25519.NewKeyFromSeed(raw), nil
 }
 
 // ReadPrivateKeyFile reads a private key file. A file that others than its

@@ -1,14 +1,13 @@
+//go:build !lean
+
 package main
 
 import (
 	"cmp"
 	"context"
 	"database/sql"
-	"flag"
 	"fmt"
-	"net/url"
 	"path/filepath"
-	"strings"
 
 	_ "github.com/jackc/pgx/v5/stdlib" // the "pgx" driver for postgres:// URLs
 	_ "modernc.org/sqlite"             // the "sqlite" driver for sqlite: URLs
@@ -17,31 +16,6 @@ import (
 	"github.com/skillkit-go/skillkit/registry"
 	"github.com/skillkit-go/skillkit/sqlstore"
 )
-
-// dbHelp documents --db for the commands that open a skills folder.
-const dbHelp = `
-With --db URL (or $SKILLKIT_DB) the skills folder is one replica of several
-sharing a database: the registry, the secrets and the installed skills'
-packages live there (postgres://USER@HOST/DB, or sqlite:PATH for one
-machine); the files, .venv and node_modules stay in the folder. See
-docs/fleet.md.`
-
-// addDBFlag registers --db on the flag sets of the commands that open a
-// skills folder (those with --dir).
-func addDBFlag(fs *flag.FlagSet, into *string) {
-	if fs.Lookup("dir") != nil {
-		fs.StringVar(into, "db", "", "a database the replicas share, `URL`: postgres://... or sqlite:PATH (default $SKILLKIT_DB)")
-	}
-}
-
-// dbURL is the database the command uses: --db, else $SKILLKIT_DB; "" for
-// none.
-func (c *cli) dbURL() string {
-	if c.db != "" {
-		return c.db
-	}
-	return c.getenv("SKILLKIT_DB")
-}
 
 // open opens a Kit with opts, on the database of --db or $SKILLKIT_DB when
 // one is named: its registry, secrets and packages, with the fleet's keys
@@ -60,22 +34,6 @@ func (c *cli) open(ctx context.Context, opts skillkit.Options) (*skillkit.Kit, e
 		}
 	}
 	return skillkit.Open(ctx, opts)
-}
-
-// fleetFlags are the fleet's keys on the command line.
-type fleetFlags struct {
-	key, trust string
-	unsigned   bool
-}
-
-// register adds the fleet flags to the commands with --db.
-func (f *fleetFlags) register(fs *flag.FlagSet) {
-	if fs.Lookup("db") == nil {
-		return
-	}
-	fs.StringVar(&f.key, "fleet-key", "", "sign what this replica installs and uninstalls with the private key in `FILE` (default $SKILLKIT_FLEET_KEY)")
-	fs.StringVar(&f.trust, "fleet-trust", "", "sync only what these public keys signed, `PUB[,PUB...]` (default $SKILLKIT_FLEET_TRUST)")
-	fs.BoolVar(&f.unsigned, "fleet-unsigned", false, "with no trusted key, sync unsigned rows on the database's word (or SKILLKIT_FLEET_UNSIGNED=1)")
 }
 
 // apply reads the keys the flags or the environment name into opts.
@@ -122,43 +80,16 @@ func (c *cli) openDB(ctx context.Context, raw string) (*sqlstore.DB, error) {
 // (or sqlite://PATH) opens the SQLite file PATH with the busy timeout and
 // WAL mode sqlstore asks for.
 func parseDBURL(raw string) (driver, dsn string, dialect sqlstore.Dialect, err error) {
+	sqlitePath, err := splitDBURL(raw)
 	switch {
-	case strings.HasPrefix(raw, "postgres://"), strings.HasPrefix(raw, "postgresql://"):
+	case err != nil:
+		return "", "", "", err
+	case sqlitePath == "":
 		return "pgx", raw, sqlstore.PostgreSQL, nil
-	case strings.HasPrefix(raw, "sqlite:"):
-		p := strings.TrimPrefix(strings.TrimPrefix(raw, "sqlite:"), "//")
-		if p == "" || strings.ContainsAny(p, "?#") {
-			return "", "", "", fmt.Errorf("--db %s: give sqlite:PATH, a file path without a query", raw)
-		}
-		abs, err := filepath.Abs(p)
-		if err != nil {
-			return "", "", "", err
-		}
-		return "sqlite", "file:" + abs + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)", sqlstore.SQLite, nil
 	}
-	return "", "", "", fmt.Errorf("--db %s: not a database URL: use postgres://USER@HOST/DB or sqlite:PATH", redactURL(raw))
-}
-
-// redactURL hides a password in a URL shown to people.
-func redactURL(raw string) string {
-	u, err := url.Parse(raw)
+	abs, err := filepath.Abs(sqlitePath)
 	if err != nil {
-		scheme, _, _ := strings.Cut(raw, ":")
-		return scheme + ":..."
+		return "", "", "", err
 	}
-	if u.User == nil {
-		return raw
-	}
-	if _, has := u.User.Password(); has {
-		u.User = url.UserPassword(u.User.Username(), "xxxxx")
-	}
-	return u.String()
-}
-
-// closeAll closes what the command opened (database pools).
-func (c *cli) closeAll() {
-	for _, f := range c.closers {
-		f()
-	}
-	c.closers = nil
+	return "sqlite", "file:" + abs + "?_pragma=busy_timeout(20000)&_pragma=journal_mode(WAL)", sqlstore.SQLite, nil
 }

@@ -33,6 +33,12 @@
 // command, and docs/cli.md every command, flag and JSON shape. Exit codes: 0
 // success, 1 errors found or the command failed, 2 bad usage.
 //
+// Built with -tags lean, the program links only what reading skills needs
+// and starts almost as fast as a Go hello world: it runs help, version,
+// validate and list itself and hands every other command to the full
+// program ($SKILLKIT_FULL, else skillkit-full beside it, else on PATH);
+// docs/cli.md, "A lean skillkit". The default build is the full program.
+//
 // Human output shows skill-supplied text with control characters escaped
 // (\x1b, \u202e): a skill's description or instructions never reach the
 // terminal raw. --json keeps every value exact. list and prompt say on

@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -68,22 +70,6 @@ type skillView struct {
 	// Installed is what the registry of the skills folder knows of a
 	// skill named by NAME; nil for a PATH.
 	Installed *installedView `json:"installed,omitempty"`
-}
-
-// installedView is a skill of the skills folder as its registry and its
-// files say.
-type installedView struct {
-	// Record is the registry's record: origin, times, flags; nil for a
-	// skill placed by hand.
-	Record *registry.Record `json:"record"`
-	// Approval is "approved" (the files are the ones approved),
-	// "modified" (they changed since) or "unrecorded" (no record: it runs
-	// as a local skill).
-	Approval string `json:"approval"`
-	// Fingerprint is the fingerprint of the files now.
-	Fingerprint string `json:"fingerprint"`
-	// Permissions are what skill.config.yaml asks for.
-	Permissions skill.Permissions `json:"permissions"`
 }
 
 // installedOf reads what the registry knows of the skill name of kit's

@@ -1,3 +1,5 @@
+//go:build !lean
+
 package main
 
 import (
@@ -470,13 +472,6 @@ func originText(r registry.Record) string {
 		from += " commit " + short(r.Commit)
 	}
 	return from
-}
-
-func short(commit string) string {
-	if len(commit) > 12 {
-		return commit[:12]
-	}
-	return commit
 }
 
 // progress draws one line that each event rewrites, on a terminal only,

@@ -7,7 +7,6 @@ import (
 	"fmt"
 	"io/fs"
 	"os"
-	"path/filepath"
 	"strings"
 
 	"github.com/skillkit-go/skillkit/diagnostics"
@@ -75,6 +74,22 @@ type listedSkill struct {
 	Installed *installedView `json:"installed,omitempty"`
 }
 
+// installedView is a skill of the skills folder as its registry and its
+// files say.
+type installedView struct {
+	// Record is the registry's record: origin, times, flags; nil for a
+	// skill placed by hand.
+	Record *registry.Record `json:"record"`
+	// Approval is "approved" (the files are the ones approved),
+	// "modified" (they changed since) or "unrecorded" (no record: it runs
+	// as a local skill).
+	Approval string `json:"approval"`
+	// Fingerprint is the fingerprint of the files now.
+	Fingerprint string `json:"fingerprint"`
+	// Permissions are what skill.config.yaml asks for.
+	Permissions skill.Permissions `json:"permissions"`
+}
+
 // npxOrigin is a skill's entry in a lock file of `npx skills`.
 type npxOrigin struct {
 	Lock string `json:"lock"`
@@ -118,25 +133,24 @@ func npxOrigins(c *cli, sources []loader.Source) map[string]map[string]*npxOrigi
 	return out
 }
 
-func runList(ctx context.Context, c *cli, opts any, args []string) int {
-	o := opts.(*listOptions)
-	kit, err := openKit(ctx, c, args, &o.loaderFlags)
-	if err != nil {
-		return c.fail("list", err)
-	}
-	defer kit.Close()
-	l, err := kit.Loader(ctx)
-	if err != nil {
-		return c.fail("list", err)
-	}
-	recs, err := kit.Registry().List(ctx)
-	if err != nil {
-		return c.fail("list", err)
-	}
+// listed is what list shows: the loader's skills, the records of the
+// skills folder, and with --long what inspect says of each installed skill.
+type listed struct {
+	loader  *loader.Loader
+	records []registry.Record
+	// installed says, for --long, what inspect says of a skill; nil for a
+	// skill of another source.
+	installed func(*skill.Skill) (*installedView, error)
+}
+
+// showList prints the skills (runList opens them, in list_kit.go for the
+// full build, in lean.go for the lean one).
+func showList(ctx context.Context, c *cli, o *listOptions, in listed) int {
 	disabled := map[string]bool{}
-	for _, r := range recs {
+	for _, r := range in.records {
 		disabled[r.Name] = !r.Enabled
 	}
+	l := in.loader
 	snap := l.Snapshot()
 	skills := snap.Skills()
 	var hidden []loader.Hidden
@@ -151,11 +165,12 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 	installed := map[string]*installedView{}
 	if o.long {
 		for _, s := range skills {
-			if s.DiskDir == "" || filepath.Dir(s.DiskDir) != kit.Dir() {
-				continue
-			}
-			if installed[s.Name], err = installedOf(ctx, kit, s); err != nil {
+			v, err := in.installed(s)
+			if err != nil {
 				return c.fail("list", err)
+			}
+			if v != nil {
+				installed[s.Name] = v
 			}
 		}
 	}
@@ -180,7 +195,7 @@ func runList(ctx context.Context, c *cli, opts any, args []string) int {
 		header = []string{"NAME", "CLASS", "STATE", "COMMIT", "ORIGIN"}
 	}
 	row := make([]string, len(header))
-	err = writeRows(c.stdout, c.width(), len(skills)+1, func(i int) []string {
+	err := writeRows(c.stdout, c.width(), len(skills)+1, func(i int) []string {
 		if i == 0 {
 			return header
 		}
@@ -265,12 +280,4 @@ func splitComma(s string) []string {
 		}
 	}
 	return out
-}
-
-// nonNil turns a nil slice into an empty one, so JSON shows [] for none.
-func nonNil[T any](s []T) []T {
-	if s == nil {
-		return []T{}
-	}
-	return s
 }

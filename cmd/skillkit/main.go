@@ -8,7 +8,6 @@ import (
 	"io"
 	"log/slog"
 	"os"
-	"os/signal"
 	"strings"
 	"text/tabwriter"
 
@@ -61,6 +60,8 @@ type cli struct {
 	publishers string
 	// fleet holds --fleet-key, --fleet-trust and --fleet-unsigned (db.go).
 	fleet fleetFlags
+	// argv is the command line as given, without the program's name.
+	argv []string
 }
 
 // command is one subcommand. Each lives in its own file.
@@ -71,6 +72,10 @@ type command struct {
 	help    string // longer text for "skillkit help NAME"
 	flags   func(fs *flag.FlagSet) any
 	run     func(ctx context.Context, c *cli, opts any, args []string) int
+	// raw commands get their arguments as given, flags unparsed, and
+	// "help NAME" runs them too: the lean build's commands that the full
+	// skillkit runs (lean.go).
+	raw bool
 }
 
 // commands lists every subcommand in the order help shows them.
@@ -110,7 +115,7 @@ func commands() []*command {
 }
 
 func main() {
-	ctx, stop := signal.NotifyContext(context.Background(), os.Interrupt)
+	ctx, stop := interruptible()
 	code := run(ctx, os.Args[1:], osCLI(os.Stdin, os.Stdout, os.Stderr))
 	stop()
 	os.Exit(code)
@@ -132,6 +137,7 @@ func osCLI(stdin, stdout, stderr *os.File) *cli {
 }
 
 func run(ctx context.Context, args []string, c *cli) int {
+	c.argv = args
 	global, args, err := splitGlobal(args)
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit: %v\n", err)
@@ -147,7 +153,9 @@ func run(ctx context.Context, args []string, c *cli) int {
 		name, args = "version", append([]string{"version"}, args[1:]...)
 	case "help", "-h", "-help", "--help":
 		if len(args) > 1 {
-			if cmd := find(args[1]); cmd != nil {
+			if cmd := find(args[1]); cmd != nil && cmd.raw {
+				return cmd.run(ctx, c, nil, args[1:])
+			} else if cmd != nil {
 				commandUsage(c.stdout, cmd)
 				return exitOK
 			}
@@ -162,6 +170,9 @@ func run(ctx context.Context, args []string, c *cli) int {
 		fmt.Fprintf(c.stderr, "skillkit: unknown command %q%s\n\n", name, didYouMean(suggest(name, commandNames())))
 		usage(c.stderr)
 		return exitUsage
+	}
+	if cmd.raw {
+		return cmd.run(ctx, c, nil, args[1:])
 	}
 	fs := newFlagSet(cmd, c)
 	var opts any
@@ -183,7 +194,7 @@ func run(ctx context.Context, args []string, c *cli) int {
 		err = errors.New("--quiet and --verbose do not go together")
 	}
 	if err == nil && fs.Lookup("db") != nil && c.dbURL() != "" {
-		_, _, _, err = parseDBURL(c.dbURL())
+		err = checkDBURL(c.dbURL())
 	}
 	if err != nil {
 		fmt.Fprintf(c.stderr, "skillkit %s: %v\n", cmd.name, err)

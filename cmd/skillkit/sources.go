@@ -1,14 +1,10 @@
 package main
 
 import (
-	"cmp"
-	"context"
 	"flag"
 	"fmt"
 	"os"
-	"runtime"
 
-	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/loader"
 )
 
@@ -64,40 +60,30 @@ skills past --max-skills, folders past --max-dirs, skills more than
 a diagnostic that names them (folders past --max-depth are searched last,
 within --max-dirs, only to name the skill files they hold).` + dbHelp
 
-// publishersFile is the publishers file (--publishers, else
-// $SKILLKIT_PUBLISHERS) when want, else "".
-func publishersFile(c *cli, want bool) string {
-	if !want {
-		return ""
-	}
-	return cmp.Or(c.publishers, c.getenv("SKILLKIT_PUBLISHERS"))
-}
-
-// openKit opens the skills of dirs (or the default folder) as a host does,
-// through skillkit.Open: the first folder is the Kit's skills folder (its
-// registry and secrets), the others follow as read-only sources, with the
-// flags' limits. So list, doctor, prompt and read see what a host's Kit
-// sees, checks included. A DIR that is not a folder is an error: a host may
+// loaderSources are the sources and loader options of the commands that
+// load skills as a host does: the first of dirs (or the default folder) is
+// the skills folder, which it returns, the others follow as read-only
+// sources, with the flags' limits; the loader reads them once and keeps
+// nothing for a rescan. A DIR that is not a folder is an error: a host may
 // open a folder before it exists, a person typing a path may not.
-func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skillkit.Kit, error) {
+func loaderSources(c *cli, dirs []string, f *loaderFlags) (first string, sources []loader.Source, opts *loader.Options, err error) {
 	dirs = append(append([]string{}, f.dirs...), dirs...)
 	if len(dirs) == 0 {
 		dirs = []string{resolveDir(c, "")}
 	}
 	for _, v := range []int64{int64(f.maxSkills), int64(f.maxDirs), int64(f.maxDepth), f.maxFileBytes} {
 		if v <= 0 {
-			return nil, fmt.Errorf("limits must be positive")
+			return "", nil, nil, fmt.Errorf("limits must be positive")
 		}
 	}
-	var sources []loader.Source
 	seen := map[string]bool{}
 	for _, d := range dirs {
 		st, err := os.Stat(d)
 		if err != nil {
-			return nil, err
+			return "", nil, nil, err
 		}
 		if !st.IsDir() {
-			return nil, fmt.Errorf("%s is not a folder", d)
+			return "", nil, nil, fmt.Errorf("%s is not a folder", d)
 		}
 		if seen[d] {
 			continue
@@ -107,22 +93,6 @@ func openKit(ctx context.Context, c *cli, dirs []string, f *loaderFlags) (*skill
 			sources = append(sources, loader.Source{Name: d, Dir: d})
 		}
 	}
-	kit, err := c.open(ctx, skillkit.Options{
-		Dir:     dirs[0],
-		DirName: dirs[0],
-		Sources: sources,
-		// The commands read the skills once and exit: nothing is kept
-		// for a rescan.
-		Loader: &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxDepth: f.maxDepth, MaxFileBytes: f.maxFileBytes, OneShot: true},
-		Getenv: c.getenv,
-		Logger: c.logger,
-		// Every command opening the Kit this way reads the skills at once.
-		ScanOnOpen:     true,
-		PublishersFile: publishersFile(c, f.publishers),
-	})
-	// The scan's garbage goes before the command builds its output: left
-	// to the pacer, the output's allocations meet it and lift the peak
-	// (docs/decisions.md).
-	runtime.GC()
-	return kit, err
+	opts = &loader.Options{MaxSkills: f.maxSkills, MaxDirs: f.maxDirs, MaxDepth: f.maxDepth, MaxFileBytes: f.maxFileBytes, OneShot: true}
+	return dirs[0], sources, opts, nil
 }
