@@ -10,6 +10,7 @@ import (
 
 	"github.com/skillkit-go/skillkit"
 	"github.com/skillkit-go/skillkit/deps"
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/installer"
 	"github.com/skillkit-go/skillkit/internal/fixture"
 )
@@ -25,7 +26,7 @@ func TestRollbackAnAgentsEdit(t *testing.T) {
 	}
 	defer kit.Close()
 	first := fixture.SkillMD("standup", "Summarize yesterday and today.")
-	if _, err := kit.CreateSkill(ctx, "standup", first, nil); err != nil {
+	if _, err := kit.CreateSkill(executor.WithAgent(ctx, "scribe"), "standup", first, nil); err != nil {
 		t.Fatal(err)
 	}
 	if _, err := kit.Rescan(ctx); err != nil {
@@ -39,7 +40,7 @@ func TestRollbackAnAgentsEdit(t *testing.T) {
 	if err != nil {
 		t.Fatal(err)
 	}
-	if len(vs) != 2 || vs[0].Op != "create" || vs[0].Actor != "agent" || vs[1].Op != "edit" || vs[1].Actor != "planner" ||
+	if len(vs) != 2 || vs[0].Op != "create" || vs[0].Actor != "scribe" || vs[1].Op != "edit" || vs[1].Actor != "planner" ||
 		vs[0].Source != "agent" || !vs[1].Current {
 		t.Fatalf("history %+v", vs)
 	}

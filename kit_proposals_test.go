@@ -54,6 +54,10 @@ func TestKitReviewAgentWrites(t *testing.T) {
 	if list, _ := kit.Proposals(ctx); len(list) != 0 {
 		t.Fatalf("still queued: %+v", list)
 	}
+	// History says a person applied it: the agent only proposed.
+	if vs, err := kit.History(ctx, "greeter"); err != nil || len(vs) != 1 || vs[0].Actor != "person" || vs[0].Op != "create" {
+		t.Fatalf("history of the approved skill: %+v, %v", vs, err)
+	}
 	// A rejected one never shows.
 	if _, err := kit.CreateSkill(ctx, "other", "---\nname: other\ndescription: Another one.\n---\nx\n", nil); err != nil {
 		t.Fatal(err)

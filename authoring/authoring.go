@@ -15,6 +15,7 @@ import (
 
 	"github.com/skillkit-go/skillkit/deps"
 	"github.com/skillkit-go/skillkit/diagnostics"
+	"github.com/skillkit-go/skillkit/executor"
 	"github.com/skillkit-go/skillkit/internal/archive"
 	"github.com/skillkit-go/skillkit/internal/osfs"
 	"github.com/skillkit-go/skillkit/internal/skillsdir"
@@ -165,7 +166,7 @@ func isAgentFolder(dir string) bool {
 // the same name replaces the older.
 func (w *Writer) Create(ctx context.Context, name, content string, files map[string]string) (*Result, error) {
 	rep := w.reporter(OpCreate, name, "agent")
-	res, err := w.write(ctx, request{name: name, content: content, files: files, create: true}, rep)
+	res, err := w.write(agentActor(ctx), request{name: name, content: content, files: files, create: true}, rep)
 	rep.Done(err)
 	return res, err
 }
@@ -187,7 +188,7 @@ func (w *Writer) Create(ctx context.Context, name, content string, files map[str
 // and records the live version's fingerprint it was made against.
 func (w *Writer) Edit(ctx context.Context, name, content string, files map[string]string, remove []string) (*Result, error) {
 	rep := w.reporter(OpEdit, name, "agent")
-	res, err := w.write(ctx, request{name: name, content: content, files: files, remove: remove}, rep)
+	res, err := w.write(agentActor(ctx), request{name: name, content: content, files: files, remove: remove}, rep)
 	rep.Done(err)
 	return res, err
 }
@@ -200,9 +201,18 @@ func (w *Writer) Edit(ctx context.Context, name, content string, files map[strin
 // a name that is only a proposal is deleted by withdrawing it.
 func (w *Writer) Delete(ctx context.Context, name string) error {
 	rep := w.reporter(OpDelete, name, "agent")
-	err := w.delete(ctx, name, rep)
+	err := w.delete(agentActor(ctx), name, rep)
 	rep.Done(err)
 	return err
+}
+
+// agentActor names the agent the call is for (executor.WithAgent) as the
+// actor of the versions its change records, unless ctx names one already.
+func agentActor(ctx context.Context) context.Context {
+	if name := executor.AgentFrom(ctx); name != "" && !skillsdir.NamesActor(ctx) {
+		return skillsdir.WithActor(ctx, name)
+	}
+	return ctx
 }
 
 // hold checks the name of a skill and takes its lock.

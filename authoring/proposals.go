@@ -490,6 +490,10 @@ func (w *Writer) ApproveProposal(ctx context.Context, name string, opts *Approve
 		op = OpCreate
 	}
 	rep := w.reporter(op, name, "review")
+	if !skillsdir.NamesActor(ctx) {
+		// The version is the agent's text, applied by the person who approved it.
+		ctx = skillsdir.WithActor(ctx, skillsdir.ActorPerson)
+	}
 	rq := p.request()
 	err = checkRequest(rq.name, rq.content, rq.files, rq.remove, rq.create)
 	var res *Result

@@ -155,6 +155,13 @@ func WithActor(ctx context.Context, actor string) context.Context {
 	return context.WithValue(ctx, actorKey{}, actor)
 }
 
+// NamesActor reports whether ctx names the actor of its changes
+// ([WithActor]).
+func NamesActor(ctx context.Context) bool {
+	a, ok := ctx.Value(actorKey{}).(string)
+	return ok && strings.TrimSpace(a) != ""
+}
+
 // actorOf is who makes a change of operation op with ctx.
 func actorOf(ctx context.Context, op Op) string {
 	if a, ok := ctx.Value(actorKey{}).(string); ok && strings.TrimSpace(a) != "" {
