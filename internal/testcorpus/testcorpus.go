@@ -176,36 +176,17 @@ type Side struct {
 // "ratio".
 func Compare(b *testing.B, ours, ref Side) {
 	b.Helper()
+	times := alternate(b, ours, ref, func(s Side) (time.Duration, error) {
+		start := time.Now()
+		err := s.Run()
+		return time.Since(start), err
+	})
 	spent := map[string]time.Duration{}
-	n := 0
-	step := func(f func() error) {
-		if f == nil {
-			return
-		}
-		b.StopTimer()
-		defer b.StartTimer()
-		if err := f(); err != nil {
-			b.Fatal(err)
-		}
-	}
-	for b.Loop() {
-		order := []Side{ours, ref}
-		if n%2 == 1 {
-			order[0], order[1] = ref, ours
-		}
-		for _, s := range order {
-			step(s.Before)
-			start := time.Now()
-			if err := s.Run(); err != nil {
-				b.Fatalf("%s: %v", s.Name, err)
-			}
-			spent[s.Name] += time.Since(start)
-			step(s.After)
-		}
-		n++
-	}
 	for _, s := range []Side{ours, ref} {
-		b.ReportMetric(float64(spent[s.Name].Microseconds())/1e3/float64(n), s.Name+"-ms/op")
+		for _, t := range times[s.Name] {
+			spent[s.Name] += t
+		}
+		b.ReportMetric(float64(spent[s.Name].Microseconds())/1e3/float64(len(times[s.Name])), s.Name+"-ms/op")
 	}
 	b.ReportMetric(float64(spent[ours.Name])/float64(spent[ref.Name]), "ratio")
 }
@@ -218,39 +199,16 @@ func Compare(b *testing.B, ours, ref Side) {
 // Run waited for), or, when cpu is nil, this process's own around Run.
 func CompareCPU(b *testing.B, ours, ref Side, oursCPU, refCPU func() time.Duration) {
 	b.Helper()
-	times := map[string][]time.Duration{}
-	n := 0
-	step := func(f func() error) {
-		if f == nil {
-			return
-		}
-		b.StopTimer()
-		defer b.StartTimer()
-		if err := f(); err != nil {
-			b.Fatal(err)
-		}
-	}
 	cpus := map[string]func() time.Duration{ours.Name: oursCPU, ref.Name: refCPU}
-	for b.Loop() {
-		order := []Side{ours, ref}
-		if n%2 == 1 {
-			order[0], order[1] = ref, ours
+	times := alternate(b, ours, ref, func(s Side) (time.Duration, error) {
+		before := ProcessCPU()
+		err := s.Run()
+		used := ProcessCPU() - before
+		if cpu := cpus[s.Name]; cpu != nil && err == nil {
+			used = cpu()
 		}
-		for _, s := range order {
-			step(s.Before)
-			before := ProcessCPU()
-			if err := s.Run(); err != nil {
-				b.Fatalf("%s: %v", s.Name, err)
-			}
-			used := ProcessCPU() - before
-			if cpu := cpus[s.Name]; cpu != nil {
-				used = cpu()
-			}
-			times[s.Name] = append(times[s.Name], used)
-			step(s.After)
-		}
-		n++
-	}
+		return used, err
+	})
 	med := map[string]time.Duration{}
 	for _, s := range []Side{ours, ref} {
 		t := times[s.Name]
@@ -261,6 +219,40 @@ func CompareCPU(b *testing.B, ours, ref Side, oursCPU, refCPU func() time.Durati
 	if med[ref.Name] > 0 {
 		b.ReportMetric(float64(med[ours.Name])/float64(med[ref.Name]), "cpu-ratio")
 	}
+}
+
+// alternate runs both sides in every iteration of b, the first of each
+// pair alternating, with each side's Before and After untimed, and returns
+// what measure said of each run, by side name.
+func alternate(b *testing.B, ours, ref Side, measure func(Side) (time.Duration, error)) map[string][]time.Duration {
+	b.Helper()
+	step := func(f func() error) {
+		if f == nil {
+			return
+		}
+		b.StopTimer()
+		defer b.StartTimer()
+		if err := f(); err != nil {
+			b.Fatal(err)
+		}
+	}
+	times := map[string][]time.Duration{}
+	for n := 0; b.Loop(); n++ {
+		order := []Side{ours, ref}
+		if n%2 == 1 {
+			order[0], order[1] = ref, ours
+		}
+		for _, s := range order {
+			step(s.Before)
+			t, err := measure(s)
+			if err != nil {
+				b.Fatalf("%s: %v", s.Name, err)
+			}
+			times[s.Name] = append(times[s.Name], t)
+			step(s.After)
+		}
+	}
+	return times
 }
 
 // Baseline is the floor a skill scan is measured against: it lists every
