@@ -229,3 +229,51 @@ func TestInstallZipHeld(t *testing.T) {
 		t.Errorf("recorded %s, the files on disk hash to %s", res.Record.Fingerprint, want)
 	}
 }
+
+// The scan of a ZIP install reads what the extraction held, not the staged
+// files again: a staged file rewritten on disk after the extraction (only
+// a test can reach the staging folder) does not change what the scan saw.
+func TestInstallZipScansHeldBytes(t *testing.T) {
+	archive := writeZip(t, map[string]string{
+		"SKILL.md":            skillMD("held", "A skill whose reference pipes an installer."),
+		"references/setup.md": pipedInstaller,
+	})
+	in, err := openFolder(filepath.Join(t.TempDir(), "skills"))
+	if err != nil {
+		t.Fatal(err)
+	}
+	defer in.dir.Close()
+	rewritten := false
+	in.dir.Fault = func(point string) error {
+		if point != "check" {
+			return nil
+		}
+		return filepath.WalkDir(in.dir.Path(), func(p string, d fs.DirEntry, err error) error {
+			if err == nil && d.Name() == "setup.md" && strings.Contains(filepath.ToSlash(p), "/references/") {
+				// Same size and time: what the fingerprint's checks see of
+				// a file stays as the extraction left it.
+				info, err := os.Stat(p)
+				if err != nil {
+					return err
+				}
+				plain := strings.Repeat("x", int(info.Size())-1) + "\n"
+				if err := os.WriteFile(p, []byte(plain), 0o644); err != nil {
+					return err
+				}
+				rewritten = true
+				return os.Chtimes(p, info.ModTime(), info.ModTime())
+			}
+			return err
+		})
+	}
+	res, err := in.Install(t.Context(), Source{ZipFile: archive}, &InstallOptions{Confirmed: true})
+	if err != nil {
+		t.Fatal(err)
+	}
+	if !rewritten {
+		t.Fatal("the staged reference was not found")
+	}
+	if !slices.ContainsFunc(res.Scan.Findings, func(f scan.Finding) bool { return f.File == "references/setup.md" }) {
+		t.Errorf("the scan read the staged file again, not the extraction's bytes: %+v", res.Scan.Findings)
+	}
+}
